@@ -1,0 +1,102 @@
+/* kalah.h -- the board layout and one move of Kalah, for the compiled core.
+ *
+ * The search keeps a position *seen from the side to move*:
+ *
+ *             12  11  10   9   8   7        <- the opponent's pits
+ *       [13]                          [6]   <- 13: opponent's store, 6: mover's store
+ *              0   1   2   3   4   5        <- the mover's pits (pit 0 farthest from its store)
+ *
+ * Pit i faces pit 12 - i. Sowing runs up the indices and skips slot 13, so it
+ * cycles through the 13 slots 0..12. A move that hands the turn over rotates
+ * the board by seven slots, so the new mover is at the bottom again.
+ *
+ * Everything here is plain C over an int[14]: no allocation, nothing that can fail.
+ */
+#ifndef MANCALA_KALAH_H
+#define MANCALA_KALAH_H
+
+#include <string.h>
+
+enum {
+    KALAH_PITS = 6,                         /* pits per side */
+    KALAH_STORE = KALAH_PITS,               /* the mover's store: slot 6 */
+    KALAH_OPP_PIT = KALAH_PITS + 1,         /* the opponent's first pit: slot 7 */
+    KALAH_OPP_STORE = 2 * KALAH_PITS + 1,   /* the opponent's store: slot 13 */
+    KALAH_SLOTS = 2 * KALAH_PITS + 2,       /* 14 */
+    KALAH_CYCLE = KALAH_SLOTS - 1,          /* slots a sowing visits: 13 */
+    KALAH_HALF = KALAH_PITS + 1,            /* one player's pits and store: 7 */
+    KALAH_MAX_SEEDS = 144                   /* 12 pits x 12 seeds: the biggest legal game */
+};
+
+/* Capture rules, in the order of mancala.CAPTURE_RULES. */
+enum { CAPTURE_STANDARD = 0, CAPTURE_EMPTY = 1, CAPTURE_NONE = 2 };
+
+/* Bits of what kalah_play returns. */
+enum { PLAY_EXTRA_TURN = 1, PLAY_GAME_OVER = 2 };
+
+static inline int kalah_row_sum(const int *row)
+{
+    return row[0] + row[1] + row[2] + row[3] + row[4] + row[5];
+}
+
+/* Swap the two halves: the other player becomes the mover. */
+static inline void kalah_rotate(int *b)
+{
+    int half[KALAH_HALF];
+    memcpy(half, b, sizeof half);
+    memcpy(b, b + KALAH_HALF, sizeof half);
+    memcpy(b + KALAH_HALF, half, sizeof half);
+}
+
+/* Play the mover's non-empty pit `pit` (0..5) on b, in place.
+ *
+ * Sows with whole laps added at once, captures by `capture`, sweeps the rows
+ * into the stores if a row is empty afterwards, and rotates the board unless
+ * the mover keeps the turn. Returns PLAY_* bits; *captured gets the seeds a
+ * capture put in the store (0 if none).
+ */
+static inline int kalah_play(int *b, int pit, int capture, int *captured)
+{
+    int seeds = b[pit], laps = seeds / KALAH_CYCLE, rest = seeds % KALAH_CYCLE;
+    int last = pit, flags = 0, i, mine, theirs;
+
+    b[pit] = 0;
+    if (laps)
+        for (i = 0; i < KALAH_CYCLE; i++)
+            b[i] += laps;
+    for (i = 0; i < rest; i++) {
+        if (++last == KALAH_CYCLE)
+            last = 0;
+        b[last]++;
+    }
+
+    *captured = 0;
+    if (last == KALAH_STORE) {
+        flags = PLAY_EXTRA_TURN;
+    } else if (last < KALAH_PITS && b[last] == 1 && capture != CAPTURE_NONE) {
+        /* b[last] == 1: the pit was empty before its one seed of this move
+           (with exactly 13 seeds that is the starting pit). */
+        int facing = KALAH_CYCLE - 1 - last;
+        if (b[facing] || capture == CAPTURE_EMPTY) {
+            *captured = b[facing] + 1;
+            b[KALAH_STORE] += *captured;
+            b[facing] = 0;
+            b[last] = 0;
+        }
+    }
+
+    mine = kalah_row_sum(b);
+    theirs = kalah_row_sum(b + KALAH_OPP_PIT);
+    if (mine == 0 || theirs == 0) {
+        b[KALAH_STORE] += mine;
+        b[KALAH_OPP_STORE] += theirs;
+        memset(b, 0, KALAH_PITS * sizeof *b);
+        memset(b + KALAH_OPP_PIT, 0, KALAH_PITS * sizeof *b);
+        flags |= PLAY_GAME_OVER;
+    }
+    if (!(flags & PLAY_EXTRA_TURN))
+        kalah_rotate(b);
+    return flags;
+}
+
+#endif

@@ -1,0 +1,115 @@
+/* tt.h -- the transposition table: entry layout, key, probe and store.
+ *
+ * A key is a hash of the twelve pits seen from the side to move; the stores
+ * are left out. Values are stored relative to the store difference (score -
+ * (own store - other store)): what the rest of the game is worth depends only on
+ * the pits, so one entry serves every split of the seeds already stored.
+ *
+ * An entry is 16 bytes; four make a 64-byte bucket, one cache line:
+ *
+ *   field       bits  meaning
+ *   key           64  hash of the pits; a probe must match all 64 bits
+ *   value         16  bound on the rest of the game, in seeds (-144..144)
+ *   depth          8  remaining depth searched; TT_DEPTH_END: to the end of the game
+ *   bound          8  TT_LOWER, TT_UPPER, TT_EXACT = both, 0 for an empty entry;
+ *                     plus TT_RESOLVED: the subtree met no horizon, so the value
+ *                     bounds the game's true value and holds for every depth >= depth
+ *   move           8  best pit 0..5 found here, TT_NO_MOVE if none
+ *   generation     8  the search that wrote it: older entries are replaced first
+ *   (padding)     16
+ */
+#ifndef MANCALA_TT_H
+#define MANCALA_TT_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include "kalah.h"
+
+enum { TT_LOWER = 1, TT_UPPER = 2, TT_EXACT = TT_LOWER | TT_UPPER, TT_RESOLVED = 4 };
+enum { TT_DEPTH_END = 255, TT_DEPTH_MAX = 254, TT_NO_MOVE = 255, TT_WAYS = 4 };
+
+typedef struct {
+    uint64_t key;
+    int16_t value;
+    uint8_t depth;
+    uint8_t bound;
+    uint8_t move;
+    uint8_t generation;
+    uint16_t pad;
+} tt_entry;
+
+typedef struct {
+    tt_entry way[TT_WAYS];
+} tt_bucket;
+
+typedef struct {
+    tt_bucket *buckets;     /* NULL when the table is off */
+    uint64_t n_buckets;
+    uint8_t generation;
+} tt_table;
+
+static inline uint64_t tt_mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* Pits hold at most KALAH_MAX_SEEDS < 256 seeds, so each fits a byte. */
+static inline uint64_t tt_key(const int *b)
+{
+    uint64_t lo = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16
+                | (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40;
+    uint64_t hi = (uint64_t)b[7] | (uint64_t)b[8] << 8 | (uint64_t)b[9] << 16
+                | (uint64_t)b[10] << 24 | (uint64_t)b[11] << 32 | (uint64_t)b[12] << 40;
+    return tt_mix(lo ^ tt_mix(hi + 0x9e3779b97f4a7c15ULL));
+}
+
+static inline tt_bucket *tt_bucket_of(const tt_table *t, uint64_t key)
+{
+    return t->buckets + (uint64_t)(((unsigned __int128)key * t->n_buckets) >> 64);
+}
+
+/* The entry for key, or NULL. */
+static inline tt_entry *tt_probe(const tt_table *t, uint64_t key)
+{
+    tt_bucket *bk = tt_bucket_of(t, key);
+    int i;
+    for (i = 0; i < TT_WAYS; i++)
+        if (bk->way[i].key == key && bk->way[i].bound)
+            return &bk->way[i];
+    return NULL;
+}
+
+/* Keep the entry with this key if there is one; otherwise replace the
+   shallowest entry of an older search, then the shallowest of this one. */
+static inline void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move)
+{
+    tt_bucket *bk = tt_bucket_of(t, key);
+    tt_entry *e = &bk->way[0];
+    int i, worst = 1 << 30;
+    for (i = 0; i < TT_WAYS; i++) {
+        tt_entry *w = &bk->way[i];
+        int rank;
+        if (w->key == key || !w->bound) {
+            e = w;
+            break;
+        }
+        rank = w->depth + (w->generation == t->generation ? 256 : 0);
+        if (rank < worst) {
+            worst = rank;
+            e = w;
+        }
+    }
+    e->key = key;
+    e->value = (int16_t)value;
+    e->depth = (uint8_t)depth;
+    e->bound = (uint8_t)bound;
+    e->move = (uint8_t)move;
+    e->generation = t->generation;
+}
+
+#endif

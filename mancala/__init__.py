@@ -1,0 +1,27 @@
+"""mancala: a fast Kalah engine, a terminal game and a Python API.
+
+    >>> import mancala
+    >>> board = mancala.Board()
+    >>> engine = mancala.Engine(hash_mb=16)
+    >>> engine.search(board, depth=12).move in board.legal_moves
+    True
+"""
+from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS
+from mancala.board import Board, MoveRecord, Outcome
+from mancala.engine import Engine, SearchLimit, SearchResult
+from mancala.errors import (
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidLimitError,
+    InvalidRuleError,
+    MancalaError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board", "MoveRecord", "Outcome", "Engine", "SearchLimit", "SearchResult",
+    "CAPTURE_RULES", "EVALUATIONS", "MAX_DEPTH", "MAX_SEEDS",
+    "MancalaError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
+    "InvalidLimitError",
+]

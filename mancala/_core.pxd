@@ -1,0 +1,90 @@
+# The compiled core's interface: the C headers it is built on, the search state,
+# and the two classes Python sees (BoardBase, Searcher).
+from libc.stdint cimport uint8_t, uint64_t
+
+
+cdef extern from "kalah.h" nogil:
+    enum:
+        KALAH_PITS          # pits per side: 6
+        KALAH_STORE         # the mover's store: slot 6
+        KALAH_OPP_PIT       # the opponent's first pit: slot 7
+        KALAH_OPP_STORE     # the opponent's store: slot 13
+        KALAH_SLOTS         # 14
+        KALAH_HALF          # one player's pits and store: 7
+        KALAH_MAX_SEEDS     # 144 = 12 pits x 12 seeds
+    enum:
+        CAPTURE_STANDARD
+        CAPTURE_EMPTY
+        CAPTURE_NONE
+    enum:
+        PLAY_EXTRA_TURN
+        PLAY_GAME_OVER
+    int kalah_row_sum(const int *row)
+    void kalah_rotate(int *b)
+    int kalah_play(int *b, int pit, int capture, int *captured)
+
+
+cdef extern from "tt.h" nogil:
+    enum:
+        TT_LOWER
+        TT_UPPER
+        TT_EXACT
+        TT_RESOLVED
+    enum:
+        TT_DEPTH_END
+        TT_DEPTH_MAX
+        TT_NO_MOVE
+    ctypedef struct tt_entry:
+        uint64_t key
+        short value
+        uint8_t depth
+        uint8_t bound
+        uint8_t move
+        uint8_t generation
+    ctypedef struct tt_bucket:
+        tt_entry way[4]
+    ctypedef struct tt_table:
+        tt_bucket *buckets      # NULL when the table is off
+        uint64_t n_buckets
+        uint8_t generation
+    uint64_t tt_key(const int *b)
+    tt_entry *tt_probe(const tt_table *t, uint64_t key)
+    void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move)
+
+
+cdef enum:
+    EVAL_STORE = 0          # store difference
+    EVAL_POSITIONAL = 1     # store difference plus seeds at home, extra-turn and capture chances
+
+
+cdef struct Search:
+    tt_table tt             # the table; tt.buckets is NULL when it is off
+    int capture             # CAPTURE_*
+    int evaluation          # EVAL_*
+    bint use_tt             # probe and store the table
+    bint ordering           # TT move, extra turns, then store gain; else natural order
+    bint futility           # cut when the seeds left cannot change the outcome
+    bint prune              # alpha-beta cut-offs; off gives plain minimax
+    uint64_t nodes          # positions visited, root included
+    uint64_t node_limit     # stop after this many nodes (0: none)
+    double deadline         # stop at this monotonic time in seconds (0: none)
+    bint stopped            # a limit was hit: the current iteration is void
+    bint interrupted        # stopped by Ctrl-C: the caller raises KeyboardInterrupt
+    uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
+    uint64_t tt_hits        # probes that found their position
+    int root_move           # best pit at the root of the last iteration
+
+
+cdef class BoardBase:
+    cdef int slots[14]      # absolute index order: South pits 0..5, store 6, North pits 7..12, store 13
+    cdef int _to_move       # 0 South, 1 North
+    cdef int _capture       # CAPTURE_*
+    cdef int *_undo         # per pushed move: 14 slots, to_move, pit, captured, flags
+    cdef Py_ssize_t _ply
+    cdef Py_ssize_t _undo_cap
+    cdef int _reserve(self, Py_ssize_t n) except -1
+
+
+cdef class Searcher:
+    cdef Search s
+    cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1

@@ -1,0 +1,766 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled core: Kalah rules and an alpha-beta search over int[14] boards.
+
+Three layers, as in the .pxd: the C of csrc/ (layout, one move, table entries),
+``nogil`` functions over board pointers (evaluation, perft, negamax, iterative
+deepening, exact solving), and two thin classes for Python (BoardBase, Searcher).
+The module-level functions answer the same questions as ``mancala._reference``,
+the pure-Python twin; the tests hold the two against each other.
+
+Inside the search a board is always seen from the side to move (see kalah.h),
+and every value is from the mover's point of view, in seeds.
+"""
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free, realloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from operator import index
+
+from mancala.errors import IllegalMoveError, InvalidBoardError
+
+CAPTURE_RULES = ("standard", "empty", "none")
+EVALUATIONS = ("store", "positional")
+
+cdef enum:
+    INF = 1000              # beyond any score: |score| <= KALAH_MAX_SEEDS
+    NO_MOVE = -1
+    SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
+    MAX_PLY = 1000          # recursion guard; far beyond any real game
+    POLL_CLOCK = 1023       # read the clock every 1024 nodes: ~30 us at full speed
+    POLL_SIGNALS = 65535    # take the GIL for Ctrl-C every 65536 nodes: ~2 ms
+    UNDO_STRIDE = 18        # per pushed move: 14 slots, to_move, pit, captured, flags
+
+MAX_DEPTH = TT_DEPTH_MAX
+MAX_SEEDS = KALAH_MAX_SEEDS
+
+
+# ---------------------------------------------------------------- boards in C
+
+cdef inline void orient(const int *src, int mover, int *dst) noexcept nogil:
+    """Absolute order -> the mover's view, and back (the same swap both ways)."""
+    if mover == 0:
+        memcpy(dst, src, KALAH_SLOTS * sizeof(int))
+    else:
+        memcpy(dst, src + KALAH_HALF, KALAH_HALF * sizeof(int))
+        memcpy(dst + KALAH_HALF, src, KALAH_HALF * sizeof(int))
+
+
+cdef inline bint row_empty(const int *b) noexcept nogil:
+    return kalah_row_sum(b) == 0 or kalah_row_sum(b + KALAH_OPP_PIT) == 0
+
+
+cdef inline int final_margin(const int *b) noexcept nogil:
+    """The score once both rows are swept into their stores."""
+    return (b[KALAH_STORE] + kalah_row_sum(b)
+            - b[KALAH_OPP_STORE] - kalah_row_sum(b + KALAH_OPP_PIT))
+
+
+cdef int side_term(const int *own, const int *other, int capture) noexcept nogil:
+    """One side's share of the positional evaluation (all terms >= 0).
+
+    own: that side's six pits, other: the opponent's six pits, each from its
+    owner's left. Counts extra-turn moves, seeds at home and the best capture.
+    """
+    cdef int i, n, last, facing, extra = 0, seeds = 0, best_capture = 0
+    for i in range(KALAH_PITS):
+        n = own[i]
+        seeds += n
+        if n == 0:
+            continue
+        if n == KALAH_PITS - i or n == KALAH_PITS - i + KALAH_SLOTS - 1:
+            extra += 1
+        last = i + n
+        if n < KALAH_SLOTS - 1 and last < KALAH_PITS and own[last] == 0 and capture != CAPTURE_NONE:
+            facing = other[KALAH_PITS - 1 - last]
+            if (facing > 0 or capture == CAPTURE_EMPTY) and facing + 1 > best_capture:
+                best_capture = facing + 1
+    return extra + (seeds + 2 * best_capture) // 4
+
+
+cdef inline int evaluate_view(const int *b, int capture, int evaluation) noexcept nogil:
+    if row_empty(b):
+        return final_margin(b)
+    cdef int score = b[KALAH_STORE] - b[KALAH_OPP_STORE]
+    if evaluation == EVAL_POSITIONAL:
+        score += (side_term(b, b + KALAH_OPP_PIT, capture)
+                  - side_term(b + KALAH_OPP_PIT, b, capture))
+    return score
+
+
+cdef uint64_t perft_view(const int *b, int depth, int capture) noexcept nogil:
+    cdef int child[14]
+    cdef int pit, captured
+    cdef uint64_t total = 0
+    if depth == 0 or row_empty(b):
+        return 1
+    for pit in range(KALAH_PITS):
+        if b[pit]:
+            memcpy(child, b, sizeof(child))
+            kalah_play(child, pit, capture, &captured)
+            total += perft_view(child, depth - 1, capture)
+    return total
+
+
+# ---------------------------------------------------------------- the search
+
+cdef inline double monotonic() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef bint poll_stop(Search *s) noexcept nogil:
+    """Whether a limit (nodes, clock, Ctrl-C) ends the search now."""
+    if s.node_limit and s.nodes > s.node_limit:
+        return True
+    if s.deadline and (s.nodes & POLL_CLOCK) == 0 and monotonic() >= s.deadline:
+        return True
+    if (s.nodes & POLL_SIGNALS) == 0:
+        with gil:
+            if PyErr_CheckSignals() != 0:
+                PyErr_Clear()
+                s.interrupted = True
+                return True
+    return False
+
+
+cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept nogil:
+    """Higher first: the table's move, then extra turns, then store gain;
+    ties go to the pit nearest the store (it disturbs the fewest other pits)."""
+    return ((pit == tt_move) << 14) + ((flags & PLAY_EXTRA_TURN) << 12) + gain * 8 + pit
+
+
+cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int ply) noexcept nogil:
+    """Fail-soft negamax value of b (mover's view) searched `depth` more moves.
+
+    1. count the node, poll the limits
+    2. terminal: exact final margin
+    3. leaf: evaluation (a horizon: the value is not the game's)
+    4. futility: the seeds left in play cannot bring the value inside the window
+    5. probe the table
+    6. order the moves (or keep the natural order)
+    7. search the children: an extra turn keeps the window and the sign
+    8. store the result, marked resolved if no horizon was met below
+    """
+    cdef int children[6][14]
+    cdef int child_flags[6]
+    cdef int order[6]
+    cdef int keys[6]
+    cdef int *child
+    cdef int pit, n_moves = 0, i, j, k, flags, captured, gain, value, best = -INF
+    cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
+    cdef int stored_depth, bound, seeds_left
+    cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
+    cdef uint64_t key = 0, horizon0 = s.horizon
+    cdef tt_entry *e
+
+    s.nodes += 1                                                        # 1
+    if poll_stop(s):
+        s.stopped = True
+    if s.stopped:
+        return 0
+
+    seeds_left = kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)
+    if row_empty(b):                                                    # 2
+        return final_margin(b)
+    if depth == 0 or ply >= MAX_PLY:                                    # 3
+        s.horizon += 1
+        return evaluate_view(b, s.capture, s.evaluation)
+    if s.futility and ply > 0:                                          # 4
+        if diff + seeds_left <= alpha:
+            return diff + seeds_left
+        if diff - seeds_left >= beta:
+            return diff - seeds_left
+
+    stored_depth = depth if depth < TT_DEPTH_END else TT_DEPTH_END       # 5
+    if s.use_tt:
+        key = tt_key(b)
+        e = tt_probe(&s.tt, key)
+        if e != NULL:
+            s.tt_hits += 1
+            tt_move = e.move
+            if ply > 0 and (e.depth == stored_depth or
+                            (e.bound & TT_RESOLVED and e.depth <= stored_depth)):
+                value = e.value + diff
+                if ((e.bound & TT_EXACT) == TT_EXACT
+                        or (e.bound & TT_LOWER and value >= beta)
+                        or (e.bound & TT_UPPER and value <= alpha)):
+                    if not e.bound & TT_RESOLVED:
+                        s.horizon += 1
+                    return value
+
+    if s.ordering:                                                      # 6
+        # make every child now (children[pit]): the ordering needs their stores
+        for pit in range(KALAH_PITS):
+            if b[pit] == 0:
+                continue
+            child = children[pit]
+            memcpy(child, b, KALAH_SLOTS * sizeof(int))
+            flags = child_flags[pit] = kalah_play(child, pit, s.capture, &captured)
+            if flags & PLAY_EXTRA_TURN:
+                gain = child[KALAH_STORE] - child[KALAH_OPP_STORE] - diff
+            else:
+                gain = child[KALAH_OPP_STORE] - child[KALAH_STORE] - diff
+            k = order_key(pit, flags, gain, tt_move)
+            j = n_moves
+            while j > 0 and keys[j - 1] < k:
+                keys[j] = keys[j - 1]
+                order[j] = order[j - 1]
+                j -= 1
+            keys[j] = k
+            order[j] = pit
+            n_moves += 1
+    else:
+        for pit in range(KALAH_PITS):
+            if b[pit]:
+                order[n_moves] = pit
+                n_moves += 1
+
+    for i in range(n_moves):                                            # 7
+        pit = order[i]
+        child = children[pit]
+        if s.ordering:
+            flags = child_flags[pit]
+        else:
+            # natural order makes each child only when its turn comes
+            memcpy(child, b, KALAH_SLOTS * sizeof(int))
+            flags = kalah_play(child, pit, s.capture, &captured)
+        if flags & PLAY_EXTRA_TURN:
+            value = negamax(s, child, depth - 1, alpha, beta, ply + 1)
+        else:
+            value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1)
+        if s.stopped:
+            return 0
+        if value > best:
+            best = value
+            best_move = pit
+            if best > alpha:
+                alpha = best
+            if alpha >= beta and s.prune:
+                break
+
+    if s.use_tt:                                                        # 8
+        bound = TT_LOWER if best >= beta else (TT_EXACT if best > alpha0 else TT_UPPER)
+        if s.horizon == horizon0:
+            bound |= TT_RESOLVED
+        tt_store(&s.tt, key, best - diff, stored_depth, bound, best_move)
+    if ply == 0:
+        s.root_move = best_move
+    return best
+
+
+cdef void begin(Search *s, double time_limit, uint64_t node_limit) noexcept nogil:
+    s.nodes = 0
+    s.tt_hits = 0
+    s.horizon = 0
+    s.stopped = False
+    s.interrupted = False
+    s.root_move = NO_MOVE
+    s.node_limit = node_limit
+    s.deadline = monotonic() + time_limit if time_limit > 0 else 0
+    s.tt.generation += 1
+
+
+cdef int same_parity(int value, int parity, int direction) noexcept nogil:
+    """The nearest value with the final margins' parity, moving in direction."""
+    if (value - parity) % 2:
+        return value + direction
+    return value
+
+
+cdef struct Outcome:
+    int score
+    int move
+    int depth
+    bint exact
+
+
+cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative,
+                    double time_limit) noexcept nogil:
+    """Iterative deepening to max_depth; stops early once the value is exact.
+
+    A stopped iteration is discarded: the result is the last finished depth.
+    """
+    cdef Outcome out
+    cdef int depth, value
+    cdef uint64_t horizon0
+    cdef double started = monotonic()
+    out.move = NO_MOVE
+    out.depth = 0
+    out.exact = False
+    out.score = 0
+    depth = 1 if iterative else max_depth
+    while depth <= max_depth:
+        horizon0 = s.horizon
+        value = negamax(s, b, depth, -INF, INF, 0)
+        if s.stopped:
+            break
+        out.score = value
+        out.move = s.root_move
+        out.depth = depth
+        out.exact = s.horizon == horizon0
+        if out.exact:
+            break
+        # the next depth costs several times this one: do not start what cannot finish
+        if s.deadline and monotonic() + 2 * (monotonic() - started) > s.deadline:
+            break
+        depth += 1
+    return out
+
+
+cdef Outcome solve_view(Search *s, const int *b, int guess) noexcept nogil:
+    """Exact value by MTD(f): null-window searches to the end of the game.
+
+    Final margins have the parity of the seeds on the board, so a bound with
+    the other parity tightens by one.
+    """
+    cdef Outcome out
+    cdef int lower = -INF, upper = INF, value, beta
+    cdef int parity = (b[KALAH_STORE] + b[KALAH_OPP_STORE]
+                       + kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)) % 2
+    out.move = NO_MOVE
+    out.depth = 0
+    out.exact = False
+    value = same_parity(guess, parity, 1)
+    while lower < upper:
+        beta = value + 1 if value == lower else value
+        value = negamax(s, b, SOLVE_DEPTH, beta - 1, beta, 0)
+        if s.stopped:
+            break
+        if value < beta:
+            upper = same_parity(value, parity, -1)
+            value = upper
+        else:
+            lower = same_parity(value, parity, 1)
+            value = lower
+            out.move = s.root_move
+    out.score = lower if lower == upper else value
+    out.exact = lower == upper
+    return out
+
+
+# ---------------------------------------------------------------- Python faces
+
+cdef int load_slots(object slots, int *out) except -1:
+    """Copy a 14-int sequence into out, or raise InvalidBoardError quoting it."""
+    cdef Py_ssize_t i
+    cdef long total = 0
+    try:
+        n = len(slots)
+    except TypeError:
+        raise InvalidBoardError(f"a board is a list of 14 seed counts, not {slots!r}") from None
+    if n != KALAH_SLOTS:
+        raise InvalidBoardError(f"a board has 14 slots, not {n}: {slots!r}")
+    for i in range(KALAH_SLOTS):
+        item = slots[i]
+        try:
+            if isinstance(item, bool):
+                raise TypeError
+            item = index(item)
+        except TypeError:
+            raise InvalidBoardError(f"slot {i} holds {item!r}, not a seed count: {slots!r}") from None
+        if item < 0:
+            raise InvalidBoardError(f"slot {i} holds {item} seeds, fewer than 0: {slots!r}")
+        if item > KALAH_MAX_SEEDS:
+            raise InvalidBoardError(
+                f"slot {i} holds {item} seeds; a board holds at most {KALAH_MAX_SEEDS}: {slots!r}")
+        out[i] = item
+        total += item
+    if total > KALAH_MAX_SEEDS:
+        raise InvalidBoardError(
+            f"the board holds {total} seeds; at most {KALAH_MAX_SEEDS} are allowed: {slots!r}")
+    return 0
+
+
+cdef int check_side(object to_move) except -1:
+    if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in (0, 1):
+        raise InvalidBoardError(f"the side to move is 0 (South) or 1 (North), not {to_move!r}")
+    return to_move
+
+
+cdef int check_code(object code, tuple names, str what) except -1:
+    if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < len(names):
+        raise ValueError(f"{what} is an index into {names}, not {code!r}")
+    return code
+
+
+cdef int check_pit(const int *view, object pit) except -1:
+    """The pit as an int, or IllegalMoveError naming the legal ones."""
+    if row_empty(view):
+        raise IllegalMoveError(f"no move is legal: the game is over (pit {pit!r})")
+    if isinstance(pit, bool) or not isinstance(pit, int) or not 0 <= pit < KALAH_PITS:
+        raise IllegalMoveError(f"a pit is 0..5, not {pit!r}; legal: {view_moves(view)}")
+    if view[<int>pit] == 0:
+        raise IllegalMoveError(f"pit {pit} is empty; legal: {view_moves(view)}")
+    return pit
+
+
+cdef list view_moves(const int *view):
+    if row_empty(view):
+        return []
+    return [pit for pit in range(KALAH_PITS) if view[pit]]
+
+
+cdef list as_list(const int *slots):
+    return [slots[i] for i in range(KALAH_SLOTS)]
+
+
+def is_game_over(slots):
+    """Whether either row of six pits is empty."""
+    cdef int b[14]
+    load_slots(slots, b)
+    return row_empty(b)
+
+
+def legal_moves(slots, to_move):
+    """The non-empty pits (0..5 from the mover's left) of the side to move."""
+    cdef int a[14]
+    cdef int v[14]
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    return view_moves(v)
+
+
+def play(slots, to_move, pit, capture):
+    """Apply a legal move: (new_slots, next_to_move, seeds captured)."""
+    cdef int a[14]
+    cdef int v[14]
+    cdef int mover, flags, captured
+    load_slots(slots, a)
+    mover = check_side(to_move)
+    orient(a, mover, v)
+    check_pit(v, pit)
+    flags = kalah_play(v, pit, check_code(capture, CAPTURE_RULES, "capture"), &captured)
+    if not flags & PLAY_EXTRA_TURN:
+        mover = 1 - mover
+    orient(v, mover, a)
+    return as_list(a), mover, captured
+
+
+def score(slots, to_move):
+    """Store difference from the side to move's view."""
+    cdef int a[14]
+    cdef int v[14]
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    return v[KALAH_STORE] - v[KALAH_OPP_STORE]
+
+
+def evaluate(slots, to_move, capture, evaluation):
+    """The static evaluation (EVALUATIONS) from the side to move's view."""
+    cdef int a[14]
+    cdef int v[14]
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    return evaluate_view(v, check_code(capture, CAPTURE_RULES, "capture"),
+                         check_code(evaluation, EVALUATIONS, "evaluation"))
+
+
+cdef int check_depth(object depth, int lowest) except -1:
+    if isinstance(depth, bool) or not isinstance(depth, int) or not lowest <= depth <= TT_DEPTH_MAX:
+        raise ValueError(f"depth is a whole number from {lowest} to {TT_DEPTH_MAX}, not {depth!r}")
+    return depth
+
+
+def perft(slots, to_move, depth, capture):
+    """Leaf positions after exactly `depth` moves (finished games count as leaves)."""
+    cdef int a[14]
+    cdef int v[14]
+    cdef int d = check_depth(depth, 0), rule = check_code(capture, CAPTURE_RULES, "capture")
+    cdef uint64_t total
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    with nogil:
+        total = perft_view(v, d, rule)
+    return total
+
+
+cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
+    cdef int a[14]
+    cdef int v[14]
+    cdef int value, d = check_depth(depth, 0)
+    cdef Search s
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    memset(&s, 0, sizeof(s))
+    s.capture = check_code(capture, CAPTURE_RULES, "capture")
+    s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
+    s.prune = prune
+    begin(&s, 0, 0)
+    with nogil:
+        value = negamax(&s, v, d, -INF, INF, 0)
+    if s.interrupted:
+        raise KeyboardInterrupt
+    return value, (None if s.root_move == NO_MOVE else s.root_move), s.nodes
+
+
+def alphabeta(slots, to_move, depth, capture, evaluation=0):
+    """Plain fail-soft alpha-beta, natural move order, no table: (score, move, nodes).
+
+    Node for node the tree of mancala._reference.alphabeta.
+    """
+    return plain_search(slots, to_move, depth, capture, evaluation, True)
+
+
+def minimax(slots, to_move, depth, capture, evaluation=0):
+    """Plain minimax (negamax without cut-offs): (score, move, nodes)."""
+    return plain_search(slots, to_move, depth, capture, evaluation, False)
+
+
+cdef class BoardBase:
+    """A position with its move history; the compiled half of mancala.Board.
+
+    Holds the 14 slots in absolute order, the side to move and the capture
+    rule; push and pop keep an undo stack in C.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self._undo = NULL
+        self._ply = 0
+        self._undo_cap = 0
+        memset(self.slots, 0, sizeof(self.slots))
+
+    def __dealloc__(self):
+        free(self._undo)
+
+    def _load(self, slots, to_move, capture):
+        """Set the position (validated) and forget the history."""
+        cdef int b[14]
+        load_slots(slots, b)
+        self._to_move = check_side(to_move)
+        self._capture = check_code(capture, CAPTURE_RULES, "capture")
+        memcpy(self.slots, b, sizeof(b))
+        self._ply = 0
+
+    def _copy_into(self, BoardBase other, bint stack=True):
+        """Make other the same position (and history, if stack)."""
+        memcpy(other.slots, self.slots, sizeof(self.slots))
+        other._to_move = self._to_move
+        other._capture = self._capture
+        other._ply = 0
+        if stack and self._ply:
+            other._reserve(self._ply)
+            memcpy(other._undo, self._undo, self._ply * UNDO_STRIDE * sizeof(int))
+            other._ply = self._ply
+
+    cdef int _reserve(self, Py_ssize_t n) except -1:
+        cdef Py_ssize_t cap = max(16, self._undo_cap)
+        cdef int *grown
+        if n <= self._undo_cap:
+            return 0
+        while cap < n:
+            cap *= 2
+        grown = <int *> realloc(self._undo, cap * UNDO_STRIDE * sizeof(int))
+        if grown == NULL:
+            raise MemoryError()
+        self._undo = grown
+        self._undo_cap = cap
+        return 0
+
+    @property
+    def pits(self):
+        """The 14 slots in absolute order: South 0..5, store 6, North 7..12, store 13."""
+        return as_list(self.slots)
+
+    @property
+    def to_move(self):
+        """0 (South) or 1 (North)."""
+        return self._to_move
+
+    @property
+    def capture(self):
+        """The capture rule: 'standard', 'empty' or 'none'."""
+        return CAPTURE_RULES[self._capture]
+
+    @property
+    def ply(self):
+        """Moves pushed since the position was set."""
+        return self._ply
+
+    @property
+    def legal_moves(self):
+        """The pits (0..5 from the mover's left) the side to move may play."""
+        cdef int v[14]
+        orient(self.slots, self._to_move, v)
+        return view_moves(v)
+
+    def is_game_over(self):
+        """Whether either row is empty (the remaining seeds then go to their owners)."""
+        return row_empty(self.slots)
+
+    def is_legal(self, pit):
+        cdef int v[14]
+        orient(self.slots, self._to_move, v)
+        return (not isinstance(pit, bool) and isinstance(pit, int) and 0 <= pit < KALAH_PITS
+                and not row_empty(v) and v[<int>pit] > 0)
+
+    def _push(self, pit):
+        """Play pit; returns (player, pit, extra_turn, captured, game_over)."""
+        cdef int v[14]
+        cdef int *rec
+        cdef int mover = self._to_move, p, flags, captured
+        orient(self.slots, mover, v)
+        p = check_pit(v, pit)
+        self._reserve(self._ply + 1)
+        flags = kalah_play(v, p, self._capture, &captured)
+        rec = self._undo + self._ply * UNDO_STRIDE
+        memcpy(rec, self.slots, sizeof(self.slots))
+        rec[14] = mover
+        rec[15] = p
+        rec[16] = captured
+        rec[17] = flags
+        self._ply += 1
+        self._to_move = mover if flags & PLAY_EXTRA_TURN else 1 - mover
+        orient(v, self._to_move, self.slots)
+        return (mover, p, bool(flags & PLAY_EXTRA_TURN and not flags & PLAY_GAME_OVER),
+                captured, bool(flags & PLAY_GAME_OVER))
+
+    def _record(self, Py_ssize_t index):
+        """The (player, pit, extra_turn, captured, game_over) of pushed move index."""
+        if not 0 <= index < self._ply:
+            raise IndexError(index)
+        cdef int *rec = self._undo + index * UNDO_STRIDE
+        return (rec[14], rec[15], bool(rec[17] & PLAY_EXTRA_TURN and not rec[17] & PLAY_GAME_OVER),
+                rec[16], bool(rec[17] & PLAY_GAME_OVER))
+
+    def _pop(self):
+        """Take back the last move; returns its record."""
+        if self._ply == 0:
+            raise IndexError("pop from a board with no moves")
+        record = self._record(self._ply - 1)
+        self._ply -= 1
+        cdef int *rec = self._undo + self._ply * UNDO_STRIDE
+        memcpy(self.slots, rec, sizeof(self.slots))
+        self._to_move = rec[14]
+        return record
+
+    def _same_position(self, BoardBase other):
+        cdef int i
+        for i in range(KALAH_SLOTS):
+            if self.slots[i] != other.slots[i]:
+                return False
+        return self._to_move == other._to_move and self._capture == other._capture
+
+
+cdef class Searcher:
+    """The search state and transposition table behind mancala.Engine.
+
+    Every method takes a position as (slots in absolute order, side to move,
+    capture code) and returns plain tuples; the GIL is released while it searches.
+    """
+
+    def __cinit__(self, hash_mb=0, ordering=True, futility=True):
+        cdef double mb = hash_mb
+        memset(&self.s, 0, sizeof(self.s))
+        self.s.ordering = ordering
+        self.s.futility = futility
+        self.s.prune = True
+        if mb > 0:
+            self.s.tt.n_buckets = max(1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))
+            self.s.tt.buckets = <tt_bucket *> calloc(self.s.tt.n_buckets, sizeof(tt_bucket))
+            if self.s.tt.buckets == NULL:
+                raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
+        self.s.use_tt = self.s.tt.buckets != NULL
+
+    def __dealloc__(self):
+        free(self.s.tt.buckets)
+
+    @property
+    def table_bytes(self):
+        return self.s.tt.n_buckets * sizeof(tt_bucket)
+
+    @property
+    def nodes(self):
+        """Nodes of the last search."""
+        return self.s.nodes
+
+    @property
+    def tt_hits(self):
+        """Table probes that found their position in the last search."""
+        return self.s.tt_hits
+
+    def clear(self):
+        """Empty the table (fresh zeroed memory: cheaper than writing zeros)."""
+        cdef tt_bucket *fresh
+        if self.s.tt.buckets != NULL:
+            fresh = <tt_bucket *> calloc(self.s.tt.n_buckets, sizeof(tt_bucket))
+            if fresh == NULL:
+                memset(self.s.tt.buckets, 0, self.s.tt.n_buckets * sizeof(tt_bucket))
+            else:
+                free(self.s.tt.buckets)
+                self.s.tt.buckets = fresh
+
+    def hashfull(self):
+        """Per mille of the first 1000 buckets' entries in use."""
+        cdef uint64_t i, used = 0, n
+        cdef int w
+        if self.s.tt.buckets == NULL:
+            return 0
+        n = min(<uint64_t> 1000, self.s.tt.n_buckets)
+        for i in range(n):
+            for w in range(4):
+                if self.s.tt.buckets[i].way[w].bound:
+                    used += 1
+        return <int> (used * 1000 // (4 * n))
+
+    cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1:
+        cdef int a[14]
+        load_slots(slots, a)
+        orient(a, check_side(to_move), view)
+        self.s.capture = check_code(capture, CAPTURE_RULES, "capture")
+        self.s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
+        return 0
+
+    def search(self, slots, to_move, capture, evaluation, int max_depth,
+               bint iterative=True, double time_limit=0, uint64_t node_limit=0):
+        """Depth-limited search: (score, move, depth, exact); move None if none finished."""
+        cdef int v[14]
+        cdef Outcome out
+        cdef bint futility = self.s.futility
+        self._setup(slots, to_move, capture, evaluation, v)
+        check_depth(max_depth, 1)
+        begin(&self.s, time_limit, node_limit)
+        # futility cuts with bounds on the store difference: valid for the store evaluation only
+        self.s.futility = futility and self.s.evaluation == EVAL_STORE
+        with nogil:
+            out = deepen(&self.s, v, max_depth, iterative, time_limit)
+        self.s.futility = futility
+        if self.s.interrupted:
+            raise KeyboardInterrupt
+        return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
+
+    def solve(self, slots, to_move, capture, int guess=0,
+              double time_limit=0, uint64_t node_limit=0):
+        """Exact value to the end of the game: (score, move, exact)."""
+        cdef int v[14]
+        cdef Outcome out
+        self._setup(slots, to_move, capture, 0, v)
+        begin(&self.s, time_limit, node_limit)
+        with nogil:
+            out = solve_view(&self.s, v, guess)
+        if self.s.interrupted:
+            raise KeyboardInterrupt
+        return out.score, (None if out.move == NO_MOVE else out.move), bool(out.exact)
+
+    def principal_variation(self, slots, to_move, capture, int limit=64):
+        """Follow the table's best moves from a position, as far as it holds them."""
+        cdef int a[14]
+        cdef int v[14]
+        cdef int flags, captured, pit
+        cdef tt_entry *e
+        cdef list pv = []
+        if self.s.tt.buckets == NULL:
+            return pv
+        load_slots(slots, a)
+        orient(a, check_side(to_move), v)
+        rule = check_code(capture, CAPTURE_RULES, "capture")
+        while len(pv) < limit and not row_empty(v):
+            e = tt_probe(&self.s.tt, tt_key(v))
+            if e == NULL or e.move >= KALAH_PITS or v[e.move] == 0:
+                break
+            pit = e.move
+            pv.append(pit)
+            kalah_play(v, pit, rule, &captured)
+        return pv

@@ -1,0 +1,170 @@
+"""Board: the Python face of a Kalah position, in the style of python-chess."""
+from __future__ import annotations
+
+from typing import List, NamedTuple, Optional, Sequence
+
+from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
+from mancala.errors import InvalidBoardError, InvalidRuleError
+
+PLAYER_NAMES = ("South", "North")
+DEFAULT_SEEDS = 4
+
+
+class MoveRecord(NamedTuple):
+    """What one pushed move did."""
+
+    player: int         #: 0 (South) or 1 (North)
+    pit: int            #: 0..5 from the mover's left
+    extra_turn: bool    #: the last seed landed in the mover's store and the game goes on
+    captured: int       #: seeds a capture put in the store (0 if none)
+    game_over: bool     #: the move ended the game
+
+
+class Outcome(NamedTuple):
+    """The result of a finished game: final stores after the sweep."""
+
+    winner: Optional[int]   #: 0, 1, or None for a draw
+    south: int              #: South's final seeds
+    north: int              #: North's final seeds
+
+    @property
+    def margin(self) -> int:
+        """South's final seeds minus North's."""
+        return self.south - self.north
+
+
+def capture_code(capture: str) -> int:
+    """The index of a capture rule name, or InvalidRuleError quoting it."""
+    try:
+        return CAPTURE_RULES.index(capture)
+    except ValueError:
+        raise InvalidRuleError(
+            f"unknown capture rule {capture!r}; choose one of {', '.join(CAPTURE_RULES)}"
+        ) from None
+
+
+def start_slots(seeds: int) -> List[int]:
+    """The 14 slots of a new game with `seeds` per pit (1..12)."""
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= 12:
+        raise InvalidRuleError(f"seeds per pit is a whole number from 1 to 12, not {seeds!r}")
+    return ([seeds] * 6 + [0]) * 2
+
+
+class Board(BoardBase):
+    """A Kalah position with its move history.
+
+    ``Board()`` is Kalah(6,4) with standard capture; ``Board(seeds=5,
+    capture="empty")`` another start; ``Board([...14 ints...], to_move=1)`` any
+    position (slots in the index order of the rules: South pits 0..5, South
+    store 6, North pits 7..12, North store 13).
+
+    Moves are pits 0..5 counted from the mover's left.
+    """
+
+    def __init__(self, pits: Optional[Sequence[int]] = None, to_move: int = 0, *,
+                 seeds: Optional[int] = None, capture: str = "standard") -> None:
+        if pits is not None and seeds is not None:
+            raise InvalidBoardError(f"give pits or seeds, not both (seeds={seeds!r})")
+        if pits is None:
+            pits = start_slots(DEFAULT_SEEDS if seeds is None else seeds)
+        self._load(pits, to_move, capture_code(capture))
+
+    # -- moves
+
+    def push(self, pit: int) -> MoveRecord:
+        """Play pit (0..5 from the mover's left); IllegalMoveError if it is not legal."""
+        return MoveRecord(*self._push(pit))
+
+    def pop(self) -> MoveRecord:
+        """Take back the last move (extra-turn chains come back one move at a time)."""
+        return MoveRecord(*self._pop())
+
+    def peek(self) -> MoveRecord:
+        """The last move pushed."""
+        if self.ply == 0:
+            raise IndexError("peek at a board with no moves")
+        return MoveRecord(*self._record(self.ply - 1))
+
+    @property
+    def move_stack(self) -> List[MoveRecord]:
+        """Every move pushed since the position was set, oldest first."""
+        return [MoveRecord(*self._record(i)) for i in range(self.ply)]
+
+    # -- the result
+
+    def outcome(self) -> Optional[Outcome]:
+        """The final result if the game is over, else None."""
+        if not self.is_game_over():
+            return None
+        slots = self.pits
+        south = slots[6] + sum(slots[0:6])
+        north = slots[13] + sum(slots[7:13])
+        winner = None if south == north else (0 if south > north else 1)
+        return Outcome(winner, south, north)
+
+    def score(self) -> int:
+        """Store difference from the side to move's view."""
+        slots = self.pits
+        own, other = (6, 13) if self.to_move == 0 else (13, 6)
+        return slots[own] - slots[other]
+
+    @property
+    def seeds(self) -> int:
+        """All seeds on the board, stores included."""
+        return sum(self.pits)
+
+    # -- copies and comparisons
+
+    def copy(self, *, stack: bool = True) -> "Board":
+        """An independent copy (with the move history unless stack=False)."""
+        other = type(self).__new__(type(self))
+        self._copy_into(other, stack)
+        return other
+
+    def __copy__(self) -> "Board":
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Board":
+        return self.copy()
+
+    def __reduce__(self):
+        """Pickle the position (not the history): boards travel to worker processes."""
+        return (_rebuild, (type(self), self.pits, self.to_move, self.capture))
+
+    def __eq__(self, other: object) -> bool:
+        """Same slots, side to move and capture rule (the history does not count)."""
+        if not isinstance(other, BoardBase):
+            return NotImplemented
+        return self._same_position(other)
+
+    __hash__ = None  # mutable, like python-chess boards
+
+    def __repr__(self) -> str:
+        args = f"{self.pits!r}, to_move={self.to_move}"
+        if self.capture != "standard":
+            args += f", capture={self.capture!r}"
+        return f"{type(self).__name__}({args})"
+
+    def __str__(self) -> str:
+        """The board as a player sees it, North on top, with slot numbers."""
+        s = self.pits
+        top = " ".join(f"{s[i]:3d}" for i in range(12, 6, -1))
+        bottom = " ".join(f"{s[i]:3d}" for i in range(0, 6))
+        if self.is_game_over():
+            status = "game over"
+        else:
+            status = f"{PLAYER_NAMES[self.to_move]} to move"
+        return "\n".join([
+            f"       {top}        North",
+            f"  [{s[13]:3d}]{' ' * 24}[{s[6]:3d}]",
+            f"       {bottom}        South",
+            f"  {status}, capture {self.capture}",
+        ])
+
+
+def _rebuild(cls: type, pits: List[int], to_move: int, capture: str) -> Board:
+    return cls(pits, to_move, capture=capture)
+
+
+__all__ = ["Board", "MoveRecord", "Outcome", "PLAYER_NAMES", "capture_code", "start_slots",
+           "MAX_SEEDS"]
