@@ -1,0 +1,57 @@
+"""The command line: ``python -m mancala COMMAND``.
+
+Each command lives in its own module here with ``add_parser(subparsers)``,
+which registers its arguments and sets ``run(args) -> int``. This module only
+dispatches and turns user mistakes into one line on stderr and a non-zero exit.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import List, NoReturn, Optional
+
+from mancala.errors import MancalaError
+
+COMMANDS = ("play", "analyze", "bench", "arena")
+
+
+class CommandError(Exception):
+    """A fatal problem a command reports as one line (no traceback)."""
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print one line to stderr and exit non-zero."""
+    print(f"mancala: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import importlib
+
+    parser = argparse.ArgumentParser(
+        prog="python -m mancala",
+        description="Kalah (Mancala): play in the terminal, analyse positions, benchmark the engine.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"mancala.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"mancala.cli.{name}":
+                raise
+            continue  # a command not built yet
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["play"])
+    try:
+        return args.run(args) or 0
+    except KeyboardInterrupt:
+        print("\nmancala: interrupted", file=sys.stderr)
+        return 130
+    except (CommandError, MancalaError, OSError) as exc:
+        fail(str(exc))
