@@ -1,0 +1,414 @@
+"""Players: anything that chooses a move for a board.
+
+The game loop depends only on :class:`Player` (``choose(board) -> pit``, with
+pits 0..5 from the mover's left). ``parse_player("ai:hard")`` turns the
+spellings the command line accepts into players:
+
+==================  ==========================================================
+``human``           types moves (1-6 or letters) and commands; see :class:`Human`
+``random``          a uniformly random legal move (seedable)
+``minimax:N``       the textbook full-width search of ``mancala._reference``, N moves deep
+``alphabeta:N``     the textbook alpha-beta of ``mancala._reference``, N moves deep
+``ai:easy``         the engine 2 moves deep; one move in three is random
+``ai:medium``       the engine 8 moves deep; ties between equal best moves broken at random
+``ai:hard``         the engine for about 1 second per move (iterative deepening)
+``ai:perfect``      solves exactly for up to 3 s, else searches deep for 1 s
+``ai:depth=N``      the engine N moves deep (1..254)
+``ai:time=S``       the engine for S seconds per move (0 < S <= 3600)
+``ai``              the same as ``ai:medium``
+==================  ==========================================================
+
+Depth counts every sowing, extra-turn moves included. Solving from the
+Kalah(6,4) opening does not finish in 3 s today, so ``ai:perfect`` plays its
+first moves from a deep search and plays perfectly once the solve finishes
+(typically after the first ten or so moves). The last search is kept in
+``player.last`` (a :class:`MoveInfo`) so a user interface can show it.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+import random
+import re
+import time
+from typing import Callable, List, NamedTuple, Optional, Union
+
+from mancala._core import MAX_DEPTH
+from mancala.board import PLAYER_NAMES, Board, capture_code
+from mancala.errors import MancalaError
+
+PITS = 6
+LEVELS = ("easy", "medium", "hard", "perfect")
+COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
+COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
+VALID_SPECS = ("human, random, minimax:N, alphabeta:N, ai, ai:easy, ai:medium, ai:hard, "
+               "ai:perfect, ai:depth=N, ai:time=S")
+MAX_TIME = 3600.0
+REFERENCE_MAX_DEPTH = 30     # the pure-Python searches take hours long before this
+
+EASY_DEPTH = 2
+EASY_RANDOM = 1 / 3          # share of easy's moves picked at random
+MEDIUM_DEPTH = 8
+HARD_TIME = 1.0
+PERFECT_SOLVE_TIME = 3.0
+PERFECT_FALLBACK_TIME = 1.0
+HASH_MB = 16
+
+
+class PlayerSpecError(MancalaError):
+    """A player spelling parse_player does not know."""
+
+
+class MoveInfo(NamedTuple):
+    """How a computer player found its move (score from the mover's view, in seeds)."""
+
+    score: int
+    depth: int          #: moves searched ahead (0 when solved exactly or random)
+    elapsed: float      #: seconds
+    nodes: int = 0
+    exact: bool = False  #: the score is the perfect-play value
+    note: str = ""       #: e.g. "random move", "solved"
+
+
+class Request(Exception):
+    """A human asked for a command (hint, undo, save, ...) instead of a move.
+
+    Raised out of ``Human.choose``; the game loop handles it and asks again.
+    """
+
+    def __init__(self, command: str, argument: str = "") -> None:
+        super().__init__(command if not argument else f"{command} {argument}")
+        self.command = command
+        self.argument = argument
+
+
+class Player:
+    """Chooses a move: ``choose(board)`` returns a legal pit 0..5 of the side to move."""
+
+    #: the spelling parse_player accepts for this player (saved in game files)
+    spec: str = "?"
+    #: one line for menus and help
+    description: str = ""
+    is_human = False
+
+    def __init__(self) -> None:
+        self.last: Optional[MoveInfo] = None
+
+    def choose(self, board: Board) -> int:
+        raise NotImplementedError
+
+    @property
+    def name(self) -> str:
+        return self.spec
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+# -- people ---------------------------------------------------------------------
+
+def pit_label(pit: int, player: int) -> str:
+    """The letter of a pit: A-F for South's pits 0..5, G-L for North's."""
+    return "ABCDEFGHIJKL"[player * PITS + pit]
+
+
+def parse_entry(text: str, board: Board) -> Union[int, Request]:
+    """A typed line as a pit (0..5 from the mover's left) or a Request.
+
+    Raises ValueError with a one-line reason (without the legal pits) for
+    anything else, including an empty or illegal pit.
+    """
+    words = text.strip().split(None, 1)
+    if not words:
+        raise ValueError("type a pit number or a command")
+    word = words[0].lower()
+    argument = words[1].strip() if len(words) > 1 else ""
+    word = COMMAND_ALIASES.get(word, word)
+    if word in COMMANDS:
+        if word == "load" and not argument:
+            raise ValueError("load needs a file name: load FILE")
+        if argument and word not in ("save", "load"):
+            raise ValueError(f"{word} takes no argument, not {argument!r}")
+        return Request(word, argument)
+    if argument:
+        raise ValueError(f"{text.strip()!r} is not a pit or a command")
+    mover = board.to_move
+    if len(word) == 1 and "a" <= word <= "l":
+        index = ord(word) - ord("a")
+        owner, pit = divmod(index, PITS)
+        if owner != mover:
+            first, last = pit_label(0, mover), pit_label(PITS - 1, mover)
+            raise ValueError(f"{word.upper()} is {PLAYER_NAMES[owner]}'s pit; "
+                             f"{PLAYER_NAMES[mover]} plays {first}-{last}")
+    elif re.fullmatch(r"[+-]?\d+", word):
+        number = int(word)
+        if not 1 <= number <= PITS:
+            raise ValueError(f"there is no pit {number}; pits are 1-{PITS}")
+        pit = number - 1
+    else:
+        raise ValueError(f"{text.strip()!r} is not a pit or a command (type help)")
+    if pit not in board.legal_moves:
+        raise ValueError(f"pit {pit + 1} ({pit_label(pit, mover)}) is empty")
+    return pit
+
+
+def legal_pits_text(board: Board) -> str:
+    """'1 2 4 (A B D)': the legal pits as a person types them."""
+    moves = board.legal_moves
+    numbers = " ".join(str(pit + 1) for pit in moves)
+    letters = " ".join(pit_label(pit, board.to_move) for pit in moves)
+    return f"{numbers} ({letters})"
+
+
+class Human(Player):
+    """A person: reads lines through ``input`` and writes messages through ``output``.
+
+    Pits are typed as 1-6, counted from the mover's left (1 is farthest from
+    the mover's own store), or as letters: A-F are South's pits (1-6), G-L
+    North's (1-6), whoever moves. Commands raise :class:`Request` for the
+    game loop. Both callables are injected so tests can script a person; at
+    the end of input ``input`` raises EOFError, which passes through.
+    """
+
+    is_human = True
+    description = "a person at the keyboard"
+
+    def __init__(self, input: Optional[Callable[[str], str]] = None,
+                 output: Optional[Callable[[str], None]] = None) -> None:
+        super().__init__()
+        self._input = input or builtins.input     # looked up now, so tests may patch them
+        self._output = output or builtins.print
+        self.spec = "human"
+
+    def prompt(self, board: Board) -> str:
+        side = PLAYER_NAMES[board.to_move]
+        return f"{side}, your move ({legal_pits_text(board)}, or help): "
+
+    def choose(self, board: Board) -> int:
+        self.last = None
+        while True:
+            line = self._input(self.prompt(board))
+            try:
+                entry = parse_entry(line, board)
+            except ValueError as exc:
+                self._output(f"{exc}. Legal pits: {legal_pits_text(board)}")
+                continue
+            if isinstance(entry, Request):
+                raise entry
+            return entry
+
+
+# -- computer players -------------------------------------------------------------
+
+class RandomPlayer(Player):
+    """A uniformly random legal move; ``seed`` makes the sequence repeatable."""
+
+    description = "a random legal move"
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        super().__init__()
+        self.spec = "random"
+        self._rng = random.Random(seed)
+
+    def choose(self, board: Board) -> int:
+        pit = self._rng.choice(board.legal_moves)
+        self.last = MoveInfo(0, 0, 0.0, 0, False, "random move")
+        return pit
+
+
+class _ReferencePlayer(Player):
+    """A pure-Python search of mancala._reference at a fixed depth."""
+
+    kind = ""
+
+    def __init__(self, depth: int) -> None:
+        super().__init__()
+        self.depth = depth
+        self.spec = f"{self.kind}:{depth}"
+        self.description = f"textbook {self.kind} in pure Python, {depth} moves deep"
+
+    def _search(self, slots, to_move, depth, capture):
+        raise NotImplementedError
+
+    def choose(self, board: Board) -> int:
+        start = time.perf_counter()
+        score, pit, nodes = self._search(board.pits, board.to_move, self.depth,
+                                         capture_code(board.capture))
+        self.last = MoveInfo(score, self.depth, time.perf_counter() - start, nodes)
+        return pit
+
+
+class MinimaxPlayer(_ReferencePlayer):
+    """Full-width negamax in pure Python (``mancala._reference.minimax``)."""
+
+    kind = "minimax"
+
+    def _search(self, slots, to_move, depth, capture):
+        from mancala import _reference
+        return _reference.minimax(slots, to_move, depth, capture)
+
+
+class AlphaBetaPlayer(_ReferencePlayer):
+    """Textbook alpha-beta in pure Python (``mancala._reference.alphabeta``)."""
+
+    kind = "alphabeta"
+
+    def _search(self, slots, to_move, depth, capture):
+        from mancala import _reference
+        return _reference.alphabeta(slots, to_move, depth, capture)
+
+
+class EnginePlayer(Player):
+    """The compiled engine at a level, or at a custom depth or time.
+
+    ``EnginePlayer("medium")``, ``EnginePlayer(depth=10)``, ``EnginePlayer(time=0.5)``;
+    see the module docstring for what each level does. The engine (and its
+    transposition table, which it keeps from move to move) is made on the
+    first move, so building a player is cheap.
+    """
+
+    DESCRIPTIONS = {
+        "easy": f"looks {EASY_DEPTH} moves ahead; one move in three is random",
+        "medium": f"looks {MEDIUM_DEPTH} moves ahead",
+        "hard": f"searches about {HARD_TIME:g} s per move",
+        "perfect": (f"solves exactly (up to {PERFECT_SOLVE_TIME:g} s), "
+                    f"else searches {PERFECT_FALLBACK_TIME:g} s"),
+    }
+
+    def __init__(self, level: Optional[str] = None, *, depth: Optional[int] = None,
+                 time: Optional[float] = None, seed: Optional[int] = None) -> None:
+        super().__init__()
+        given = [x is not None for x in (level, depth, time)]
+        if sum(given) != 1:
+            raise PlayerSpecError("give one of level, depth or time")
+        if level is not None:
+            if level not in LEVELS:
+                raise PlayerSpecError(f"unknown level {level!r}; use {', '.join(LEVELS)}")
+            self.spec = f"ai:{level}"
+            self.description = self.DESCRIPTIONS[level]
+        elif depth is not None:
+            if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+                raise PlayerSpecError(f"depth is a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
+            self.spec = f"ai:depth={depth}"
+            self.description = f"looks {depth} moves ahead"
+        else:
+            if isinstance(time, bool) or not isinstance(time, (int, float)) \
+                    or not math.isfinite(time) or not 0 < time <= MAX_TIME:
+                raise PlayerSpecError(f"time is seconds, more than 0 and at most {MAX_TIME:g}, "
+                                      f"not {time!r}")
+            self.spec = f"ai:time={time:g}"
+            self.description = f"searches {time:g} s per move"
+        self.level, self.depth, self.time = level, depth, time
+        self._rng = random.Random(seed)
+        self._engine = None
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from mancala.engine import Engine
+            self._engine = Engine(hash_mb=HASH_MB)
+        return self._engine
+
+    def choose(self, board: Board) -> int:
+        if self.level == "easy":
+            return self._easy(board)
+        if self.level == "medium":
+            return self._medium(board)
+        if self.level == "hard":
+            return self._searched(board, time=HARD_TIME)
+        if self.level == "perfect":
+            return self._perfect(board)
+        if self.depth is not None:
+            return self._searched(board, depth=self.depth)
+        return self._searched(board, time=self.time)
+
+    def _searched(self, board: Board, note: str = "", **limit) -> int:
+        result = self.engine.search(board, **limit)
+        self.last = MoveInfo(result.score, result.depth, result.elapsed, result.nodes,
+                             result.exact, note)
+        return result.move
+
+    def _easy(self, board: Board) -> int:
+        pit = self._searched(board, depth=EASY_DEPTH)
+        if self._rng.random() < EASY_RANDOM:
+            pit = self._rng.choice(board.legal_moves)
+            self.last = self.last._replace(note="random move")
+        return pit
+
+    def _medium(self, board: Board) -> int:
+        start = time.perf_counter()
+        scores = self.engine.analyse(board, depth=MEDIUM_DEPTH)
+        best = max(result.score for result in scores.values())
+        ties: List[int] = [pit for pit, result in scores.items() if result.score == best]
+        pit = self._rng.choice(ties)
+        self.last = MoveInfo(best, MEDIUM_DEPTH, time.perf_counter() - start,
+                             sum(result.nodes for result in scores.values()),
+                             all(result.exact for result in scores.values()))
+        return pit
+
+    def _perfect(self, board: Board) -> int:
+        result = self.engine.solve(board, time=PERFECT_SOLVE_TIME)
+        if result.exact:
+            self.last = MoveInfo(result.score, 0, result.elapsed, result.nodes, True, "solved")
+            return result.move
+        spent = result.elapsed
+        pit = self._searched(board, time=PERFECT_FALLBACK_TIME, note="not solved in time")
+        self.last = self.last._replace(elapsed=self.last.elapsed + spent)
+        return pit
+
+
+# -- parsing ------------------------------------------------------------------------
+
+def _bad(spec: object, why: str = "") -> PlayerSpecError:
+    reason = f" ({why})" if why else ""
+    return PlayerSpecError(f"unknown player {spec!r}{reason}; use one of: {VALID_SPECS}")
+
+
+def parse_player(spec: str, seed: Optional[int] = None, *,
+                 input: Optional[Callable[[str], str]] = None,
+                 output: Optional[Callable[[str], None]] = None) -> Player:
+    """A player from its spelling (see the module docstring).
+
+    ``seed`` seeds the random choices of ``random`` and ``ai:easy``/``ai:medium``;
+    ``input``/``output`` are given to a ``human``. A bad spelling raises
+    PlayerSpecError (a ValueError) listing the valid forms.
+    """
+    if not isinstance(spec, str):
+        raise _bad(spec)
+    text = spec.strip().lower()
+    kind, sep, arg = text.partition(":")
+    if text == "human":
+        return Human(input=input, output=output)
+    if text == "random":
+        return RandomPlayer(seed)
+    if text == "ai":
+        return EnginePlayer("medium", seed=seed)
+    if kind in ("minimax", "alphabeta") and sep:
+        if not re.fullmatch(r"\d{1,3}", arg) or not 1 <= int(arg) <= REFERENCE_MAX_DEPTH:
+            raise _bad(spec, f"depth is 1..{REFERENCE_MAX_DEPTH}")
+        cls = MinimaxPlayer if kind == "minimax" else AlphaBetaPlayer
+        return cls(int(arg))
+    if kind == "ai" and sep:
+        if arg in LEVELS:
+            return EnginePlayer(arg, seed=seed)
+        key, eq, value = arg.partition("=")
+        if eq and key == "depth":
+            if not re.fullmatch(r"\d{1,3}", value) or not 1 <= int(value) <= MAX_DEPTH:
+                raise _bad(spec, f"depth is 1..{MAX_DEPTH}")
+            return EnginePlayer(depth=int(value), seed=seed)
+        if eq and key == "time":
+            try:
+                seconds = float(value)
+            except ValueError:
+                raise _bad(spec, "time is seconds") from None
+            if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME:
+                raise _bad(spec, f"time is more than 0 and at most {MAX_TIME:g} seconds")
+            return EnginePlayer(time=seconds, seed=seed)
+    raise _bad(spec)
+
+
+__all__ = [
+    "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
+    "MoveInfo", "Request", "PlayerSpecError", "parse_player", "parse_entry", "pit_label",
+    "legal_pits_text", "LEVELS", "COMMANDS", "VALID_SPECS",
+]
