@@ -1,0 +1,321 @@
+"""Save files: JSON a person can read, checked on the way in, written atomically.
+
+A save file (format ``mancala-save``, version 1)::
+
+    {
+      "format": "mancala-save",
+      "version": 1,
+      "rules": {"seeds": 4, "capture": "standard"},
+      "players": {"south": "human", "north": "ai:medium"},
+      "moves": [2, 5, 0],
+      "position": {"slots": [5, 5, 0, 5, 5, 0, 2, ...], "to_move": 1},
+      "seed": null,
+      "saved_at": "2026-11-22T05:30:00Z"
+    }
+
+``moves`` are pits 0..5 counted from the mover's left, in the order played
+(the mover of each follows from the rules); ``position`` is the board they
+lead to, slots in the index order of the rules. A save file is untrusted
+input: :func:`load` reads at most :data:`MAX_BYTES`, replays the moves under
+the rules with :class:`mancala.Board` and refuses anything that does not fit
+with a :class:`SaveFileError` whose message is one line. It only ever reads
+the file. :func:`save` writes a temporary file in the same directory and
+renames it over the target, so a crash leaves the old file or the new one.
+
+The autosave lives at ``$MANCALA_HOME/autosave.json`` when ``MANCALA_HOME``
+is set, else in the user's data directory
+(``$XDG_DATA_HOME/mancala/autosave.json``, ``~/.local/share/mancala/autosave.json``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from mancala.board import Board
+from mancala.errors import MancalaError
+
+FORMAT = "mancala-save"
+VERSION = 1
+MAX_BYTES = 1 << 20          # no honest save comes near this: a game has a few hundred moves
+AUTOSAVE_NAME = "autosave.json"
+DEFAULT_SAVE_NAME = "mancala-save.json"
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+_FIELDS = {"format", "version", "rules", "players", "moves", "position", "seed", "saved_at"}
+_REQUIRED = {"format", "version", "rules", "players", "moves", "position"}
+
+
+class SaveFileError(MancalaError):
+    """A save file that cannot be read or does not describe a real game."""
+
+
+@dataclass
+class SavedGame:
+    """Everything a save file holds: rules, players, moves and the position they reach."""
+
+    seeds: int = 4
+    capture: str = "standard"
+    south: str = "human"
+    north: str = "ai:medium"
+    moves: List[int] = field(default_factory=list)
+    seed: Optional[int] = None
+
+    def board(self) -> Board:
+        """The position after replaying the moves (IllegalMoveError if one is not legal)."""
+        board = Board(seeds=self.seeds, capture=self.capture)
+        for pit in self.moves:
+            board.push(pit)
+        return board
+
+    def to_json(self) -> Dict[str, Any]:
+        board = self.board()
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": {"seeds": self.seeds, "capture": self.capture},
+            "players": {"south": self.south, "north": self.north},
+            "moves": list(self.moves),
+            "position": {"slots": list(board.pits), "to_move": board.to_move},
+            "seed": self.seed,
+            "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+
+
+# -- where files go -----------------------------------------------------------------
+
+def data_dir() -> Path:
+    """``$MANCALA_HOME``, else ``$XDG_DATA_HOME/mancala``, else ``~/.local/share/mancala``."""
+    home = os.environ.get("MANCALA_HOME")
+    if home:
+        return Path(home)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "mancala"
+    return Path.home() / ".local" / "share" / "mancala"
+
+
+def autosave_path() -> Path:
+    """Where every move of a game in progress is saved."""
+    return data_dir() / AUTOSAVE_NAME
+
+
+def remove_autosave() -> None:
+    """Forget the autosaved game (after it ends)."""
+    try:
+        autosave_path().unlink()
+    except FileNotFoundError:
+        pass
+
+
+# -- writing ------------------------------------------------------------------------
+
+def dumps(game: SavedGame) -> str:
+    """The save file text of a game: one field per line, short enough to read."""
+    fields = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in game.to_json().items()]
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
+def save(game: SavedGame, path: PathLike) -> Path:
+    """Write a game atomically; refuses to overwrite a file that is not a mancala save."""
+    path = Path(path)
+    if path.is_dir():
+        raise SaveFileError(f"{str(path)!r} is a directory")
+    if path.exists() and not _looks_like_save(path):
+        raise SaveFileError(f"will not overwrite {str(path)!r}: it is not a mancala save file")
+    text = dumps(game)
+    directory = path.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def _looks_like_save(path: Path) -> bool:
+    try:
+        data = _parse(path, _read(path))
+    except SaveFileError:
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+# -- reading ------------------------------------------------------------------------
+
+def load(path: PathLike) -> SavedGame:
+    """Read and check a save file; SaveFileError with a one-line reason if it does not fit."""
+    path = Path(path)
+    data = _parse(path, _read(path))
+    try:
+        return _check(data)
+    except SaveFileError as exc:
+        raise SaveFileError(f"{str(path)!r}: {exc}") from None
+
+
+def loads(text: str) -> SavedGame:
+    """Check a save file's text (see :func:`load`)."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise SaveFileError(f"larger than {MAX_BYTES // 1024} KB, so not a mancala save")
+    return _check(_decode(text))
+
+
+def _read(path: Path) -> bytes:
+    name = repr(str(path))
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise SaveFileError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise SaveFileError(f"{name}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SaveFileError(f"{name}: not a regular file")
+    if info.st_size > MAX_BYTES:
+        raise SaveFileError(f"{name}: {info.st_size} bytes is larger than "
+                            f"{MAX_BYTES // 1024} KB, so not a mancala save")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise SaveFileError(f"{name}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise SaveFileError(f"{name}: larger than {MAX_BYTES // 1024} KB, so not a mancala save")
+    return raw
+
+
+def _parse(path: Path, raw: bytes) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveFileError(f"{str(path)!r}: not UTF-8 text, so not a mancala save") from None
+    try:
+        return _decode(text)
+    except SaveFileError as exc:
+        raise SaveFileError(f"{str(path)!r}: {exc}") from None
+
+
+def _decode(text: str) -> Any:
+    if not text.strip():
+        raise SaveFileError("empty file, not a mancala save")
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(f"not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno}); "
+                            "truncated, or not a save file?") from None
+    except RecursionError:
+        raise SaveFileError("JSON nested too deeply to be a mancala save") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise SaveFileError(f"{name} is not a number a save file can hold")
+
+
+def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    result: Dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise SaveFileError(f"field {key!r} appears twice")
+        result[key] = value
+    return result
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(value: Any, what: str, keys: set, required: set) -> Dict[str, Any]:
+    if not isinstance(value, dict):
+        raise SaveFileError(f"{what} is not a JSON object")
+    unknown = sorted(set(value) - keys)
+    if unknown:
+        raise SaveFileError(f"unknown field {unknown[0]!r} in {what}")
+    missing = sorted(required - set(value))
+    if missing:
+        raise SaveFileError(f"{what} has no {missing[0]!r} field")
+    return value
+
+
+def _check(data: Any) -> SavedGame:
+    """The whole check: shape, rules, players, moves replayed, position compared."""
+    from mancala.players import PlayerSpecError, parse_player
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveFileError(f"not a mancala save file (no \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if not _is_int(version):
+        raise SaveFileError(f"version is not a whole number: {version!r}")
+    if version != VERSION:
+        newer = " (saved by a newer mancala)" if version > VERSION else ""
+        raise SaveFileError(f"save format version {version} is not supported{newer}; "
+                            f"this mancala reads version {VERSION}")
+    _object(data, "the save file", _FIELDS, _REQUIRED)
+
+    rules = _object(data["rules"], "rules", {"seeds", "capture"}, {"seeds", "capture"})
+    seeds, capture = rules["seeds"], rules["capture"]
+    if not _is_int(seeds) or not 1 <= seeds <= 12:
+        raise SaveFileError(f"seeds per pit is a whole number from 1 to 12, not {seeds!r}")
+    if capture not in ("standard", "empty", "none"):
+        raise SaveFileError(f"unknown capture rule {capture!r}")
+
+    players = _object(data["players"], "players", {"south", "north"}, {"south", "north"})
+    specs = []
+    for side in ("south", "north"):
+        spec = players[side]
+        try:
+            specs.append(parse_player(spec).spec)
+        except PlayerSpecError:
+            raise SaveFileError(f"unknown {side} player {spec!r}") from None
+
+    seed = data.get("seed")
+    if seed is not None and (not _is_int(seed) or not 0 <= seed < 2 ** 63):
+        raise SaveFileError(f"seed is a whole number or null, not {seed!r}")
+
+    position = _object(data["position"], "position", {"slots", "to_move"}, {"slots", "to_move"})
+    slots, to_move = position["slots"], position["to_move"]
+    if not isinstance(slots, list) or len(slots) != 14:
+        count = len(slots) if isinstance(slots, list) else "no"
+        raise SaveFileError(f"position has {count} slots, not 14")
+    bad = [value for value in slots if not _is_int(value) or value < 0]
+    if bad:
+        raise SaveFileError(f"position holds {bad[0]!r}, not a count of seeds")
+    if sum(slots) != 12 * seeds:
+        raise SaveFileError(f"position holds {sum(slots)} seeds, not {12 * seeds} "
+                            f"({seeds} in each of 12 pits)")
+    if to_move not in (0, 1) or isinstance(to_move, bool):
+        raise SaveFileError(f"to_move is 0 (South) or 1 (North), not {to_move!r}")
+
+    moves = data["moves"]
+    if not isinstance(moves, list):
+        raise SaveFileError("moves is not a list")
+    board = Board(seeds=seeds, capture=capture)
+    for number, pit in enumerate(moves, 1):
+        if not _is_int(pit) or not 0 <= pit <= 5:
+            raise SaveFileError(f"move {number} is {pit!r}, not a pit 0..5")
+        if board.is_game_over():
+            raise SaveFileError(f"move {number} comes after the game is over")
+        if pit not in board.legal_moves:
+            raise SaveFileError(f"move {number} (pit {pit}) is not legal: that pit is empty")
+        board.push(pit)
+    if list(board.pits) != slots or board.to_move != to_move:
+        raise SaveFileError("the position does not match the move history "
+                            "(edited by hand or damaged?)")
+    return SavedGame(seeds, capture, specs[0], specs[1], list(moves), seed)
+
+
+__all__ = ["SavedGame", "SaveFileError", "FORMAT", "VERSION", "MAX_BYTES", "load", "loads",
+           "save", "dumps", "autosave_path", "data_dir", "remove_autosave", "DEFAULT_SAVE_NAME"]
