@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include "kalah.h"
 
 enum { TT_LOWER = 1, TT_UPPER = 2, TT_EXACT = TT_LOWER | TT_UPPER, TT_RESOLVED = 4 };
@@ -46,7 +47,53 @@ typedef struct {
     tt_bucket *buckets;     /* NULL when the table is off */
     uint64_t n_buckets;
     uint8_t generation;
+    void *mapping;          /* what mmap gave: buckets is it rounded up to a huge page */
+    size_t mapped;
 } tt_table;
+
+enum { TT_HUGE_PAGE = 2 << 20 };
+
+/* Map n_buckets of zeroed memory; 0 on success, -1 if the system refuses.
+ *
+ * A probe lands anywhere in the table, so the pages are aligned and advised
+ * as huge pages, and all are touched here: otherwise a short search would pay
+ * a page fault for most of its nodes, and the allocation would hide in the
+ * timing of the first searches. */
+static inline int tt_alloc(tt_table *t, uint64_t n_buckets)
+{
+    size_t bytes = (size_t)n_buckets * sizeof(tt_bucket);
+    void *p;
+    if (n_buckets == 0 || bytes / sizeof(tt_bucket) != n_buckets || bytes > SIZE_MAX - TT_HUGE_PAGE)
+        return -1;
+    p = mmap(NULL, bytes + TT_HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    t->mapping = p;
+    t->mapped = bytes + TT_HUGE_PAGE;
+    t->buckets = (tt_bucket *)(((uintptr_t)p + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1));
+#ifdef MADV_HUGEPAGE
+    madvise(t->buckets, bytes, MADV_HUGEPAGE);
+#endif
+    for (size_t at = 0; at < bytes; at += 4096)
+        ((volatile char *)t->buckets)[at] = 0;
+    t->n_buckets = n_buckets;
+    return 0;
+}
+
+static inline void tt_free(tt_table *t)
+{
+    if (t->mapping)
+        munmap(t->mapping, t->mapped);
+    t->mapping = NULL;
+    t->buckets = NULL;
+    t->n_buckets = 0;
+}
+
+static inline void tt_clear(tt_table *t)
+{
+    if (t->buckets)
+        memset(t->buckets, 0, (size_t)t->n_buckets * sizeof(tt_bucket));
+}
 
 static inline uint64_t tt_mix(uint64_t h)
 {
@@ -71,6 +118,12 @@ static inline uint64_t tt_key(const int *b)
 static inline tt_bucket *tt_bucket_of(const tt_table *t, uint64_t key)
 {
     return t->buckets + (uint64_t)(((unsigned __int128)key * t->n_buckets) >> 64);
+}
+
+/* Start loading key's bucket now, so it is in cache when the probe comes. */
+static inline void tt_prefetch(const tt_table *t, uint64_t key)
+{
+    __builtin_prefetch(tt_bucket_of(t, key));
 }
 
 /* The entry for key, or NULL. */

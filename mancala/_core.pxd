@@ -47,7 +47,11 @@ cdef extern from "tt.h" nogil:
         tt_bucket *buckets      # NULL when the table is off
         uint64_t n_buckets
         uint8_t generation
+    int tt_alloc(tt_table *t, uint64_t n_buckets)
+    void tt_free(tt_table *t)
+    void tt_clear(tt_table *t)
     uint64_t tt_key(const int *b)
+    void tt_prefetch(const tt_table *t, uint64_t key)
     tt_entry *tt_probe(const tt_table *t, uint64_t key)
     void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move)
 

@@ -12,7 +12,7 @@ and every value is from the mover's point of view, in seeds.
 """
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free, realloc
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -31,6 +31,7 @@ cdef enum:
     POLL_CLOCK = 1023       # read the clock every 1024 nodes: ~30 us at full speed
     POLL_SIGNALS = 65535    # take the GIL for Ctrl-C every 65536 nodes: ~2 ms
     UNDO_STRIDE = 18        # per pushed move: 14 slots, to_move, pit, captured, flags
+    TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
 
 MAX_DEPTH = TT_DEPTH_MAX
 MAX_SEEDS = KALAH_MAX_SEEDS
@@ -115,14 +116,15 @@ cdef bint poll_stop(Search *s) noexcept nogil:
     """Whether a limit (nodes, clock, Ctrl-C) ends the search now."""
     if s.node_limit and s.nodes > s.node_limit:
         return True
-    if s.deadline and (s.nodes & POLL_CLOCK) == 0 and monotonic() >= s.deadline:
-        return True
-    if (s.nodes & POLL_SIGNALS) == 0:
-        with gil:
-            if PyErr_CheckSignals() != 0:
-                PyErr_Clear()
-                s.interrupted = True
-                return True
+    if (s.nodes & POLL_CLOCK) == 0:
+        if s.deadline and monotonic() >= s.deadline:
+            return True
+        if (s.nodes & POLL_SIGNALS) == 0:
+            with gil:
+                if PyErr_CheckSignals() != 0:
+                    PyErr_Clear()
+                    s.interrupted = True
+                    return True
     return False
 
 
@@ -132,8 +134,11 @@ cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept no
     return ((pit == tt_move) << 14) + ((flags & PLAY_EXTRA_TURN) << 12) + gain * 8 + pit
 
 
-cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int ply) noexcept nogil:
+cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int ply,
+                 uint64_t key) noexcept nogil:
     """Fail-soft negamax value of b (mover's view) searched `depth` more moves.
+
+    key is b's table key if the caller has it (and prefetched its bucket), else 0.
 
     1. count the node, poll the limits
     2. terminal: exact final margin
@@ -146,6 +151,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     """
     cdef int children[6][14]
     cdef int child_flags[6]
+    cdef uint64_t child_keys[6]
     cdef int order[6]
     cdef int keys[6]
     cdef int *child
@@ -153,11 +159,11 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
     cdef int stored_depth, bound, seeds_left
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
-    cdef uint64_t key = 0, horizon0 = s.horizon
+    cdef uint64_t child_key, horizon0 = s.horizon
     cdef tt_entry *e
 
     s.nodes += 1                                                        # 1
-    if poll_stop(s):
+    if (s.node_limit or (s.nodes & POLL_CLOCK) == 0) and poll_stop(s):
         s.stopped = True
     if s.stopped:
         return 0
@@ -175,8 +181,9 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             return diff - seeds_left
 
     stored_depth = depth if depth < TT_DEPTH_END else TT_DEPTH_END       # 5
-    if s.use_tt:
-        key = tt_key(b)
+    if s.use_tt and depth > TT_MIN_DEPTH:
+        if key == 0:
+            key = tt_key(b)
         e = tt_probe(&s.tt, key)
         if e != NULL:
             s.tt_hits += 1
@@ -199,6 +206,11 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             child = children[pit]
             memcpy(child, b, KALAH_SLOTS * sizeof(int))
             flags = child_flags[pit] = kalah_play(child, pit, s.capture, &captured)
+            child_keys[pit] = 0
+            if s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
+                # the table is far bigger than the cache: ask for the child's bucket early
+                child_keys[pit] = tt_key(child)
+                tt_prefetch(&s.tt, child_keys[pit])
             if flags & PLAY_EXTRA_TURN:
                 gain = child[KALAH_STORE] - child[KALAH_OPP_STORE] - diff
             else:
@@ -221,18 +233,31 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     for i in range(n_moves):                                            # 7
         pit = order[i]
         child = children[pit]
-        if s.ordering:
+        if s.ordering and depth == 1:
+            # the children are leaves: count and score them here, not a call each
+            s.nodes += 1
+            if child_flags[pit] & PLAY_GAME_OVER:
+                value = final_margin(child)
+            else:
+                s.horizon += 1
+                value = evaluate_view(child, s.capture, s.evaluation)
+            if not child_flags[pit] & PLAY_EXTRA_TURN:
+                value = -value
+        elif s.ordering:
             flags = child_flags[pit]
+            child_key = child_keys[pit]
         else:
+            child_key = 0
             # natural order makes each child only when its turn comes
             memcpy(child, b, KALAH_SLOTS * sizeof(int))
             flags = kalah_play(child, pit, s.capture, &captured)
-        if flags & PLAY_EXTRA_TURN:
-            value = negamax(s, child, depth - 1, alpha, beta, ply + 1)
-        else:
-            value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1)
-        if s.stopped:
-            return 0
+        if not (s.ordering and depth == 1):
+            if flags & PLAY_EXTRA_TURN:
+                value = negamax(s, child, depth - 1, alpha, beta, ply + 1, child_key)
+            else:
+                value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1, child_key)
+            if s.stopped:
+                return 0
         if value > best:
             best = value
             best_move = pit
@@ -241,7 +266,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             if alpha >= beta and s.prune:
                 break
 
-    if s.use_tt:                                                        # 8
+    if s.use_tt and depth > TT_MIN_DEPTH:                               # 8
         bound = TT_LOWER if best >= beta else (TT_EXACT if best > alpha0 else TT_UPPER)
         if s.horizon == horizon0:
             bound |= TT_RESOLVED
@@ -294,7 +319,7 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative,
     depth = 1 if iterative else max_depth
     while depth <= max_depth:
         horizon0 = s.horizon
-        value = negamax(s, b, depth, -INF, INF, 0)
+        value = negamax(s, b, depth, -INF, INF, 0, 0)
         if s.stopped:
             break
         out.score = value
@@ -326,7 +351,7 @@ cdef Outcome solve_view(Search *s, const int *b, int guess) noexcept nogil:
     value = same_parity(guess, parity, 1)
     while lower < upper:
         beta = value + 1 if value == lower else value
-        value = negamax(s, b, SOLVE_DEPTH, beta - 1, beta, 0)
+        value = negamax(s, b, SOLVE_DEPTH, beta - 1, beta, 0, 0)
         if s.stopped:
             break
         if value < beta:
@@ -490,7 +515,7 @@ cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
     s.prune = prune
     begin(&s, 0, 0)
     with nogil:
-        value = negamax(&s, v, d, -INF, INF, 0)
+        value = negamax(&s, v, d, -INF, INF, 0, 0)
     if s.interrupted:
         raise KeyboardInterrupt
     return value, (None if s.root_move == NO_MOVE else s.root_move), s.nodes
@@ -657,15 +682,12 @@ cdef class Searcher:
         self.s.ordering = ordering
         self.s.futility = futility
         self.s.prune = True
-        if mb > 0:
-            self.s.tt.n_buckets = max(1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))
-            self.s.tt.buckets = <tt_bucket *> calloc(self.s.tt.n_buckets, sizeof(tt_bucket))
-            if self.s.tt.buckets == NULL:
-                raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
+        if mb > 0 and tt_alloc(&self.s.tt, max(1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))):
+            raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
         self.s.use_tt = self.s.tt.buckets != NULL
 
     def __dealloc__(self):
-        free(self.s.tt.buckets)
+        tt_free(&self.s.tt)
 
     @property
     def table_bytes(self):
@@ -682,15 +704,9 @@ cdef class Searcher:
         return self.s.tt_hits
 
     def clear(self):
-        """Empty the table (fresh zeroed memory: cheaper than writing zeros)."""
-        cdef tt_bucket *fresh
-        if self.s.tt.buckets != NULL:
-            fresh = <tt_bucket *> calloc(self.s.tt.n_buckets, sizeof(tt_bucket))
-            if fresh == NULL:
-                memset(self.s.tt.buckets, 0, self.s.tt.n_buckets * sizeof(tt_bucket))
-            else:
-                free(self.s.tt.buckets)
-                self.s.tt.buckets = fresh
+        """Empty the table."""
+        with nogil:
+            tt_clear(&self.s.tt)
 
     def hashfull(self):
         """Per mille of the first 1000 buckets' entries in use."""
