@@ -182,7 +182,8 @@ class Human(Player):
 
     def prompt(self, board: Board) -> str:
         side = PLAYER_NAMES[board.to_move]
-        return f"{side}, your move ({legal_pits_text(board)}, or help): "
+        pits = " ".join(str(pit + 1) for pit in board.legal_moves)
+        return f"{side}, your move ({pits}; or help): "
 
     def choose(self, board: Board) -> int:
         self.last = None

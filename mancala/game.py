@@ -1,0 +1,280 @@
+"""The game loop, independent of any terminal.
+
+A :class:`Game` holds the rules, the two players, the :class:`mancala.Board`
+and its history. It asks the player to move for a pit, plays it, and tells a
+:class:`GameObserver` what happened; the terminal game in ``mancala.cli.play``
+is one such observer, a test is another. A human's commands (``hint``,
+``undo``, ``save``, ``load``, ``quit``) arrive as :class:`mancala.players.Request`
+and are handled here; anything else (``help``) goes to the observer.
+
+    >>> from mancala.game import Game
+    >>> game = Game("random", "ai:depth=2", seed=1)
+    >>> outcome = game.run()
+    >>> outcome.south + outcome.north
+    48
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, List, NamedTuple, Optional, Sequence, Union
+
+from mancala import storage
+from mancala.board import Board, MoveRecord, Outcome
+from mancala.errors import IllegalMoveError, MancalaError
+from mancala.players import MoveInfo, Player, Request, parse_player
+
+HINT_DEPTH = 14        # a few milliseconds from any position
+SIDES = ("south", "north")
+
+PlayerLike = Union[str, Player]
+
+
+class GameError(MancalaError):
+    """Something the game cannot do now (undo with nothing to take back, move after the end)."""
+
+
+class Hint(NamedTuple):
+    """The engine's suggestion for the side to move."""
+
+    pit: int            #: 0..5 from the mover's left
+    score: int          #: seeds, from the mover's view
+    depth: int
+    elapsed: float
+
+
+class Turn(NamedTuple):
+    """One player's consecutive moves (more than one after extra turns)."""
+
+    player: int
+    moves: List[MoveRecord]
+
+
+class GameObserver:
+    """What a game reports; every method does nothing unless overridden."""
+
+    def on_start(self, game: "Game") -> None:
+        """A game starts or a loaded one resumes."""
+
+    def on_move(self, game: "Game", record: MoveRecord, info: Optional[MoveInfo]) -> None:
+        """A move was played (``info`` is the computer's search, None for a human)."""
+
+    def on_undo(self, game: "Game", undone: List[MoveRecord]) -> None:
+        """Moves were taken back, latest first."""
+
+    def on_hint(self, game: "Game", hint: Hint) -> None:
+        """The engine's suggestion was asked for."""
+
+    def on_saved(self, game: "Game", path: str) -> None:
+        """The game was saved at a player's request."""
+
+    def on_loaded(self, game: "Game", path: str) -> None:
+        """Another game was loaded in place of this one."""
+
+    def on_error(self, game: "Game", message: str) -> None:
+        """A command failed (one line); the game goes on."""
+
+    def on_request(self, game: "Game", request: Request) -> None:
+        """A command the game does not handle itself (``help``)."""
+
+    def on_end(self, game: "Game", outcome: Outcome) -> None:
+        """The game is over."""
+
+
+class Game:
+    """A game of Kalah between two players.
+
+    ``south``/``north`` are players or their spellings (``"human"``,
+    ``"ai:hard"``, ...; see :func:`mancala.players.parse_player`). ``moves``
+    replays a history first. With ``autosave`` (a path) the game is saved
+    there after every move and undo. ``input``/``output`` are handed to the
+    human players made from spellings.
+    """
+
+    def __init__(self, south: PlayerLike = "human", north: PlayerLike = "ai:medium", *,
+                 seeds: int = 4, capture: str = "standard", moves: Sequence[int] = (),
+                 seed: Optional[int] = None, observer: Optional[GameObserver] = None,
+                 autosave: Optional[Union[str, os.PathLike]] = None,
+                 input: Optional[Callable[[str], str]] = None,
+                 output: Optional[Callable[[str], None]] = None,
+                 hint_depth: int = HINT_DEPTH) -> None:
+        self.observer = observer or GameObserver()
+        self.autosave = autosave
+        self.hint_depth = hint_depth
+        self._input, self._output = input, output
+        self._hint_engine = None
+        self.quit_requested = False
+        self._setup(seeds, capture, south, north, moves, seed)
+
+    @classmethod
+    def from_saved(cls, saved: storage.SavedGame, **options) -> "Game":
+        """A game continuing where a save file left it."""
+        return cls(saved.south, saved.north, seeds=saved.seeds, capture=saved.capture,
+                   moves=saved.moves, seed=saved.seed, **options)
+
+    def _setup(self, seeds: int, capture: str, south: PlayerLike, north: PlayerLike,
+               moves: Sequence[int], seed: Optional[int]) -> None:
+        board = Board(seeds=seeds, capture=capture)
+        for pit in moves:
+            board.push(pit)
+        self.seeds, self.capture, self.seed = seeds, capture, seed
+        self.players = [self._player(south, 0), self._player(north, 1)]
+        self.board = board
+
+    def _player(self, who: PlayerLike, side: int) -> Player:
+        if isinstance(who, Player):
+            return who
+        seed = None if self.seed is None else self.seed + side
+        return parse_player(who, seed, input=self._input, output=self._output)
+
+    # -- state
+
+    @property
+    def specs(self) -> tuple:
+        """The players' spellings, South first."""
+        return tuple(player.spec for player in self.players)
+
+    @property
+    def moves(self) -> List[int]:
+        """Every pit played so far, in order (0..5 from each mover's left)."""
+        return [record.pit for record in self.board.move_stack]
+
+    @property
+    def to_move(self) -> int:
+        return self.board.to_move
+
+    @property
+    def current_player(self) -> Player:
+        return self.players[self.board.to_move]
+
+    def is_over(self) -> bool:
+        return self.board.is_game_over()
+
+    def outcome(self) -> Optional[Outcome]:
+        return self.board.outcome()
+
+    def turns(self) -> List[Turn]:
+        """The game record: each player's consecutive moves grouped into a turn."""
+        turns: List[Turn] = []
+        for record in self.board.move_stack:
+            if turns and turns[-1].player == record.player:
+                turns[-1].moves.append(record)
+            else:
+                turns.append(Turn(record.player, [record]))
+        return turns
+
+    def to_saved(self) -> storage.SavedGame:
+        return storage.SavedGame(self.seeds, self.capture, self.specs[0], self.specs[1],
+                                 self.moves, self.seed)
+
+    # -- playing
+
+    def run(self) -> Optional[Outcome]:
+        """Play to the end; the outcome, or None if a player quit."""
+        self.quit_requested = False
+        self.observer.on_start(self)
+        self._autosave()
+        while not self.is_over():
+            self.step()
+            if self.quit_requested:
+                return None
+        outcome = self.outcome()
+        self.observer.on_end(self, outcome)
+        return outcome
+
+    def step(self) -> Optional[MoveRecord]:
+        """Ask the side to move for a move and play it; None if a command came instead."""
+        if self.is_over():
+            raise GameError("the game is over")
+        player = self.current_player
+        try:
+            pit = player.choose(self.board.copy(stack=False))
+        except Request as request:
+            self.handle(request)
+            return None
+        if pit not in self.board.legal_moves:
+            raise IllegalMoveError(f"{player.spec} chose pit {pit!r}, which is not legal here")
+        info = None if player.is_human else player.last
+        return self.play(pit, info)
+
+    def play(self, pit: int, info: Optional[MoveInfo] = None) -> MoveRecord:
+        """Play a pit for the side to move, tell the observer, autosave."""
+        record = self.board.push(pit)
+        self.observer.on_move(self, record, info)
+        self._autosave()
+        return record
+
+    def handle(self, request: Request) -> None:
+        """Carry out a human's command."""
+        try:
+            if request.command == "hint":
+                self.observer.on_hint(self, self.hint())
+            elif request.command == "undo":
+                self.observer.on_undo(self, self.undo())
+            elif request.command == "save":
+                path = self.save(request.argument or storage.DEFAULT_SAVE_NAME)
+                self.observer.on_saved(self, str(path))
+            elif request.command == "load":
+                self.load(request.argument)
+                self.observer.on_loaded(self, request.argument)
+                self.observer.on_start(self)
+            elif request.command == "quit":
+                self.quit_requested = True
+            else:
+                self.observer.on_request(self, request)
+        except (MancalaError, OSError) as exc:
+            self.observer.on_error(self, _one_line(exc))
+
+    def hint(self) -> Hint:
+        """The engine's best move for the side to move, with its score."""
+        if self.is_over():
+            raise GameError("the game is over")
+        if self._hint_engine is None:
+            from mancala.engine import Engine
+            self._hint_engine = Engine(hash_mb=16)
+        result = self._hint_engine.search(self.board.copy(stack=False), depth=self.hint_depth)
+        return Hint(result.move, result.score, result.depth, result.elapsed)
+
+    def undo(self) -> List[MoveRecord]:
+        """Take back the last move a human made and every computer move after it.
+
+        Through extra turns: the computer's whole reply goes, then the human's
+        last move, so the human is to move again. With two humans this takes
+        back the last move. Returns the moves taken back, latest first.
+        """
+        humans = [player.is_human for player in self.players]
+        stack = self.board.move_stack
+        last_human = max((i for i, record in enumerate(stack) if humans[record.player]),
+                         default=None)
+        if last_human is None:
+            raise GameError("there is no move of a human player to take back")
+        undone = []
+        while self.board.ply > last_human:
+            undone.append(self.board.pop())
+        self._autosave()
+        return undone
+
+    def save(self, path: Union[str, os.PathLike]) -> os.PathLike:
+        """Save to a file (SaveFileError or OSError if it cannot)."""
+        return storage.save(self.to_saved(), path)
+
+    def load(self, path: Union[str, os.PathLike]) -> None:
+        """Replace this game with the one saved in a file (its rules, players and moves)."""
+        saved = storage.load(path)
+        self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.moves, saved.seed)
+        self._autosave()
+
+    def _autosave(self) -> None:
+        if self.autosave is None:
+            return
+        try:
+            storage.save(self.to_saved(), self.autosave)
+        except (MancalaError, OSError) as exc:
+            self.observer.on_error(self, f"autosave is off: {_one_line(exc)}")
+            self.autosave = None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+__all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn"]
