@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help=f"search every position to depth N (default {DEFAULT_DEPTH})")
     limit.add_argument("--time", type=_seconds, metavar="S",
                        help="search every position for S seconds instead of to a depth")
-    p.add_argument("--hash-mb", type=_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
+    p.add_argument("--hash-mb", type=_megabytes, default=float(DEFAULT_HASH_MB), metavar="MB",
                    help=f"transposition table size (default {DEFAULT_HASH_MB}; 0 for none)")
     p.add_argument("--positions", metavar="FILE",
                    help="positions to search, one a line: NAME SLOTS SIDE CAPTURE "
@@ -178,24 +178,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         limit = SearchLimit(depth=args.depth or DEFAULT_DEPTH)
         what = f"depth {limit.depth}"
-    text = _Text(sys.stdout) if not args.json else None
-    progress = _Progress(sys.stderr) if args.json else None
+    # the human report streams its rows; with --json, stdout holds only the JSON
+    show = _Progress(sys.stderr) if args.json else _Text(sys.stdout)
 
-    if text:
-        text.header(len(positions), what, args.hash_mb, source)
+    show.header(len(positions), what, args.hash_mb, source)
     rows = []
     for position in positions:
-        row = search_position(position, limit, args.hash_mb)
-        rows.append(row)
-        if text:
-            text.row(row)
-        else:
-            progress.row(row)
+        rows.append(search_position(position, limit, args.hash_mb))
+        show.row(rows[-1])
     summary = totals(rows)
     signature = summary["nodes"] if args.time is None else None
-    if text:
-        text.totals(summary, signature)
-
+    show.totals(summary, signature)
     report: Dict[str, Any] = {
         "command": "bench",
         "version": mancala.__version__,
@@ -207,25 +200,21 @@ def run(args: argparse.Namespace) -> int:
         "totals": summary,
         "signature": signature,
     }
+
     status = 0
     if args.compare:
-        if text:
-            text.compare_header(args.compare_depth)
+        show.compare_header(args.compare_depth)
         compared = []
         for position in positions:
-            row = compare_position(position, args.compare_depth)
-            compared.append(row)
-            if text:
-                text.compare_row(row)
-            else:
-                progress.compare_row(row)
-            if row["match"] is False:
+            compared.append(compare_position(position, args.compare_depth))
+            show.compare_row(compared[-1])
+            if compared[-1]["match"] is False:
                 status = 1
-                print(_mismatch(row), file=sys.stderr, flush=True)
+                print(_mismatch(compared[-1]), file=sys.stderr, flush=True)
         summary = compare_totals(compared)
-        if text:
-            text.compare_totals(summary)
+        show.compare_totals(summary)
         report["compare"] = {"depth": args.compare_depth, "positions": compared, "totals": summary}
+
     if args.json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -254,10 +243,15 @@ def _move(value: Optional[int]) -> str:
 
 
 class _Progress:
-    """With --json: one line on stderr as each position finishes."""
+    """With --json: one line on stderr as each position finishes, nothing else."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
+
+    def header(self, *args) -> None:
+        pass
+
+    totals = compare_header = compare_totals = header
 
     def row(self, row: Dict[str, Any]) -> None:
         print(f"bench {row['name']}: depth {row['depth']}, {row['nodes']} nodes, "
