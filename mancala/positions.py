@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import List, NamedTuple, Optional, Tuple, Union
 
 from mancala.board import PLAYER_NAMES, Board, start_slots
 from mancala.errors import MancalaError
@@ -130,10 +130,3 @@ def random_playout(seeds: int, capture: str, moves: int, seed: int,
         raise ValueError(f"the game of seed {seed!r} is over after {board.ply} of {moves!r} moves")
     return Position(name, tuple(board.pits), board.to_move, capture)
 
-
-def format_positions(positions: Sequence[Position]) -> str:
-    """Positions as the lines of a file, names padded into a column."""
-    width = max(len(p.name) for p in positions)
-    return "".join(
-        f"{p.name:<{width}}  {','.join(map(str, p.pits))}  "
-        f"{PLAYER_NAMES[p.to_move].lower()}  {p.capture}\n" for p in positions)

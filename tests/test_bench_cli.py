@@ -14,7 +14,7 @@ import pytest
 from mancala import MAX_SEEDS, _reference
 from mancala.board import start_slots
 from mancala.cli import main
-from mancala.positions import BENCH_POSITIONS, load_positions, random_playout
+from mancala.positions import BENCH_POSITIONS, load_positions, parse_line, random_playout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SIGNATURE = pathlib.Path(__file__).parent / "data" / "bench_signature.txt"
@@ -207,6 +207,7 @@ def test_packaged_positions_are_legal_varied_and_reproducible():
     for position in positions:
         board = position.board()
         assert sum(position.pits) <= MAX_SEEDS and not board.is_game_over()
+        assert parse_line(position.line()) == position
 
     replayed = 0
     for line in BENCH_POSITIONS.read_text().splitlines():
