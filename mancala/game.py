@@ -267,7 +267,7 @@ class Game:
         if self.autosave is None:
             return
         try:
-            storage.save(self.to_saved(), self.autosave)
+            storage.save(self.to_saved(), self.autosave, replace_any=True)
         except (MancalaError, OSError) as exc:
             self.observer.on_error(self, f"autosave is off: {_one_line(exc)}")
             self.autosave = None

@@ -44,6 +44,7 @@ FORMAT = "mancala-save"
 VERSION = 1
 MAX_BYTES = 1 << 20          # no honest save comes near this: a game has a few hundred moves
 AUTOSAVE_NAME = "autosave.json"
+PREVIOUS_NAME = "previous.json"
 DEFAULT_SAVE_NAME = "mancala-save.json"
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -106,6 +107,23 @@ def autosave_path() -> Path:
     return data_dir() / AUTOSAVE_NAME
 
 
+def keep_previous_autosave() -> Optional[Path]:
+    """Before a new game takes over the autosave, move an unfinished game to previous.json.
+
+    Returns where it went, or None when there was nothing worth keeping.
+    """
+    path = autosave_path()
+    try:
+        board = load(path).board()
+    except SaveFileError:
+        return None
+    if board.is_game_over():
+        return None
+    target = path.with_name(PREVIOUS_NAME)
+    os.replace(path, target)
+    return target
+
+
 def remove_autosave() -> None:
     """Forget the autosaved game (after it ends)."""
     try:
@@ -122,12 +140,16 @@ def dumps(game: SavedGame) -> str:
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
-def save(game: SavedGame, path: PathLike) -> Path:
-    """Write a game atomically; refuses to overwrite a file that is not a mancala save."""
+def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
+    """Write a game atomically.
+
+    Refuses to overwrite a file that is not a mancala save, unless
+    ``replace_any`` (for the autosave, whose path belongs to mancala).
+    """
     path = Path(path)
     if path.is_dir():
         raise SaveFileError(f"{str(path)!r} is a directory")
-    if path.exists() and not _looks_like_save(path):
+    if not replace_any and path.exists() and not _looks_like_save(path):
         raise SaveFileError(f"will not overwrite {str(path)!r}: it is not a mancala save file")
     text = dumps(game)
     directory = path.parent
@@ -318,4 +340,4 @@ def _check(data: Any) -> SavedGame:
 
 
 __all__ = ["SavedGame", "SaveFileError", "FORMAT", "VERSION", "MAX_BYTES", "load", "loads",
-           "save", "dumps", "autosave_path", "data_dir", "remove_autosave", "DEFAULT_SAVE_NAME"]
+           "save", "dumps", "autosave_path", "data_dir", "remove_autosave", "keep_previous_autosave", "DEFAULT_SAVE_NAME"]

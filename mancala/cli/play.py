@@ -1,37 +1,492 @@
-"""``python -m mancala play``: for now, the engine plays itself and shows every move."""
+"""``python -m mancala play``: Kalah in the terminal.
+
+With no flags on a terminal it opens menus (new game, resume, load; who
+plays each side; difficulty; rules). With flags it starts straight away
+(``--south human --north ai:hard --seeds 5 --capture empty``). When input is
+not a terminal and no players are given, the computer plays itself to the end:
+the demo. Every move is autosaved; ``--resume`` continues the autosaved game.
+"""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from typing import Callable, List, Optional
 
-from mancala.board import PLAYER_NAMES, Board
-from mancala.engine import Engine
+from mancala import storage
+from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
+from mancala.cli import CommandError
+from mancala.game import Game, GameObserver, Hint
+from mancala.players import (
+    LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, PlayerSpecError, Request, parse_player, pit_label)
+
+DEMO_PLAYER = "ai:medium"
+RESUME_HINT = "python -m mancala play --resume"
+
+CAPTURE_HELP = {
+    "standard": "last seed in an empty pit of yours takes it and the seeds opposite",
+    "empty": "as standard, even when the opposite pit is empty",
+    "none": "no captures",
+}
+
+HELP = """\
+Type a pit to sow it: 1-6, counted from the mover's left (1 is the pit farthest
+from the mover's store), or its letter: A-F are South's pits, G-L North's.
+Commands:
+  hint         the engine's suggestion and its score
+  undo         take back your last move and the computer's reply
+  save [FILE]  save the game (default: mancala-save.json here)
+  load FILE    continue a saved game instead
+  help         this text
+  quit         stop; the game is autosaved ({resume})""".format(resume=RESUME_HINT)
+
+
+# -- colour ----------------------------------------------------------------------
+
+class Style:
+    """ANSI styles, or nothing at all when colour is off."""
+
+    CODES = {"bold": "1", "dim": "2", "mover": "1;36", "last": "1;33", "good": "1;32",
+             "bad": "31"}
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def __call__(self, text: str, style: str) -> str:
+        if not self.color:
+            return text
+        return f"\033[{self.CODES[style]}m{text}\033[0m"
+
+
+def want_color(no_color_flag: bool, stream=None) -> bool:
+    """Colour only on a terminal, without NO_COLOR, --no-color or TERM=dumb."""
+    stream = stream or sys.stdout
+    if no_color_flag or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# -- drawing ---------------------------------------------------------------------
+
+CELL = 5      # "[ 12]"
+GAP = 1
+
+
+def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] = None) -> str:
+    """Both rows, both stores, the mover's pit numbers 1..6 and everyone's letters.
+
+    North sits on top (its pits run right to left), South below; North's store
+    is on the left, South's on the right.
+    """
+    slots = board.pits
+    mover = None if board.is_game_over() else board.to_move
+    margin = " " * (2 + CELL + GAP)
+
+    def cell(slot: int) -> str:
+        text = f"[{slots[slot]:3d}]"
+        if last is not None and last.pit + 7 * last.player == slot:
+            return style(text, "last")
+        return text
+
+    def labels(items: List[str]) -> str:
+        return margin + " ".join(f"{item:^{CELL}}" for item in items).rstrip()
+
+    north_slots = list(range(12, 6, -1))
+    south_slots = list(range(0, 6))
+    north_row = margin + " ".join(cell(s) for s in north_slots)
+    south_row = margin + " ".join(cell(s) for s in south_slots)
+    width = 6 * CELL + 5 * GAP
+    stores = ("  " + style(f"[{slots[13]:3d}]", "bold") + " " * (width + 2 * GAP)
+              + style(f"[{slots[6]:3d}]", "bold"))
+    lines = []
+    if mover == 1:
+        lines.append(style(labels([str(n) for n in range(6, 0, -1)]), "mover")
+                     + "   North's pits, 1-6")
+    lines.append(labels([pit_label(s - 7, 1) for s in north_slots]))
+    lines.append(north_row + f"    North  {specs[1]}")
+    lines.append(stores)
+    lines.append(south_row + f"    South  {specs[0]}")
+    lines.append(labels([pit_label(s, 0) for s in south_slots]))
+    if mover == 0:
+        lines.append(style(labels([str(n) for n in range(1, 7)]), "mover")
+                     + "   South's pits, 1-6")
+    return "\n".join(lines)
+
+
+def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo]) -> str:
+    """'North (ai:medium) plays 3 (I): extra turn. [score +4, depth 8, 7 ms]'."""
+    side = PLAYER_NAMES[record.player]
+    text = f"{side} ({specs[record.player]}) plays {record.pit + 1} ({pit_label(record.pit, record.player)})"
+    effects = []
+    if record.captured:
+        effects.append(f"captures {record.captured} seeds")
+    if record.extra_turn:
+        effects.append("extra turn")
+    if record.game_over:
+        effects.append("the game is over")
+    text += ": " + ", ".join(effects) + "." if effects else "."
+    if info is not None:
+        text += "  [" + describe_info(info) + "]"
+    return text
+
+
+def describe_info(info: MoveInfo) -> str:
+    parts = []
+    if info.note == "random move":
+        parts.append("random move")
+    else:
+        parts.append(f"score {info.score:+d}" + (" exact" if info.exact else ""))
+        if info.depth:
+            parts.append(f"depth {info.depth}")
+        if info.note and info.note != "random move":
+            parts.append(info.note)
+    parts.append(_duration(info.elapsed))
+    return ", ".join(parts)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
+
+
+def describe_turns(game: Game) -> List[str]:
+    """The game record, one line per turn: '  3. North: 2 (extra turn), 5 (captures 4)'."""
+    lines = []
+    for number, turn in enumerate(game.turns(), 1):
+        moves = []
+        for record in turn.moves:
+            note = []
+            if record.extra_turn:
+                note.append("extra turn")
+            if record.captured:
+                note.append(f"captures {record.captured}")
+            moves.append(f"{record.pit + 1}" + (f" ({', '.join(note)})" if note else ""))
+        lines.append(f"  {number:3d}. {PLAYER_NAMES[turn.player]}: {', '.join(moves)}")
+    return lines
+
+
+def describe_outcome(outcome) -> str:
+    if outcome.winner is None:
+        return f"Game over: a draw, {outcome.south}-{outcome.north}."
+    winner = PLAYER_NAMES[outcome.winner]
+    return (f"Game over: {winner} wins {outcome.south}-{outcome.north} "
+            f"(by {abs(outcome.margin)}).")
+
+
+# -- the terminal as a game observer -------------------------------------------------
+
+class Terminal(GameObserver):
+    """Draws the game and reads lines; echoes what it read when input is piped."""
+
+    def __init__(self, style: Style, out: Callable[[str], None] = print,
+                 read: Callable[[str], str] = input, echo: bool = False) -> None:
+        self.style = style
+        self.out = out
+        self._read = read
+        self.echo = echo
+
+    def ask(self, prompt: str) -> str:
+        line = self._read(prompt)
+        if self.echo:
+            self.out(line)
+        return line
+
+    def show(self, game: Game, last: Optional[MoveRecord] = None) -> None:
+        self.out(render_board(game.board, game.specs, self.style, last))
+        if not game.is_over():
+            self.out(self.status(game, last))
+
+    def status(self, game: Game, last: Optional[MoveRecord]) -> str:
+        side = PLAYER_NAMES[game.to_move]
+        again = " again" if last is not None and last.extra_turn else ""
+        return self.style(f"{side} ({game.specs[game.to_move]}) to move{again}.", "bold")
+
+    def on_start(self, game: Game) -> None:
+        south, north = game.specs
+        self.out(f"Kalah: {game.seeds} seeds per pit, capture {game.capture}. "
+                 f"South: {south}, North: {north}. South moves first; type help for commands.")
+        last = game.board.peek() if game.board.ply else None
+        if last is not None:
+            self.out(f"Resuming after {game.board.ply} moves.")
+        self.out("")
+        self.show(game, last)
+
+    def on_move(self, game: Game, record: MoveRecord, info: Optional[MoveInfo]) -> None:
+        self.out("")
+        self.out(describe_move(record, game.specs, info))
+        self.show(game, record)
+
+    def on_undo(self, game: Game, undone: List[MoveRecord]) -> None:
+        taken = ", ".join(f"{PLAYER_NAMES[r.player]} {r.pit + 1}" for r in reversed(undone))
+        self.out(f"Took back {len(undone)} move{'s' if len(undone) != 1 else ''}: {taken}.")
+        self.out("")
+        self.show(game, game.board.peek() if game.board.ply else None)
+
+    def on_hint(self, game: Game, hint: Hint) -> None:
+        label = pit_label(hint.pit, game.to_move)
+        self.out(f"Hint: pit {hint.pit + 1} ({label}), score {hint.score:+d} "
+                 f"at depth {hint.depth}.")
+
+    def on_saved(self, game: Game, path: str) -> None:
+        self.out(f"Saved to {os.path.abspath(path)}.")
+
+    def on_loaded(self, game: Game, path: str) -> None:
+        self.out(f"Loaded {path}.")
+
+    def on_error(self, game: Game, message: str) -> None:
+        self.out(self.style(message, "bad"))
+
+    def on_request(self, game: Game, request: Request) -> None:
+        if request.command == "help":
+            self.out(HELP)
+
+    def on_end(self, game: Game, outcome) -> None:
+        self.out("")
+        self.out(self.style(describe_outcome(outcome), "good"))
+        self.out("Game record (pits 1-6 from each mover's left):")
+        for line in describe_turns(game):
+            self.out(line)
+
+
+# -- menus ---------------------------------------------------------------------------
+
+def choose(term: Terminal, title: str, options: List[tuple], default: int = 1,
+           free: Optional[Callable[[str], object]] = None):
+    """A numbered menu that re-asks until it gets a valid choice; returns the option's value.
+
+    ``options`` are (label, value). With ``free``, any other text is passed to it
+    and its result returned, unless it raises ValueError.
+    """
+    if title:
+        term.out(title)
+    for number, (label, _) in enumerate(options, 1):
+        term.out(f"  {number}. {label}")
+    while True:
+        answer = term.ask(f"Choice [{default}]: ").strip()
+        if not answer:
+            return options[default - 1][1]
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1][1]
+        if free is not None:
+            try:
+                return free(answer)
+            except ValueError as exc:
+                term.out(f"{exc}")
+                continue
+        term.out(f"{answer!r} is not a choice; type a number from 1 to {len(options)}.")
+
+
+def ask_player(term: Terminal, side: str, default: int) -> str:
+    kind = choose(term, f"Who plays {side}?", [
+        ("a person (human)", "human"),
+        ("the computer", "ai"),
+        ("a random mover", "random"),
+    ], default, free=lambda text: parse_player(text).spec)
+    if kind != "ai":
+        return kind
+    return choose(term, f"How strong is the computer playing {side}?", [
+        (f"{level:8s} {EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}") for level in LEVELS
+    ], 2, free=lambda text: parse_player(text).spec)
+
+
+def ask_seeds(term: Terminal) -> int:
+    while True:
+        answer = term.ask("Seeds per pit, 1-12 [4]: ").strip()
+        if not answer:
+            return 4
+        if answer.isdigit() and 1 <= int(answer) <= 12:
+            return int(answer)
+        term.out(f"{answer!r} is not a number from 1 to 12.")
+
+
+def menu(term: Terminal) -> Optional[storage.SavedGame]:
+    """The start menus; a SavedGame to play (new games have no moves), or None to quit."""
+    term.out(term.style("Kalah (Mancala)", "bold"))
+    while True:
+        resumable = _autosaved(term)
+        options = [("new game", "new")]
+        if resumable is not None:
+            options.append((f"resume the autosaved game (South {resumable.south} vs "
+                            f"North {resumable.north}, {len(resumable.moves)} moves played)",
+                            "resume"))
+        options += [("load a saved game", "load"), ("quit", "quit")]
+        action = choose(term, "", options)
+        if action == "quit":
+            return None
+        if action == "resume":
+            return resumable
+        if action == "load":
+            saved = _ask_file(term)
+            if saved is not None:
+                return saved
+            continue
+        south = ask_player(term, "South (moves first)", 1)
+        north = ask_player(term, "North", 2)
+        seeds = ask_seeds(term)
+        capture = choose(term, "Capture rule:", [
+            (f"{name:8s} {CAPTURE_HELP[name]}", name) for name in CAPTURE_RULES])
+        return storage.SavedGame(seeds, capture, south, north, [])
+
+
+def _autosaved(term: Terminal) -> Optional[storage.SavedGame]:
+    path = storage.autosave_path()
+    if not path.exists():
+        return None
+    try:
+        return storage.load(path)
+    except storage.SaveFileError as exc:
+        term.out(f"(the autosave cannot be resumed: {exc})")
+        return None
+
+
+def _ask_file(term: Terminal) -> Optional[storage.SavedGame]:
+    while True:
+        name = term.ask("Save file to load (empty to go back): ").strip()
+        if not name:
+            return None
+        try:
+            return storage.load(os.path.expanduser(name))
+        except storage.SaveFileError as exc:
+            term.out(str(exc))
+
+
+def ask_again(term: Terminal) -> bool:
+    while True:
+        answer = term.ask("Play again? [y/N]: ").strip().lower()
+        if answer in ("", "n", "no", "q", "quit"):
+            return False
+        if answer in ("y", "yes"):
+            return True
+        term.out(f"{answer!r}: type y or n.")
+
+
+# -- the command -----------------------------------------------------------------------
+
+def _player_spec(text: str) -> str:
+    try:
+        return parse_player(text).spec
+    except PlayerSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _seeds(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= 12:
+        raise argparse.ArgumentTypeError(f"seeds per pit is a whole number from 1 to 12, not {text!r}")
+    return int(text)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="watch the engine play a game against itself")
-    p.add_argument("--seeds", type=int, default=4, help="seeds per pit, 1..12 (default 4)")
-    p.add_argument("--capture", default="standard", choices=("standard", "empty", "none"))
-    p.add_argument("--depth", type=int, default=12, help="engine search depth (default 12)")
+    p = sub.add_parser(
+        "play", help="play Kalah in the terminal (menus, or flags for scripts)",
+        description="Play Kalah. Without flags on a terminal: menus. Without a terminal and "
+                    "without players: the computer plays itself (a demo). Players: "
+                    + VALID_SPECS + ".",
+        epilog="In game: a pit 1-6 (from your left) or letter A-F (South) / G-L (North), "
+               "or hint, undo, save [FILE], load FILE, help, quit. Every move is autosaved; "
+               f"resume with `{RESUME_HINT}`.")
+    p.add_argument("--south", type=_player_spec, metavar="PLAYER",
+                   help="who plays South, the side that moves first (default: human, "
+                        f"or {DEMO_PLAYER} when input is not a terminal)")
+    p.add_argument("--north", type=_player_spec, metavar="PLAYER",
+                   help=f"who plays North (default: {DEMO_PLAYER})")
+    p.add_argument("--seeds", type=_seeds, metavar="N", help="seeds per pit, 1..12 (default 4)")
+    p.add_argument("--capture", choices=CAPTURE_RULES, help="capture rule (default standard)")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--load", metavar="FILE", help="continue a saved game")
+    source.add_argument("--resume", action="store_true",
+                        help="continue the autosaved game where it stopped")
+    p.add_argument("--seed", type=int, metavar="N",
+                   help="seed for the random choices of random players and ai:easy/medium")
+    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
     p.set_defaults(run=run)
 
 
+def _interactive() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _start(args: argparse.Namespace, term: Terminal, interactive: bool
+           ) -> Optional[storage.SavedGame]:
+    """What to play, from the flags (or the menus); None to stop."""
+    if (args.load or args.resume) and (args.seeds is not None or args.capture is not None):
+        raise CommandError("--seeds and --capture come from the save file; "
+                           "leave them out with --load or --resume")
+    if args.resume:
+        path = storage.autosave_path()
+        if not path.exists():
+            raise CommandError(f"no game to resume: nothing autosaved at {path}")
+        saved = storage.load(path)
+    elif args.load:
+        saved = storage.load(args.load)
+    elif interactive and not any((args.south, args.north, args.seeds, args.capture)):
+        return menu(term)
+    else:
+        demo = not interactive and args.south is None and args.north is None
+        saved = storage.SavedGame(
+            args.seeds or 4, args.capture or "standard",
+            args.south or (DEMO_PLAYER if demo else "human"), args.north or DEMO_PLAYER, [])
+    if args.south:
+        saved.south = args.south
+    if args.north:
+        saved.north = args.north
+    return saved
+
+
 def run(args: argparse.Namespace) -> int:
-    board = Board(seeds=args.seeds, capture=args.capture)
-    engine = Engine(hash_mb=32)
-    print(board, end="\n\n")
-    while not board.is_game_over():
-        result = engine.search(board, depth=args.depth)
-        record = board.push(result.move)
-        notes = []
-        if record.extra_turn:
-            notes.append("extra turn")
-        if record.captured:
-            notes.append(f"captures {record.captured}")
-        print(f"{PLAYER_NAMES[record.player]} plays pit {record.pit + 1}"
-              f" (score {result.score:+d}, depth {result.depth}, {result.elapsed * 1000:.0f} ms)"
-              + (f": {', '.join(notes)}" if notes else ""))
-        print(board, end="\n\n")
-    outcome = board.outcome()
-    result = "a draw" if outcome.winner is None else f"{PLAYER_NAMES[outcome.winner]} wins"
-    print(f"Game over: {result}, {outcome.south}-{outcome.north}.")
-    return 0
+    interactive = _interactive()
+    term = Terminal(Style(want_color(args.no_color)), echo=not interactive)
+    game: Optional[Game] = None
+    try:
+        saved = _start(args, term, interactive)
+        if saved is None:
+            return 0
+        if args.seed is not None:
+            saved.seed = args.seed
+        autosave = storage.autosave_path()
+        if not args.resume:
+            kept = storage.keep_previous_autosave()
+            if kept is not None:
+                term.out(f"(The game autosaved before is kept in {kept}; "
+                         f"load it with --load.)")
+        while True:
+            game = Game.from_saved(saved, observer=term, autosave=autosave,
+                                   input=term.ask, output=term.out)
+            outcome = game.run()
+            if outcome is None:
+                term.out(_resume_line(game))
+                return 0
+            storage.remove_autosave()
+            wants_again = interactive or any(p.is_human for p in game.players)
+            if not wants_again or not ask_again(term):
+                return 0
+            saved = storage.SavedGame(game.seeds, game.capture, *game.specs, [],
+                                      None if game.seed is None else game.seed + 2)
+            term.out("")
+    except EOFError:
+        term.out("")
+        if game is not None and not game.is_over():
+            term.out(_resume_line(game))
+        return 0
+    except BrokenPipeError:
+        # the reader went away (| head): stop quietly, without a traceback at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        term.out("")
+        if game is not None and not game.is_over():
+            term.out(_resume_line(game))
+        else:
+            term.out("Interrupted.")
+        return 130
+
+
+def _resume_line(game: Game) -> str:
+    if game.autosave is None:
+        return "Stopped; this game was not saved (autosave is off)."
+    return f"Stopped after {game.board.ply} moves; the game is saved: {RESUME_HINT}"
