@@ -113,9 +113,9 @@ def search_position(position: Position, limit: SearchLimit, hash_mb: float) -> D
 
 def compare_position(position: Position, depth: int) -> Dict[str, Any]:
     """The same plain alpha-beta tree, compiled and in pure Python."""
-    board = position.board()
+    board, engine = position.board(), Engine(plain=True)
     start = time.perf_counter()
-    compiled = Engine(plain=True).search(board, depth=depth)
+    compiled = engine.search(board, depth=depth)
     compiled_time = time.perf_counter() - start
     row: Dict[str, Any] = {
         "name": position.name,
