@@ -13,7 +13,7 @@ import pytest
 
 from mancala import MAX_SEEDS, _reference
 from mancala.board import start_slots
-from mancala.cli import main
+from mancala.cli import bench, main
 from mancala.positions import BENCH_POSITIONS, load_positions, parse_line, random_playout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -125,6 +125,18 @@ def test_compare_mismatch_is_loud_and_fails(capsys, monkeypatch):
     assert code == 1
     assert err.count("MISMATCH") == len(load_positions())
     assert "MISMATCH" in out
+
+
+def test_compare_skips_trees_too_big_for_pure_python(capsys, monkeypatch):
+    monkeypatch.setattr(bench, "TWIN_NODE_BUDGET", 60)
+    code, report, _ = bench_json(capsys, "--depth", "2", "--compare", "--compare-depth", "3")
+    assert code == 0
+    rows = report["compare"]["positions"]
+    skipped = [row for row in rows if row["nodes_compiled"] > 60]
+    assert skipped and all(row["match"] is None and row["nodes_python"] is None
+                           for row in skipped)
+    assert report["compare"]["totals"]["skipped"] == len(skipped)
+    assert report["compare"]["totals"]["positions"] == len(rows) - len(skipped)
 
 
 def test_text_report_has_a_row_per_position_and_the_signature(capsys):
