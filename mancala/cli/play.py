@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from mancala import storage
 from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
@@ -99,7 +99,10 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
     north_row = margin + " ".join(cell(s) for s in north_slots)
     south_row = margin + " ".join(cell(s) for s in south_slots)
     width = 6 * CELL + 5 * GAP
-    stores = ("  " + style(f"[{slots[13]:3d}]", "bold") + " " * (width + 2 * GAP)
+    inner = width + 2 * GAP
+    left, right = " <- North's store", "South's store -> "
+    stores = ("  " + style(f"[{slots[13]:3d}]", "bold")
+              + style(left + " " * (inner - len(left) - len(right)) + right, "dim")
               + style(f"[{slots[6]:3d}]", "bold"))
     lines = []
     if mover == 1:
@@ -272,10 +275,10 @@ def choose(term: Terminal, title: str, options: List[tuple], default: int = 1,
         if free is not None:
             try:
                 return free(answer)
-            except ValueError as exc:
-                term.out(f"{exc}")
-                continue
-        term.out(f"{answer!r} is not a choice; type a number from 1 to {len(options)}.")
+            except ValueError:
+                pass
+        also = f", or a player ({VALID_SPECS})" if free is not None else ""
+        term.out(f"{answer!r} is not a choice; type a number from 1 to {len(options)}{also}.")
 
 
 def ask_player(term: Terminal, side: str, default: int) -> str:
@@ -287,7 +290,7 @@ def ask_player(term: Terminal, side: str, default: int) -> str:
     if kind != "ai":
         return kind
     return choose(term, f"How strong is the computer playing {side}?", [
-        (f"{level:8s} {EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}") for level in LEVELS
+        (f"{level:<10}{EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}") for level in LEVELS
     ], 2, free=lambda text: parse_player(text).spec)
 
 
@@ -301,8 +304,8 @@ def ask_seeds(term: Terminal) -> int:
         term.out(f"{answer!r} is not a number from 1 to 12.")
 
 
-def menu(term: Terminal) -> Optional[storage.SavedGame]:
-    """The start menus; a SavedGame to play (new games have no moves), or None to quit."""
+def menu(term: Terminal) -> Tuple[Optional[storage.SavedGame], bool]:
+    """The start menus: a SavedGame to play (or None to quit), and whether it is the autosave."""
     term.out(term.style("Kalah (Mancala)", "bold"))
     while True:
         resumable = _autosaved(term)
@@ -314,20 +317,20 @@ def menu(term: Terminal) -> Optional[storage.SavedGame]:
         options += [("load a saved game", "load"), ("quit", "quit")]
         action = choose(term, "", options)
         if action == "quit":
-            return None
+            return None, False
         if action == "resume":
-            return resumable
+            return resumable, True
         if action == "load":
             saved = _ask_file(term)
             if saved is not None:
-                return saved
+                return saved, False
             continue
         south = ask_player(term, "South (moves first)", 1)
         north = ask_player(term, "North", 2)
         seeds = ask_seeds(term)
         capture = choose(term, "Capture rule:", [
-            (f"{name:8s} {CAPTURE_HELP[name]}", name) for name in CAPTURE_RULES])
-        return storage.SavedGame(seeds, capture, south, north, [])
+            (f"{name:<10}{CAPTURE_HELP[name]}", name) for name in CAPTURE_RULES])
+        return storage.SavedGame(seeds, capture, south, north, []), False
 
 
 def _autosaved(term: Terminal) -> Optional[storage.SavedGame]:
@@ -411,8 +414,8 @@ def _interactive() -> bool:
 
 
 def _start(args: argparse.Namespace, term: Terminal, interactive: bool
-           ) -> Optional[storage.SavedGame]:
-    """What to play, from the flags (or the menus); None to stop."""
+           ) -> Tuple[Optional[storage.SavedGame], bool]:
+    """What to play, from the flags or the menus (None to stop), and whether it is the autosave."""
     if (args.load or args.resume) and (args.seeds is not None or args.capture is not None):
         raise CommandError("--seeds and --capture come from the save file; "
                            "leave them out with --load or --resume")
@@ -434,7 +437,7 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool
         saved.south = args.south
     if args.north:
         saved.north = args.north
-    return saved
+    return saved, bool(args.resume)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -442,13 +445,13 @@ def run(args: argparse.Namespace) -> int:
     term = Terminal(Style(want_color(args.no_color)), echo=not interactive)
     game: Optional[Game] = None
     try:
-        saved = _start(args, term, interactive)
+        saved, resuming = _start(args, term, interactive)
         if saved is None:
             return 0
         if args.seed is not None:
             saved.seed = args.seed
         autosave = storage.autosave_path()
-        if not args.resume:
+        if not resuming:
             kept = storage.keep_previous_autosave()
             if kept is not None:
                 term.out(f"(The game autosaved before is kept in {kept}; "
