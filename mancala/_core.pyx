@@ -233,31 +233,30 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     for i in range(n_moves):                                            # 7
         pit = order[i]
         child = children[pit]
-        if s.ordering and depth == 1:
-            # the children are leaves: count and score them here, not a call each
+        child_key = 0
+        if s.ordering:
+            flags = child_flags[pit]
+            child_key = child_keys[pit]
+        else:
+            # natural order makes each child only when its turn comes
+            memcpy(child, b, KALAH_SLOTS * sizeof(int))
+            flags = kalah_play(child, pit, s.capture, &captured)
+        if depth == 1:
+            # the children are leaves: visit them here rather than with a call each
             s.nodes += 1
-            if child_flags[pit] & PLAY_GAME_OVER:
+            if flags & PLAY_GAME_OVER:
                 value = final_margin(child)
             else:
                 s.horizon += 1
                 value = evaluate_view(child, s.capture, s.evaluation)
-            if not child_flags[pit] & PLAY_EXTRA_TURN:
+            if not flags & PLAY_EXTRA_TURN:
                 value = -value
-        elif s.ordering:
-            flags = child_flags[pit]
-            child_key = child_keys[pit]
+        elif flags & PLAY_EXTRA_TURN:
+            value = negamax(s, child, depth - 1, alpha, beta, ply + 1, child_key)
         else:
-            child_key = 0
-            # natural order makes each child only when its turn comes
-            memcpy(child, b, KALAH_SLOTS * sizeof(int))
-            flags = kalah_play(child, pit, s.capture, &captured)
-        if not (s.ordering and depth == 1):
-            if flags & PLAY_EXTRA_TURN:
-                value = negamax(s, child, depth - 1, alpha, beta, ply + 1, child_key)
-            else:
-                value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1, child_key)
-            if s.stopped:
-                return 0
+            value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1, child_key)
+        if s.stopped:
+            return 0
         if value > best:
             best = value
             best_move = pit
