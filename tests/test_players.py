@@ -1,0 +1,266 @@
+"""Players: the spellings parse_player accepts, legal moves from every kind, a scripted human."""
+import random
+
+import pytest
+
+import mancala
+from mancala import _reference, players
+from mancala.players import (
+    AlphaBetaPlayer, EnginePlayer, Human, MinimaxPlayer, PlayerSpecError, RandomPlayer, Request,
+    parse_entry, parse_player)
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_HOME", str(tmp_path / "home"))
+
+
+def positions(count=12, seed=7):
+    """Boards met along random play-outs of Kalah(6,4) and (6,3), game-over ones left out."""
+    rng = random.Random(seed)
+    found = []
+    for seeds in (4, 3):
+        board = mancala.Board(seeds=seeds)
+        while len(found) < count * (1 if seeds == 4 else 2) and not board.is_game_over():
+            found.append(board.copy(stack=False))
+            board.push(rng.choice(board.legal_moves))
+    return found
+
+
+# -- parse_player ------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec, cls, canonical", [
+    ("human", Human, "human"),
+    ("random", RandomPlayer, "random"),
+    ("minimax:3", MinimaxPlayer, "minimax:3"),
+    ("alphabeta:5", AlphaBetaPlayer, "alphabeta:5"),
+    ("ai", EnginePlayer, "ai:medium"),
+    ("ai:easy", EnginePlayer, "ai:easy"),
+    ("ai:medium", EnginePlayer, "ai:medium"),
+    ("ai:hard", EnginePlayer, "ai:hard"),
+    ("ai:perfect", EnginePlayer, "ai:perfect"),
+    ("ai:depth=10", EnginePlayer, "ai:depth=10"),
+    ("ai:time=0.5", EnginePlayer, "ai:time=0.5"),
+    ("  AI:Hard ", EnginePlayer, "ai:hard"),
+])
+def test_parse_player_accepts_every_documented_form(spec, cls, canonical):
+    player = parse_player(spec)
+    assert isinstance(player, cls)
+    assert player.spec == canonical
+    assert player.description
+    assert parse_player(player.spec).spec == canonical     # the spec round-trips
+
+
+@pytest.mark.parametrize("spec", [
+    "", "robot", "ai:", "ai:impossible", "ai:depth=0", "ai:depth=255", "ai:depth=x",
+    "ai:time=0", "ai:time=-1", "ai:time=nan", "ai:time=inf", "ai:time=99999",
+    "minimax", "minimax:0", "minimax:x", "alphabeta:-2", "human:1", 42, None,
+])
+def test_bad_spec_is_a_value_error_listing_the_valid_forms(spec):
+    with pytest.raises(PlayerSpecError) as info:
+        parse_player(spec)
+    assert isinstance(info.value, ValueError)
+    message = str(info.value)
+    assert "\n" not in message
+    assert repr(spec) in message
+    for form in ("human", "random", "minimax:N", "alphabeta:N", "ai:easy", "ai:perfect",
+                 "ai:depth=N", "ai:time=S"):
+        assert form in message
+
+
+def test_parse_player_does_not_touch_the_terminal(monkeypatch):
+    def no_input(prompt=""):
+        raise AssertionError("parse_player read input")
+    monkeypatch.setattr("builtins.input", no_input)
+    for spec in ("human", "random", "ai:hard", "minimax:2"):
+        parse_player(spec)
+
+
+# -- every computer player plays legal moves -----------------------------------------
+
+@pytest.mark.parametrize("spec", [
+    "random", "minimax:2", "alphabeta:3", "ai:easy", "ai:medium", "ai:depth=4", "ai:time=0.02",
+])
+def test_computer_players_choose_legal_moves(spec):
+    player = parse_player(spec, seed=1)
+    for board in positions():
+        before = board.pits
+        pit = player.choose(board)
+        assert pit in board.legal_moves
+        assert board.pits == before          # the board is left as it was
+        assert player.last is not None
+
+
+def test_random_player_is_repeatable_with_a_seed():
+    boards = positions()
+    first = [RandomPlayer(seed=5).choose(b) for b in boards]
+    again = [RandomPlayer(seed=5).choose(b) for b in boards]
+    assert first == again
+
+
+def test_minimax_and_alphabeta_agree_with_the_reference_searches():
+    for board in positions(6):
+        slots, to_move = board.pits, board.to_move
+        mm = MinimaxPlayer(3)
+        ab = AlphaBetaPlayer(3)
+        mm_pit, ab_pit = mm.choose(board), ab.choose(board)
+        assert (mm.last.score, mm_pit) == _reference.minimax(slots, to_move, 3, 0)[:2]
+        assert (ab.last.score, ab_pit) == _reference.alphabeta(slots, to_move, 3, 0)[:2]
+        assert mm.last.score == ab.last.score
+        assert ab.last.nodes <= mm.last.nodes
+
+
+def test_reference_players_use_the_boards_capture_rule():
+    # South's pit 0 (1 seed) ends in empty pit 1 facing an empty pit 11: only "empty" captures
+    board = mancala.Board([1, 0, 0, 0, 0, 3, 0, 2, 2, 2, 2, 0, 0, 0], capture="empty")
+    player = AlphaBetaPlayer(1)
+    assert player.choose(board) == 0
+    assert player.last.score == 1
+
+
+def test_engine_player_at_a_depth_plays_the_engines_move():
+    engine = mancala.Engine(hash_mb=1)
+    for board in positions(6):
+        engine.clear()
+        player = EnginePlayer(depth=6)
+        assert player.choose(board) == engine.search(board, depth=6).move
+        assert player.last.depth == 6
+
+
+def test_easy_plays_some_random_moves_but_a_seed_repeats_them():
+    boards = positions()
+    picks = [[EnginePlayer("easy", seed=1).choose(b) for b in boards] for _ in range(2)]
+    assert picks[0] == picks[1]
+    player = EnginePlayer("easy", seed=3)
+    random_moves = 0
+    for board in boards * 3:
+        player.choose(board)
+        random_moves += player.last.note == "random move"
+    assert 0 < random_moves < len(boards) * 3
+
+
+def test_medium_beats_easy():
+    wins = 0
+    for seed in range(4):
+        south, north = EnginePlayer("medium", seed=seed), EnginePlayer("easy", seed=seed)
+        board = mancala.Board()
+        while not board.is_game_over():
+            mover = south if board.to_move == 0 else north
+            board.push(mover.choose(board))
+        wins += board.outcome().winner == 0
+    assert wins >= 3
+
+
+def test_perfect_solves_an_endgame_exactly():
+    board = mancala.Board([0, 0, 1, 0, 2, 1, 20, 1, 0, 2, 0, 0, 1, 20])
+    player = EnginePlayer("perfect")
+    pit = player.choose(board)
+    result = mancala.Engine(hash_mb=1).solve(board)
+    assert player.last.exact and player.last.note == "solved"
+    assert player.last.score == result.score
+    assert pit in board.legal_moves
+
+
+def test_perfect_falls_back_to_a_search_when_the_solve_runs_out_of_time(monkeypatch):
+    monkeypatch.setattr(players, "PERFECT_SOLVE_TIME", 0.05)
+    monkeypatch.setattr(players, "PERFECT_FALLBACK_TIME", 0.05)
+    player = EnginePlayer("perfect")
+    pit = player.choose(mancala.Board())
+    assert pit in range(6)
+    assert not player.last.exact
+    assert player.last.note == "not solved in time"
+    assert player.last.depth > 0
+
+
+@pytest.mark.slow
+def test_perfect_from_the_opening_gives_a_move_within_its_time_budget():
+    player = EnginePlayer("perfect")
+    assert player.choose(mancala.Board()) in range(6)
+    assert player.last.elapsed < players.PERFECT_SOLVE_TIME + players.PERFECT_FALLBACK_TIME + 1
+
+
+# -- people ---------------------------------------------------------------------------
+
+def scripted(*lines):
+    """A Human reading the given lines, and the list its messages go to."""
+    feed = iter(lines)
+    said = []
+
+    def read(prompt):
+        said.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return Human(input=read, output=said.append), said
+
+
+def test_human_types_pit_numbers_from_the_movers_left():
+    board = mancala.Board()
+    human, _ = scripted("1")
+    assert human.choose(board) == 0
+    board.push(0)                          # North to move: 1 is North's pit 0 (slot 7)
+    human, _ = scripted("6")
+    assert human.choose(board) == 5
+
+
+def test_human_types_letters_a_to_f_for_south_and_g_to_l_for_north():
+    board = mancala.Board()
+    human, _ = scripted("c")
+    assert human.choose(board) == 2
+    board.push(0)
+    human, _ = scripted("L")
+    assert human.choose(board) == 5
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("", "type a pit number"),
+    ("   ", "type a pit number"),
+    ("7", "there is no pit 7"),
+    ("0", "there is no pit 0"),
+    ("-1", "there is no pit -1"),
+    ("99999999999999999999", "there is no pit"),
+    ("banana", "'banana' is not a pit or a command"),
+    ("1 2", "'1 2' is not a pit or a command"),
+    ("g", "G is North's pit; South plays A-F"),
+    ("3", "pit 3 (C) is empty"),
+    ("c", "pit 3 (C) is empty"),
+    ("hint now", "hint takes no argument"),
+    ("load", "load needs a file name"),
+])
+def test_bad_input_gets_a_reason_and_the_legal_pits_then_asks_again(line, reason):
+    board = mancala.Board([4, 4, 0, 4, 4, 4, 1, 4, 4, 4, 4, 4, 4, 3])
+    human, said = scripted(line, "1")
+    assert human.choose(board) == 0
+    messages = [m for m in said if not m.startswith("South, your move")]
+    assert len(messages) == 1
+    assert reason in messages[0]
+    assert messages[0].endswith("Legal pits: 1 2 4 5 6 (A B D E F)")
+
+
+@pytest.mark.parametrize("line, command, argument", [
+    ("hint", "hint", ""), ("UNDO", "undo", ""), ("save", "save", ""),
+    ("save my game.json", "save", "my game.json"), ("load x.json", "load", "x.json"),
+    ("help", "help", ""), ("?", "help", ""), ("quit", "quit", ""), ("q", "quit", ""),
+    ("exit", "quit", ""),
+])
+def test_commands_come_out_as_requests(line, command, argument):
+    entry = parse_entry(line, mancala.Board())
+    assert isinstance(entry, Request)
+    assert (entry.command, entry.argument) == (command, argument)
+    human, _ = scripted(line)
+    with pytest.raises(Request):
+        human.choose(mancala.Board())
+
+
+def test_end_of_input_passes_through_a_human():
+    human, _ = scripted("x")
+    with pytest.raises(EOFError):
+        human.choose(mancala.Board())
+
+
+def test_prompt_names_the_side_and_the_legal_pits():
+    human, said = scripted("2")
+    human.choose(mancala.Board([0, 4, 4, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0]))
+    assert said[0] == "South, your move (2 3 5 6; or help): "
