@@ -107,8 +107,10 @@ def read_positions(text: str, source: str = "<positions>") -> List[Position]:
 def load_positions(path: Union[str, Path, None] = None) -> List[Position]:
     """The positions of a file (default: the packaged benchmark list)."""
     path = BENCH_POSITIONS if path is None else Path(path)
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PositionFileError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     return read_positions(text, str(path))
 
 

@@ -185,12 +185,14 @@ def test_bad_positions_line_is_one_line_error_quoting_it(capsys, tmp_path, line)
     assert "line 3" in err and repr(line) in err
 
 
-def test_duplicate_names_and_empty_and_missing_files_are_refused(capsys, tmp_path):
+def test_duplicate_names_and_empty_binary_and_missing_files_are_refused(capsys, tmp_path):
     twice = tmp_path / "twice.txt"
     twice.write_text(f"a {GOOD} south standard\na {GOOD} north standard\n")
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing here\n\n")
-    for path, words in ((twice, "used twice"), (empty, "no positions"),
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"start \xff\xfe south standard\n")
+    for path, words in ((twice, "used twice"), (empty, "no positions"), (binary, "not UTF-8"),
                         (tmp_path / "missing.txt", "missing.txt")):
         with pytest.raises(SystemExit) as exc:
             main(["bench", "--depth", "2", "--positions", str(path)])
