@@ -1,0 +1,328 @@
+"""``python -m mancala play``: in-process through main(argv), real subprocesses, and a real
+pseudo-terminal (pexpect) for the menus, colour, Ctrl-C and kill-then-resume.
+
+Every test gets its own MANCALA_HOME so the real autosave is never touched.
+"""
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mancala import storage
+from mancala.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PROMPT = r"your move \([0-9 ]+; or help\): "
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A private data directory (for in-process runs and the env of subprocesses)."""
+    path = tmp_path / "home"
+    monkeypatch.setenv("MANCALA_HOME", str(path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return path
+
+
+def env_for(home, **extra):
+    env = dict(os.environ, MANCALA_HOME=str(home), **extra)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    if "NO_COLOR" not in extra:
+        env.pop("NO_COLOR", None)
+    return env
+
+
+def run_play(home, *args, stdin="", timeout=60):
+    """``python -m mancala play ARGS`` in a subprocess with piped input."""
+    return subprocess.run(
+        [sys.executable, "-m", "mancala", "play", *args], input=stdin, capture_output=True,
+        text=True, env=env_for(home), cwd=home.parent, timeout=timeout)
+
+
+def play_here(monkeypatch, capsys, *args, stdin=""):
+    """main(["play", ...]) in this process with stdin from a string: (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        code = main(["play", *args])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def autosaved(home):
+    return storage.load(home / "autosave.json")
+
+
+# -- the demo and flags ------------------------------------------------------------------------
+
+def test_demo_without_a_terminal_plays_ai_against_ai_to_the_end(home):
+    result = run_play(home, stdin=None)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "South: ai:medium, North: ai:medium" in out
+    assert "Game over: " in out and "Game record" in out
+    assert "  1. South: " in out
+    assert "\x1b[" not in out                 # no colour when piped
+    assert "Play again" not in out
+    assert result.stderr == ""
+    assert not (home / "autosave.json").exists()      # a finished game is not resumable
+
+
+def test_flags_set_players_rules_and_seed_reproducibly(home, monkeypatch, capsys):
+    args = ("--south", "ai:depth=2", "--north", "random", "--seeds", "3", "--capture", "none",
+            "--seed", "5")
+    code, first, _ = play_here(monkeypatch, capsys, *args)
+    assert code == 0
+    assert "Kalah: 3 seeds per pit, capture none. South: ai:depth=2, North: random." in first
+    assert "Game over" in first
+    code, second, _ = play_here(monkeypatch, capsys, *args)
+    assert second == first
+
+
+def test_ai_moves_show_pit_score_depth_and_time(home, monkeypatch, capsys):
+    _, out, _ = play_here(monkeypatch, capsys, "--south", "ai:depth=3", "--north", "ai:depth=3")
+    line = next(l for l in out.splitlines() if l.startswith("South (ai:depth=3) plays"))
+    assert "score " in line and "depth 3" in line and " ms]" in line
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--south", "robot"], "unknown player 'robot'"),
+    (["--north", "ai:depth=0"], "unknown player 'ai:depth=0'"),
+    (["--seeds", "13"], "seeds per pit is a whole number from 1 to 12"),
+    (["--capture", "sometimes"], "invalid choice: 'sometimes'"),
+    (["--load", "x.json", "--resume"], "not allowed with argument"),
+])
+def test_bad_flags_are_reported_by_the_parser_in_one_line(home, args, message):
+    result = run_play(home, *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("python -m mancala play: error:")
+
+
+def test_resume_with_nothing_saved_is_one_line(home, monkeypatch, capsys):
+    code, out, err = play_here(monkeypatch, capsys, "--resume")
+    assert code == 2
+    assert err.startswith("mancala: no game to resume") and err.count("\n") == 1
+
+
+def test_rules_flags_cannot_go_with_a_save_file(home, monkeypatch, capsys):
+    code, _, err = play_here(monkeypatch, capsys, "--load", "g.json", "--seeds", "5")
+    assert code == 2 and "come from the save file" in err
+
+
+def test_loading_a_hostile_file_fails_in_one_line_and_leaves_it_alone(home):
+    bad = home.parent / "bad.json"
+    bad.write_text('{"format": "mancala-save", "version": 1, "rules": {"seeds": 4')
+    before = bad.read_bytes()
+    result = run_play(home, "--load", str(bad))
+    assert result.returncode == 2
+    assert "not valid JSON" in result.stderr and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
+    assert bad.read_bytes() == before
+
+
+# -- a human through a pipe ---------------------------------------------------------------------
+
+def test_piped_human_moves_with_illegal_ones_then_end_of_input(home):
+    result = run_play(home, "--south", "human", "--north", "ai:depth=1",
+                      stdin="9\nbanana\n\ng\n0\n1\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for reason in ("there is no pit 9", "'banana' is not a pit or a command",
+                   "type a pit number", "G is North's pit; South plays A-F", "there is no pit 0"):
+        assert reason + "" in out
+    assert out.count("Legal pits: 1 2 3 4 5 6 (A B C D E F)") == 5
+    assert "South (human) plays 1 (A)." in out
+    assert out.rstrip().endswith("the game is saved: python -m mancala play --resume")
+    assert autosaved(home).moves[0] == 0
+    assert "Traceback" not in result.stderr
+
+
+def test_undo_and_hint_through_a_pipe(home, monkeypatch, capsys):
+    code, out, _ = play_here(monkeypatch, capsys, "--south", "human", "--north", "ai:depth=1",
+                             stdin="hint\n1\nundo\nundo\nquit\n")
+    assert code == 0
+    assert "Hint: pit " in out and "at depth" in out
+    assert "Took back 2 moves: South 1, North " in out or "Took back 3 moves: South 1, North" in out
+    assert "there is no move of a human player to take back" in out
+    assert autosaved(home).moves == []
+
+
+def test_help_lists_the_commands(home, monkeypatch, capsys):
+    _, out, _ = play_here(monkeypatch, capsys, "--south", "human", stdin="help\nquit\n")
+    for command in ("hint", "undo", "save [FILE]", "load FILE", "help", "quit", "A-F", "G-L"):
+        assert command in out
+
+
+def test_save_then_load_in_a_new_process(home):
+    first = run_play(home, "--south", "human", "--north", "ai:depth=2", "--seeds", "5",
+                     stdin="2\nsave game.json\nquit\n")
+    assert first.returncode == 0, first.stderr
+    saved_file = home.parent / "game.json"
+    assert "Saved to " + str(saved_file) in first.stdout
+    saved = storage.load(saved_file)
+    assert saved.seeds == 5 and saved.moves[0] == 1
+    second = run_play(home, "--load", "game.json", stdin="quit\n")
+    assert second.returncode == 0, second.stderr
+    assert f"Resuming after {len(saved.moves)} moves." in second.stdout
+    assert "Kalah: 5 seeds per pit" in second.stdout
+
+
+def test_load_command_in_game_with_a_bad_file_goes_on(home, monkeypatch, capsys):
+    (home.parent / "junk.json").write_text("[]")
+    _, out, _ = play_here(monkeypatch, capsys, "--south", "human",
+                          stdin="load junk.json\n1\nquit\n")
+    assert "not a mancala save file" in out
+    assert "South (human) plays 1 (A)." in out
+
+
+def test_a_finished_human_game_asks_to_play_again(home):
+    lines = "".join(f"{pit}\n" for pit in "123456" * 30)
+    result = run_play(home, "--south", "human", "--north", "random", "--seeds", "1",
+                      "--seed", "2", stdin=lines + "n\n")
+    assert result.returncode == 0, result.stderr
+    assert "Game over" in result.stdout
+    assert "Play again? [y/N]: " in result.stdout
+    assert "--resume" not in result.stdout.split("Game over")[1]
+    assert not (home / "autosave.json").exists()
+
+
+def test_a_new_game_keeps_the_unfinished_one_aside(home, monkeypatch, capsys):
+    play_here(monkeypatch, capsys, "--south", "human", stdin="1\nquit\n")
+    first = autosaved(home).moves
+    _, out, _ = play_here(monkeypatch, capsys, "--south", "human", stdin="quit\n")
+    assert "kept in " in out
+    assert storage.load(home / "previous.json").moves == first
+
+
+# -- a real terminal ----------------------------------------------------------------------------
+
+pexpect = pytest.importorskip("pexpect")
+
+
+def spawn(home, *args, **extra_env):
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "play", *args], cwd=str(home.parent),
+                          env=env_for(home, **extra_env), encoding="utf-8", timeout=15,
+                          dimensions=(50, 120))
+    return child
+
+
+def finish(child):
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus, child.signalstatus
+
+
+def test_menus_through_a_real_terminal(home):
+    child = spawn(home, "--no-color")
+    child.expect("1. new game")
+    child.expect(r"Choice \[1\]: ")
+    child.sendline("7")
+    child.expect("'7' is not a choice; type a number from 1 to 3")
+    child.sendline("1")
+    child.expect(r"Who plays South \(moves first\)\?")
+    child.sendline("")                                  # default: a person
+    child.expect("Who plays North?")
+    child.sendline("2")                                 # the computer
+    child.expect("How strong is the computer playing North?")
+    child.expect("easy")
+    child.sendline("1")
+    child.expect(r"Seeds per pit, 1-12 \[4\]: ")
+    child.sendline("13")
+    child.expect("'13' is not a number from 1 to 12.")
+    child.sendline("3")
+    child.expect("Capture rule:")
+    child.sendline("3")
+    child.expect("Kalah: 3 seeds per pit, capture none. South: human, North: ai:easy.")
+    child.expect("South's pits, 1-6")
+    child.expect(PROMPT)
+    child.sendline("2")
+    child.expect(r"South \(human\) plays 2 \(B\)")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect("the game is saved: python -m mancala play --resume")
+    assert finish(child) == (0, None)
+    moves = autosaved(home).moves
+
+    child = spawn(home, "--no-color")                  # the menu offers the autosave
+    child.expect("resume the autosaved game")
+    child.sendline("2")
+    child.expect(f"Resuming after {len(moves)} moves.")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    assert finish(child) == (0, None)
+    assert autosaved(home).moves == moves
+
+
+def test_colour_on_a_terminal_unless_no_color(home):
+    for extra, args, coloured in (({}, (), True), ({"NO_COLOR": "1"}, (), False),
+                                  ({}, ("--no-color",), False)):
+        child = spawn(home, "--south", "human", "--north", "ai:depth=1", *args, **extra)
+        child.expect(PROMPT)
+        assert ("\x1b[" in child.before) == coloured, (extra, args)
+        child.sendline("quit")
+        finish(child)
+
+
+def test_ctrl_c_stops_cleanly_with_how_to_resume(home):
+    child = spawn(home, "--south", "human", "--north", "ai:depth=1", "--no-color")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    time.sleep(0.2)                # let the prompt settle into its read
+    child.sendintr()
+    child.expect(r"Stopped after \d+ moves; the game is saved: python -m mancala play --resume")
+    rest = child.read()
+    assert "Traceback" not in rest
+    assert finish(child)[0] == 130
+
+
+def test_end_of_input_on_a_terminal_stops_cleanly(home):
+    child = spawn(home, "--south", "human", "--no-color")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect("python -m mancala play --resume")
+    assert finish(child) == (0, None)
+
+
+def test_kill_mid_game_then_resume(home):
+    child = spawn(home, "--south", "human", "--north", "ai:depth=2", "--no-color")
+    child.expect(PROMPT)
+    child.sendline("3")            # extra turn: South moves again
+    child.expect(PROMPT)
+    child.sendline("6")
+    child.expect(PROMPT)           # after North's reply
+    child.kill(signal.SIGKILL)
+    child.close()
+    moves = autosaved(home).moves
+    assert moves[:2] == [2, 5] and len(moves) > 2
+    board = json.loads((home / "autosave.json").read_text())["position"]
+
+    result = run_play(home, "--resume", stdin="quit\n")
+    assert result.returncode == 0, result.stderr
+    assert f"Resuming after {len(moves)} moves." in result.stdout
+    assert "South: human, North: ai:depth=2" in result.stdout
+    assert json.loads((home / "autosave.json").read_text())["position"] == board
+
+
+def test_play_again_on_a_terminal(home):
+    child = spawn(home, "--south", "ai:depth=1", "--north", "ai:depth=1", "--no-color")
+    child.expect("Game over")
+    child.expect(r"Play again\? \[y/N\]: ")
+    child.sendline("maybe")
+    child.expect("'maybe': type y or n.")
+    child.sendline("y")
+    child.expect("Kalah: 4 seeds per pit")
+    child.expect("Game over")
+    child.expect(r"Play again\? \[y/N\]: ")
+    child.sendline("n")
+    assert finish(child) == (0, None)
