@@ -57,6 +57,10 @@ def play_here(monkeypatch, capsys, *args, stdin=""):
     return code, out, err
 
 
+def resuming(count):
+    return f"Resuming after {count} move{'' if count == 1 else 's'}."
+
+
 def autosaved(home):
     return storage.load(home / "autosave.json")
 
@@ -174,7 +178,7 @@ def test_save_then_load_in_a_new_process(home):
     assert saved.seeds == 5 and saved.moves[0] == 1
     second = run_play(home, "--load", "game.json", stdin="quit\n")
     assert second.returncode == 0, second.stderr
-    assert f"Resuming after {len(saved.moves)} moves." in second.stdout
+    assert resuming(len(saved.moves)) in second.stdout
     assert "Kalah: 5 seeds per pit" in second.stdout
 
 
@@ -257,11 +261,31 @@ def test_menus_through_a_real_terminal(home):
     child = spawn(home, "--no-color")                  # the menu offers the autosave
     child.expect("resume the autosaved game")
     child.sendline("2")
-    child.expect(f"Resuming after {len(moves)} moves.")
+    child.expect(resuming(len(moves)))
     child.expect(PROMPT)
     child.sendline("quit")
     assert finish(child) == (0, None)
     assert autosaved(home).moves == moves
+
+
+def test_load_menu_reasks_on_a_bad_file(home):
+    (home.parent / "bad.json").write_text('{"format": "mancala-save", "version": 7}')
+    storage.save(storage.SavedGame(3, "empty", "human", "random", [0]), home.parent / "g.json")
+    child = spawn(home, "--no-color")
+    child.expect("2. load a saved game")       # no autosave: no "resume" entry
+    child.sendline("2")
+    child.expect(r"Save file to load \(empty to go back\): ")
+    child.sendline("bad.json")
+    child.expect("version 7 is not supported")
+    child.sendline("nowhere.json")
+    child.expect("no such file")
+    child.sendline("g.json")
+    child.expect("Kalah: 3 seeds per pit, capture empty. South: human, North: random.")
+    child.expect("Resuming after 1 move.")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    assert finish(child) == (0, None)
+    assert (home.parent / "bad.json").read_text() == '{"format": "mancala-save", "version": 7}'
 
 
 def test_colour_on_a_terminal_unless_no_color(home):
@@ -281,7 +305,7 @@ def test_ctrl_c_stops_cleanly_with_how_to_resume(home):
     child.expect(PROMPT)
     time.sleep(0.2)                # let the prompt settle into its read
     child.sendintr()
-    child.expect(r"Stopped after \d+ moves; the game is saved: python -m mancala play --resume")
+    child.expect(r"Stopped after \d+ moves?; the game is saved: python -m mancala play --resume")
     rest = child.read()
     assert "Traceback" not in rest
     assert finish(child)[0] == 130
@@ -310,7 +334,7 @@ def test_kill_mid_game_then_resume(home):
 
     result = run_play(home, "--resume", stdin="quit\n")
     assert result.returncode == 0, result.stderr
-    assert f"Resuming after {len(moves)} moves." in result.stdout
+    assert resuming(len(moves)) in result.stdout
     assert "South: human, North: ai:depth=2" in result.stdout
     assert json.loads((home / "autosave.json").read_text())["position"] == board
 

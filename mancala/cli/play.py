@@ -212,7 +212,7 @@ class Terminal(GameObserver):
                  f"South: {south}, North: {north}. South moves first; type help for commands.")
         last = game.board.peek() if game.board.ply else None
         if last is not None:
-            self.out(f"Resuming after {game.board.ply} moves.")
+            self.out(f"Resuming after {_moves(game.board.ply)}.")
         self.out("")
         self.show(game, last)
 
@@ -223,7 +223,7 @@ class Terminal(GameObserver):
 
     def on_undo(self, game: Game, undone: List[MoveRecord]) -> None:
         taken = ", ".join(f"{PLAYER_NAMES[r.player]} {r.pit + 1}" for r in reversed(undone))
-        self.out(f"Took back {len(undone)} move{'s' if len(undone) != 1 else ''}: {taken}.")
+        self.out(f"Took back {_moves(len(undone))}: {taken}.")
         self.out("")
         self.show(game, game.board.peek() if game.board.ply else None)
 
@@ -390,8 +390,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                "or hint, undo, save [FILE], load FILE, help, quit. Every move is autosaved; "
                f"resume with `{RESUME_HINT}`.")
     p.add_argument("--south", type=_player_spec, metavar="PLAYER",
-                   help="who plays South, the side that moves first (default: human, "
-                        f"or {DEMO_PLAYER} when input is not a terminal)")
+                   help="who plays South, the side that moves first (default: human; "
+                        f"{DEMO_PLAYER} in the demo, with no terminal and no players given)")
     p.add_argument("--north", type=_player_spec, metavar="PLAYER",
                    help=f"who plays North (default: {DEMO_PLAYER})")
     p.add_argument("--seeds", type=_seeds, metavar="N", help="seeds per pit, 1..12 (default 4)")
@@ -492,4 +492,8 @@ def run(args: argparse.Namespace) -> int:
 def _resume_line(game: Game) -> str:
     if game.autosave is None:
         return "Stopped; this game was not saved (autosave is off)."
-    return f"Stopped after {game.board.ply} moves; the game is saved: {RESUME_HINT}"
+    return f"Stopped after {_moves(game.board.ply)}; the game is saved: {RESUME_HINT}"
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" + ("" if count == 1 else "s")
