@@ -208,8 +208,11 @@ class Terminal(GameObserver):
 
     def on_start(self, game: Game) -> None:
         south, north = game.specs
-        self.out(f"Kalah: {game.seeds} seeds per pit, capture {game.capture}. "
-                 f"South: {south}, North: {north}. South moves first; type help for commands.")
+        seeds = f"{game.seeds} seed{'' if game.seeds == 1 else 's'}"
+        self.out(f"Kalah: {seeds} per pit, capture {game.capture}. "
+                 f"South: {south}, North: {north}.")
+        if any(player.is_human for player in game.players):
+            self.out("South moves first. Type a pit (1-6, or its letter) or help.")
         last = game.board.peek() if game.board.ply else None
         if last is not None:
             self.out(f"Resuming after {_moves(game.board.ply)}.")
