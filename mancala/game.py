@@ -197,10 +197,13 @@ class Game:
         return self.play(pit, info)
 
     def play(self, pit: int, info: Optional[MoveInfo] = None) -> MoveRecord:
-        """Play a pit for the side to move, tell the observer, autosave."""
+        """Play a pit for the side to move, autosave, tell the observer.
+
+        Saved before it is shown: whatever a person saw is what resumes.
+        """
         record = self.board.push(pit)
-        self.observer.on_move(self, record, info)
         self._autosave()
+        self.observer.on_move(self, record, info)
         return record
 
     def handle(self, request: Request) -> None:
