@@ -103,6 +103,7 @@ def test_ai_moves_show_pit_score_depth_and_time(home, monkeypatch, capsys):
     (["--seeds", "13"], "seeds per pit is a whole number from 1 to 12"),
     (["--capture", "sometimes"], "invalid choice: 'sometimes'"),
     (["--load", "x.json", "--resume"], "not allowed with argument"),
+    (["--seed", "-3"], "the seed is a whole number from 0"),
 ])
 def test_bad_flags_are_reported_by_the_parser_in_one_line(home, args, message):
     result = run_play(home, *args)

@@ -383,6 +383,12 @@ def _seeds(text: str) -> int:
     return int(text)
 
 
+def _seed(text: str) -> int:
+    if not text.strip().isdigit() or int(text) >= 2 ** 63:
+        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0, not {text!r}")
+    return int(text)
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play", help="play Kalah in the terminal (menus, or flags for scripts)",
@@ -403,7 +409,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--load", metavar="FILE", help="continue a saved game")
     source.add_argument("--resume", action="store_true",
                         help="continue the autosaved game where it stopped")
-    p.add_argument("--seed", type=int, metavar="N",
+    p.add_argument("--seed", type=_seed, metavar="N",
                    help="seed for the random choices of random players and ai:easy/medium")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
     p.set_defaults(run=run)
