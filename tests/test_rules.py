@@ -470,9 +470,6 @@ def test_evaluation_of_a_finished_game_is_the_score(impl, evaluation):
     swept = [0, 0, 0, 0, 0, 0, 21, 0, 0, 0, 0, 0, 0, 27]
     assert impl.evaluate(swept, 0, STANDARD, evaluation) == -6
     assert impl.evaluate(swept, 1, STANDARD, evaluation) == 6
-    # Not swept yet: still the bare store difference, no positional terms.
-    unswept = [0, 0, 0, 0, 0, 0, 20, 3, 0, 1, 0, 2, 1, 19]
-    assert impl.evaluate(unswept, 0, STANDARD, evaluation) == 1
 
 
 # -- random play-outs ---------------------------------------------------------
