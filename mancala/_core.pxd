@@ -72,6 +72,8 @@ cdef struct Search:
     uint64_t nodes          # positions visited, root included
     uint64_t node_limit     # stop after this many nodes (0: none)
     double deadline         # stop at this monotonic time in seconds (0: none)
+    uint64_t next_poll      # node count at which to read the clock next
+    uint64_t next_signal_poll   # node count at which to check for Ctrl-C next
     bint stopped            # a limit was hit: the current iteration is void
     bint interrupted        # stopped by Ctrl-C: the caller raises KeyboardInterrupt
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact

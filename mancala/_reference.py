@@ -100,6 +100,12 @@ def score(slots, to_move):
     return slots[STORES[to_move]] - slots[STORES[1 - to_move]]
 
 
+def _final_margin(slots, to_move):
+    """The score once each row is swept into its owner's store."""
+    own, other = sum(_row(slots, to_move)), sum(_row(slots, 1 - to_move))
+    return score(slots, to_move) + own - other
+
+
 def _extra_turn_moves(slots, player):
     """How many of ``player``'s moves would end in their own store."""
     return sum(1 for i, n in enumerate(_row(slots, player))
@@ -132,8 +138,10 @@ def evaluate(slots, to_move, capture, evaluation):
     """Heuristic value for ``to_move``; the exact margin once the game is over."""
     if evaluation not in range(len(EVALUATIONS)):
         raise ValueError(f"evaluation must be 0..{len(EVALUATIONS) - 1}, got {evaluation!r}")
+    if is_game_over(slots):
+        return _final_margin(slots, to_move)
     value = score(slots, to_move)
-    if evaluation == STORE or is_game_over(slots):
+    if evaluation == STORE:
         return value
     return (value + _positional_term(slots, to_move, capture)
             - _positional_term(slots, 1 - to_move, capture))
@@ -162,7 +170,7 @@ class _Search:
     def minimax(self, slots, to_move, depth, root=False):
         self.nodes += 1
         if is_game_over(slots):
-            return score(slots, to_move)
+            return _final_margin(slots, to_move)
         if depth == 0:
             return evaluate(slots, to_move, self.capture, self.evaluation)
         best = -INF
@@ -181,7 +189,7 @@ class _Search:
     def alphabeta(self, slots, to_move, depth, alpha, beta, root=False):
         self.nodes += 1
         if is_game_over(slots):
-            return score(slots, to_move)
+            return _final_margin(slots, to_move)
         if depth == 0:
             return evaluate(slots, to_move, self.capture, self.evaluation)
         best = -INF

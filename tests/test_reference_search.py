@@ -104,8 +104,8 @@ def perfect_margin(slots, to_move, capture):
 
     Written as max for South and min for North, apart from the negamax it checks.
     """
-    if ref.is_game_over(slots):
-        return slots[6] - slots[13]
+    if ref.is_game_over(slots):  # each row is swept into its owner's store
+        return slots[6] + sum(slots[0:6]) - slots[13] - sum(slots[7:13])
     margins = []
     for pit in ref.legal_moves(slots, to_move):
         child, next_to_move, _ = ref.play(slots, to_move, pit, capture)

@@ -114,3 +114,19 @@ def test_plain_engine_matches_the_reference_node_for_node():
         result = engine.search(board, depth=6)
         score, move, nodes = _reference.alphabeta(slots, to_move, 6, capture)
         assert (result.score, result.move, result.nodes) == (score, move, nodes)
+
+
+def test_a_finished_board_not_yet_swept_is_worth_its_final_margin():
+    # North's row is empty, South still holds 5 in its pits: South 20 + 5, North 19.
+    #        12 11 10  9  8  7
+    #   [19]  0  0  0  0  0  0  [20]
+    #         0  3  0  0  0  2
+    slots = [0, 3, 0, 0, 0, 2, 20, 0, 0, 0, 0, 0, 0, 19]
+    for twin in (_core, _reference):
+        assert twin.is_game_over(slots) and twin.legal_moves(slots, 0) == []
+        assert twin.score(slots, 0) == 1
+        for evaluation in (0, 1):
+            assert twin.evaluate(slots, 0, 0, evaluation) == 6
+            assert twin.evaluate(slots, 1, 0, evaluation) == -6
+        assert twin.alphabeta(slots, 1, 4, 0) == (-6, None, 1)
+        assert twin.minimax(slots, 0, 4, 0) == (6, None, 1)

@@ -1,0 +1,133 @@
+"""Hostile input: anything thrown at the public functions raises a clean error or works.
+
+Nothing may crash the interpreter; every refusal is a ValueError (or a
+TypeError for a wrong kind of object), never anything else.
+"""
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import mancala
+from mancala import _core, _reference
+
+CLEAN = (ValueError, TypeError)
+anything = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=5),
+    st.binary(max_size=5), st.lists(st.integers(), max_size=20),
+    st.lists(st.one_of(st.integers(), st.text(max_size=2), st.none()), min_size=14, max_size=14),
+)
+
+
+@st.composite
+def legal_slots(draw, max_total=mancala.MAX_SEEDS):
+    """Any 14 non-negative counts with at most max_total seeds in all."""
+    slots = [0] * 14
+    for _ in range(draw(st.integers(0, 60))):
+        slot = draw(st.integers(0, 13))
+        slots[slot] += draw(st.integers(1, 40))
+    total = sum(slots)
+    if total > max_total:  # scale down, keeping the shape
+        slots = [s * max_total // total for s in slots]
+    return slots
+
+
+@settings(max_examples=300, deadline=None)
+@given(pits=anything, to_move=anything, capture=anything)
+def test_board_construction_never_crashes(pits, to_move, capture):
+    try:
+        board = mancala.Board(pits, to_move, capture=capture)
+    except CLEAN:
+        return
+    assert len(board.pits) == 14 and sum(board.pits) <= mancala.MAX_SEEDS
+
+
+@settings(max_examples=200, deadline=None)
+@given(seeds=anything)
+def test_seed_counts_never_crash(seeds):
+    try:
+        board = mancala.Board(seeds=seeds)
+    except CLEAN:
+        return
+    assert 1 <= board.pits[0] <= 12
+
+
+@settings(max_examples=300, deadline=None)
+@given(pit=anything)
+def test_push_of_anything_is_legal_or_refused(pit):
+    board = mancala.Board()
+    try:
+        board.push(pit)
+    except mancala.IllegalMoveError:
+        assert board == mancala.Board() and board.ply == 0
+    else:
+        assert pit in range(6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(slots=anything, to_move=anything, pit=anything, capture=anything)
+def test_core_functions_refuse_garbage_cleanly(slots, to_move, pit, capture):
+    for call in (lambda: _core.play(slots, to_move, pit, capture),
+                 lambda: _core.legal_moves(slots, to_move),
+                 lambda: _core.is_game_over(slots),
+                 lambda: _core.evaluate(slots, to_move, capture, pit),
+                 lambda: _core.perft(slots, to_move, 2, capture),
+                 lambda: _core.alphabeta(slots, to_move, 2, capture),
+                 lambda: _core.perft([4] * 14, 0, pit, 0) if pit not in range(3, 100) else None):
+        try:
+            call()
+        except CLEAN:
+            pass
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(slots=legal_slots(), to_move=st.integers(0, 1), capture=st.integers(0, 2))
+def test_any_legal_board_plays_and_searches_like_the_reference(slots, to_move, capture):
+    assert _core.legal_moves(slots, to_move) == _reference.legal_moves(slots, to_move)
+    for pit in _reference.legal_moves(slots, to_move):
+        got = _core.play(slots, to_move, pit, capture)
+        want = _reference.play(slots, to_move, pit, capture)
+        assert (list(got[0]), got[1], got[2]) == (list(want[0]), want[1], want[2])
+    board = mancala.Board(slots, to_move, capture=mancala.CAPTURE_RULES[capture])
+    result = mancala.Engine(hash_mb=1).search(board, depth=3)
+    if board.is_game_over():
+        assert result.move is None
+    else:
+        assert result.move in board.legal_moves
+        assert result.score == _core.alphabeta(slots, to_move, 3, capture)[0]
+
+
+def test_a_pit_of_143_seeds_laps_eleven_times():
+    slots = [143, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+    for capture in range(3):
+        got, want = _core.play(slots, 0, 0, capture), _reference.play(slots, 0, 0, capture)
+        assert (list(got[0]), got[1], got[2]) == (list(want[0]), want[1], want[2])
+        assert got[0] == [11, 11, 11, 11, 11, 11, 11, 12, 11, 11, 11, 11, 11, 0]
+    assert mancala.Engine(hash_mb=1).search(mancala.Board(slots), depth=8).move == 0
+
+
+@pytest.mark.parametrize("limit", [
+    {"depth": 0}, {"depth": -3}, {"depth": 10 ** 9}, {"depth": 2.5}, {"depth": "12"},
+    {"time": 0}, {"time": -1}, {"time": float("nan")}, {"time": float("inf")}, {"time": "1"},
+    {"nodes": 0}, {"nodes": -5}, {"nodes": 2 ** 70}, {"nodes": 1.5},
+])
+def test_bad_search_limits_are_refused(limit):
+    with pytest.raises(mancala.InvalidLimitError) as info:
+        mancala.Engine(hash_mb=1).search(mancala.Board(), **limit)
+    assert repr(next(iter(limit.values())))[:10] in str(info.value)
+
+
+@pytest.mark.parametrize("hash_mb", [-1, float("nan"), float("inf"), "64", None, True, 2 ** 40])
+def test_bad_table_sizes_are_refused(hash_mb):
+    with pytest.raises((ValueError, MemoryError)):
+        mancala.Engine(hash_mb=hash_mb)
+
+
+def test_searching_something_that_is_not_a_board():
+    for thing in (None, [4] * 14, "board"):
+        with pytest.raises(TypeError):
+            mancala.Engine(hash_mb=1).search(thing, depth=2)
+
+
+def test_unknown_evaluation_is_refused():
+    with pytest.raises(mancala.InvalidRuleError, match="'clever'"):
+        mancala.Engine(evaluation="clever")
