@@ -567,7 +567,7 @@ cdef class BoardBase:
         memcpy(self.slots, b, sizeof(b))
         self._ply = 0
 
-    def _copy_into(self, BoardBase other, bint stack=True):
+    def _copy_into(self, BoardBase other not None, bint stack=True):
         """Make other the same position (and history, if stack)."""
         memcpy(other.slots, self.slots, sizeof(self.slots))
         other._to_move = self._to_move
@@ -669,7 +669,7 @@ cdef class BoardBase:
         self._to_move = rec[14]
         return record
 
-    def _same_position(self, BoardBase other):
+    def _same_position(self, BoardBase other not None):
         cdef int i
         for i in range(KALAH_SLOTS):
             if self.slots[i] != other.slots[i]:

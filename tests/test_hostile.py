@@ -131,3 +131,13 @@ def test_searching_something_that_is_not_a_board():
 def test_unknown_evaluation_is_refused():
     with pytest.raises(mancala.InvalidRuleError, match="'clever'"):
         mancala.Engine(evaluation="clever")
+
+
+def test_compiled_board_methods_refuse_none_instead_of_crashing():
+    board = mancala.Board()
+    for call in (lambda: board._copy_into(None), lambda: board._same_position(None),
+                 lambda: board._record(5), lambda: board._record(-1), lambda: board._load(None, 0, 0),
+                 lambda: board._load([4] * 14, 0, 7)):
+        with pytest.raises((TypeError, ValueError, IndexError)):
+            call()
+    assert board == mancala.Board()
