@@ -152,7 +152,10 @@ def _percent(value: Optional[float]) -> str:
 
 
 def _ms(seconds: Optional[float]) -> str:
-    return "-" if seconds is None else f"{1000 * seconds:.3g}"
+    if seconds is None:
+        return "-"
+    ms = 1000 * seconds
+    return f"{ms:.3g}" if ms < 100 else f"{ms:,.0f}"
 
 
 def _duration(seconds: float) -> str:
