@@ -55,7 +55,7 @@ static inline void kalah_rotate(int *b)
  * the mover keeps the turn. Returns PLAY_* bits; *captured gets the seeds a
  * capture put in the store (0 if none).
  */
-static inline int kalah_play(int *b, int pit, int capture, int *captured)
+static inline __attribute__((always_inline)) int kalah_play(int *b, int pit, int capture, int *captured)
 {
     int seeds = b[pit], laps = seeds / KALAH_CYCLE, rest = seeds % KALAH_CYCLE;
     int last = pit, flags = 0, i, mine, theirs;

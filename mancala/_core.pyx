@@ -164,7 +164,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef int *child
     cdef int pit, n_moves = 0, i, j, k, flags, captured, gain, value, best = -INF
     cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
-    cdef int stored_depth, bound, seeds_left
+    cdef int stored_depth, bound, seeds_left, mine, theirs
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
     cdef uint64_t child_key, horizon0 = s.horizon
     cdef tt_entry *e
@@ -175,9 +175,11 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     if s.stopped:
         return 0
 
-    seeds_left = kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)
-    if row_empty(b):                                                    # 2
-        return final_margin(b)
+    mine = kalah_row_sum(b)
+    theirs = kalah_row_sum(b + KALAH_OPP_PIT)
+    seeds_left = mine + theirs
+    if mine == 0 or theirs == 0:                                        # 2
+        return diff + mine - theirs
     if depth == 0 or ply >= MAX_PLY:                                    # 3
         s.horizon += 1
         return evaluate_view(b, s.capture, s.evaluation)
@@ -251,11 +253,13 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
         if depth == 1:
             # the children are leaves: visit them here rather than with a call each
             s.nodes += 1
-            if flags & PLAY_GAME_OVER:
-                value = final_margin(child)
+            if flags & PLAY_GAME_OVER or s.evaluation == EVAL_STORE:
+                # a finished child is swept already: its stores are the final margin
+                value = child[KALAH_STORE] - child[KALAH_OPP_STORE]
             else:
-                s.horizon += 1
                 value = evaluate_view(child, s.capture, s.evaluation)
+            if not flags & PLAY_GAME_OVER:
+                s.horizon += 1
             if not flags & PLAY_EXTRA_TURN:
                 value = -value
         elif flags & PLAY_EXTRA_TURN:
