@@ -22,7 +22,7 @@ core = Extension(
     "mancala._core",
     sources=["mancala/_core.pyx"],
     include_dirs=["csrc"],
-    depends=["csrc/kalah.h", "csrc/tt.h", "mancala/_core.pxd"],
+    depends=["csrc/kalah.h", "csrc/tt.h", "csrc/egdb.h", "mancala/_core.pxd"],
     extra_compile_args=flags,
 )
 

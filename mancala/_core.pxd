@@ -56,6 +56,21 @@ cdef extern from "tt.h" nogil:
     void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move)
 
 
+cdef extern from "egdb.h" nogil:
+    enum:
+        EGDB_MAX_SEEDS
+        EGDB_UNKNOWN
+    ctypedef struct egdb_table:
+        signed char *values     # one value a position; NULL when absent
+        int max_seeds           # N: positions with at most N seeds in the pits
+        uint64_t size
+    void egdb_init_binomials()
+    uint64_t egdb_count(int n)
+    int egdb_value(egdb_table *t, const int *b, int seeds)
+    void egdb_build_level(egdb_table *t, int n, int capture)
+    uint64_t egdb_checksum(const signed char *values, uint64_t size)
+
+
 cdef enum:
     EVAL_STORE = 0          # store difference
     EVAL_POSITIONAL = 1     # store difference plus seeds at home, extra-turn and capture chances
@@ -63,6 +78,7 @@ cdef enum:
 
 cdef struct Search:
     tt_table tt             # the table; tt.buckets is NULL when it is off
+    egdb_table egdb         # endgame values; egdb.values is NULL when there are none
     int capture             # CAPTURE_*
     int evaluation          # EVAL_*
     bint use_tt             # probe and store the table
@@ -93,4 +109,5 @@ cdef class BoardBase:
 
 cdef class Searcher:
     cdef Search s
+    cdef object _egdb_owner     # keeps the buffer behind s.egdb.values alive
     cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1

@@ -148,7 +148,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     key is b's table key if the caller has it (and prefetched its bucket), else 0.
 
     1. count the node, poll the limits
-    2. terminal: exact final margin
+    2. terminal: exact final margin; few seeds left: the endgame database's
     3. leaf: evaluation (a horizon: the value is not the game's)
     4. futility: the seeds left in play cannot bring the value inside the window
     5. probe the table
@@ -180,6 +180,8 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     seeds_left = mine + theirs
     if mine == 0 or theirs == 0:                                        # 2
         return diff + mine - theirs
+    if s.egdb.values != NULL and seeds_left <= s.egdb.max_seeds and ply > 0:
+        return diff + egdb_value(&s.egdb, b, seeds_left)                # the game's value
     if depth == 0 or ply >= MAX_PLY:                                    # 3
         s.horizon += 1
         return evaluate_view(b, s.capture, s.evaluation)
@@ -546,6 +548,72 @@ def minimax(slots, to_move, depth, capture, evaluation=0):
     return plain_search(slots, to_move, depth, capture, evaluation, False)
 
 
+cdef int check_egdb_seeds(object max_seeds) except -1:
+    if isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= EGDB_MAX_SEEDS:
+        raise ValueError(f"an endgame database covers 0 to {EGDB_MAX_SEEDS} seeds, not {max_seeds!r}")
+    egdb_init_binomials()
+    return max_seeds
+
+
+def egdb_size(max_seeds):
+    """Positions (bytes) in a database of every position with at most max_seeds in the pits."""
+    return egdb_count(check_egdb_seeds(max_seeds))
+
+
+def egdb_build(max_seeds, capture, progress=None):
+    """The perfect-play value of every position with at most max_seeds in the pits.
+
+    Returns a bytearray, one signed byte a position (see csrc/egdb.h);
+    progress(seeds, done_positions, all_positions) is called after each level.
+    """
+    cdef int n, top = check_egdb_seeds(max_seeds)
+    cdef egdb_table t
+    cdef int rule = check_code(capture, CAPTURE_RULES, "capture")
+    values = bytearray(egdb_count(top))
+    cdef unsigned char[::1] view = values
+    memset(&view[0], EGDB_UNKNOWN, view.shape[0])
+    t.values = <signed char *> &view[0]
+    t.max_seeds = top
+    t.size = view.shape[0]
+    for n in range(top + 1):
+        with nogil:
+            egdb_build_level(&t, n, rule)
+        if progress is not None:
+            progress(n, egdb_count(n), t.size)
+        PyErr_CheckSignals()
+    return values
+
+
+def egdb_hash(values):
+    """A 64-bit checksum (FNV-1a) of a database's values."""
+    cdef const unsigned char[::1] view = values
+    cdef uint64_t h
+    with nogil:
+        h = egdb_checksum(<const signed char *> &view[0], view.shape[0]) if view.shape[0] else 0
+    return h
+
+
+def egdb_lookup(values, int max_seeds, slots, to_move):
+    """The database's value of a position's pits for the side to move (its rest of the game)."""
+    cdef int a[14]
+    cdef int v[14]
+    cdef egdb_table t
+    cdef const unsigned char[::1] view = values
+    cdef int seeds
+    check_egdb_seeds(max_seeds)
+    if <uint64_t> view.shape[0] != egdb_count(max_seeds):
+        raise ValueError("the values do not fit the seed count")
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    seeds = kalah_row_sum(v) + kalah_row_sum(v + KALAH_OPP_PIT)
+    if seeds > max_seeds:
+        raise ValueError(f"the position has {seeds} seeds in its pits; the database covers {max_seeds}")
+    t.values = <signed char *> &view[0]
+    t.max_seeds = max_seeds
+    t.size = view.shape[0]
+    return egdb_value(&t, v, seeds)
+
+
 cdef class BoardBase:
     """A position with its move history; the compiled half of mancala.Board.
 
@@ -700,6 +768,25 @@ cdef class Searcher:
 
     def __dealloc__(self):
         tt_free(&self.s.tt)
+
+    def set_endgame(self, values, int max_seeds):
+        """Answer positions with at most max_seeds seeds in the pits from values
+        (a buffer from egdb_build, one signed byte a position); None: no database."""
+        cdef const unsigned char[::1] view
+        if values is None:
+            self.s.egdb.values = NULL
+            self.s.egdb.max_seeds = -1
+            self._egdb_owner = None
+            return
+        check_egdb_seeds(max_seeds)
+        view = values
+        if <uint64_t> view.shape[0] != egdb_count(max_seeds):
+            raise ValueError(f"an endgame table for {max_seeds} seeds holds {egdb_count(max_seeds)} "
+                             f"values, not {view.shape[0]}")
+        self._egdb_owner = values
+        self.s.egdb.values = <signed char *> &view[0]
+        self.s.egdb.max_seeds = max_seeds
+        self.s.egdb.size = view.shape[0]
 
     @property
     def table_bytes(self):

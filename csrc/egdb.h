@@ -1,0 +1,153 @@
+/* egdb.h -- endgame databases: the perfect-play value of every position with
+ * at most N seeds in the twelve pits.
+ *
+ * A position is seen from the side to move (kalah.h) with the stores left out:
+ * what the rest of the game is worth to the mover does not depend on the
+ * stores, so one byte serves every split of the seeds already stored. The
+ * value is the final margin minus the current store difference, -n..n for n
+ * seeds in the pits.
+ *
+ * Index: positions with n seeds come after all positions with fewer; within
+ * n, the twelve pits (mover's 0..5, then opponent's 7..12) are ranked
+ * lexicographically in the combinatorial number system, so the index is
+ * dense: sum over n <= N of C(n + 11, 11) = C(N + 12, 12) bytes in all
+ * (86,493,225 for N = 18).
+ */
+#ifndef MANCALA_EGDB_H
+#define MANCALA_EGDB_H
+
+#include <stdint.h>
+#include <string.h>
+#include "kalah.h"
+
+enum {
+    EGDB_PITS = 2 * KALAH_PITS,     /* 12 pits in the key */
+    EGDB_MAX_SEEDS = 36,            /* the largest N built: C(48, 12) bytes ~ 70 GB is beyond use anyway */
+    EGDB_UNKNOWN = -128             /* a value not computed yet (building only) */
+};
+
+typedef struct {
+    int8_t *values;         /* one value a position, by egdb_index; NULL when absent */
+    int max_seeds;          /* N: positions with at most N seeds in the pits */
+    uint64_t size;          /* C(N + 12, 12) */
+} egdb_table;
+
+/* C(n, k) for n < 64 + EGDB_PITS, k <= EGDB_PITS; filled by egdb_init_binomials. */
+static uint64_t egdb_binomial[EGDB_MAX_SEEDS + EGDB_PITS + 2][EGDB_PITS + 1];
+
+static void egdb_init_binomials(void)
+{
+    int n, k;
+    if (egdb_binomial[0][0])
+        return;
+    for (n = 0; n < EGDB_MAX_SEEDS + EGDB_PITS + 2; n++) {
+        egdb_binomial[n][0] = 1;
+        for (k = 1; k <= EGDB_PITS && k <= n; k++)
+            egdb_binomial[n][k] = egdb_binomial[n - 1][k - 1] + (k < n ? egdb_binomial[n - 1][k] : 0);
+    }
+}
+
+/* Positions with at most n seeds in the pits: C(n + 12, 12). */
+static inline uint64_t egdb_count(int n)
+{
+    return egdb_binomial[n + EGDB_PITS][EGDB_PITS];
+}
+
+/* The index of b's twelve pits (b seen from the mover; seeds <= N). */
+static inline uint64_t egdb_index(const int *b, int seeds)
+{
+    static const int slot[EGDB_PITS] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
+    uint64_t index = seeds ? egdb_count(seeds - 1) : 0;
+    int i, left = seeds, rest;
+    for (i = 0; i < EGDB_PITS - 1 && left; i++) {
+        rest = EGDB_PITS - 1 - i;       /* pits after this one */
+        /* positions that put fewer seeds here: C(left + rest, rest) - C(left - x + rest, rest) */
+        index += egdb_binomial[left + rest][rest] - egdb_binomial[left - b[slot[i]] + rest][rest];
+        left -= b[slot[i]];
+    }
+    return index;
+}
+
+static int egdb_solve(egdb_table *t, const int *b, int seeds, int capture);
+
+/* The value of b's pits for the mover (b's stores are ignored). */
+static inline int egdb_value(egdb_table *t, const int *b, int seeds)
+{
+    return t->values[egdb_index(b, seeds)];
+}
+
+/* Value of the position with pits from b and empty stores, computing what is
+ * missing (children first). Recursion stays short: a move that keeps every
+ * seed in the pits moves them nearer their stores, so chains are bounded. */
+static int egdb_solve(egdb_table *t, const int *b, int seeds, int capture)
+{
+    int pos[KALAH_SLOTS], child[KALAH_SLOTS];
+    int pit, flags, captured, value, best = -KALAH_MAX_SEEDS - 1, mine, theirs, left;
+    uint64_t index = egdb_index(b, seeds);
+
+    if (t->values[index] != EGDB_UNKNOWN)
+        return t->values[index];
+    memcpy(pos, b, sizeof pos);
+    pos[KALAH_STORE] = pos[KALAH_OPP_STORE] = 0;
+    mine = kalah_row_sum(pos);
+    theirs = kalah_row_sum(pos + KALAH_OPP_PIT);
+    if (mine == 0 || theirs == 0) {
+        best = mine - theirs;
+    } else {
+        for (pit = 0; pit < KALAH_PITS; pit++) {
+            if (!pos[pit])
+                continue;
+            memcpy(child, pos, sizeof child);
+            flags = kalah_play(child, pit, capture, &captured);
+            /* child's stores hold what this move banked, from the child's mover's view */
+            value = child[KALAH_STORE] - child[KALAH_OPP_STORE];
+            if (!(flags & PLAY_GAME_OVER)) {
+                left = seeds - child[KALAH_STORE] - child[KALAH_OPP_STORE];
+                value += egdb_solve(t, child, left, capture);
+            }
+            if (!(flags & PLAY_EXTRA_TURN))
+                value = -value;
+            if (value > best)
+                best = value;
+        }
+    }
+    t->values[index] = (int8_t)best;
+    return best;
+}
+
+/* Solve every placement of `left` more seeds in pits i..11 of b (pits before i set). */
+static void egdb_fill(egdb_table *t, int *b, int i, int left, int seeds, int capture)
+{
+    static const int slot[EGDB_PITS] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
+    int v;
+    if (i == EGDB_PITS - 1) {
+        b[slot[i]] = left;
+        egdb_solve(t, b, seeds, capture);
+        return;
+    }
+    for (v = 0; v <= left; v++) {
+        b[slot[i]] = v;
+        egdb_fill(t, b, i + 1, left - v, seeds, capture);
+    }
+    b[slot[i]] = 0;
+}
+
+/* Every position with exactly n seeds in the pits (levels below n are done). */
+static void egdb_build_level(egdb_table *t, int n, int capture)
+{
+    int b[KALAH_SLOTS] = {0};
+    egdb_fill(t, b, 0, n, n, capture);
+}
+
+/* FNV-1a over the values: a file that does not hash to its header is rebuilt. */
+static inline uint64_t egdb_checksum(const int8_t *values, uint64_t size)
+{
+    uint64_t h = 0xcbf29ce484222325ULL, i;
+    for (i = 0; i < size; i++) {
+        h ^= (uint8_t)values[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+#endif
