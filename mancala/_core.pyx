@@ -302,13 +302,6 @@ cdef void begin(Search *s, double time_limit, uint64_t node_limit) noexcept nogi
     s.tt.generation += 1
 
 
-cdef int same_parity(int value, int parity, int direction) noexcept nogil:
-    """The nearest value with the final margins' parity, moving in direction."""
-    if (value - parity) % 2:
-        return value + direction
-    return value
-
-
 cdef struct Outcome:
     int score
     int move
@@ -346,37 +339,6 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative,
         if s.deadline and monotonic() + 2 * (monotonic() - started) > s.deadline:
             break
         depth += 1
-    return out
-
-
-cdef Outcome solve_view(Search *s, const int *b, int guess) noexcept nogil:
-    """Exact value by MTD(f): null-window searches to the end of the game.
-
-    Final margins have the parity of the seeds on the board, so a bound with
-    the other parity tightens by one.
-    """
-    cdef Outcome out
-    cdef int lower = -INF, upper = INF, value, beta
-    cdef int parity = (b[KALAH_STORE] + b[KALAH_OPP_STORE]
-                       + kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)) % 2
-    out.move = NO_MOVE
-    out.depth = 0
-    out.exact = False
-    value = same_parity(guess, parity, 1)
-    while lower < upper:
-        beta = value + 1 if value == lower else value
-        value = negamax(s, b, SOLVE_DEPTH, beta - 1, beta, 0, 0)
-        if s.stopped:
-            break
-        if value < beta:
-            upper = same_parity(value, parity, -1)
-            value = upper
-        else:
-            lower = same_parity(value, parity, 1)
-            value = lower
-            out.move = s.root_move
-    out.score = lower if lower == upper else value
-    out.exact = lower == upper
     return out
 
 
@@ -846,18 +808,27 @@ cdef class Searcher:
             raise KeyboardInterrupt
         return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
 
-    def solve(self, slots, to_move, capture, int guess=0,
+    def probe(self, slots, to_move, capture, int beta,
               double time_limit=0, uint64_t node_limit=0):
-        """Exact value to the end of the game: (score, move, exact)."""
+        """Null-window test to the end of the game: is the value >= beta?
+
+        Returns (value, move, finished): a fail-soft bound (value >= beta: a
+        lower bound, reached by move; else an upper bound). The caller's
+        search over the margin (MTD(f)) lives in mancala.Engine.solve.
+        """
         cdef int v[14]
-        cdef Outcome out
+        cdef int value
         self._setup(slots, to_move, capture, 0, v)
+        if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
+            raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
         begin(&self.s, time_limit, node_limit)
         with nogil:
-            out = solve_view(&self.s, v, guess)
+            value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
         if self.s.interrupted:
             raise KeyboardInterrupt
-        return out.score, (None if out.move == NO_MOVE else out.move), bool(out.exact)
+        if self.s.stopped:
+            return 0, None, False
+        return value, (None if self.s.root_move == NO_MOVE else self.s.root_move), True
 
     def principal_variation(self, slots, to_move, capture, int limit=64):
         """Follow the table's best moves from a position, as far as it holds them."""

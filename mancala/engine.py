@@ -4,9 +4,10 @@ from __future__ import annotations
 import math
 import time as _time
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple, Union
 
-from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, Searcher, evaluate
+from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher, evaluate
+from mancala import endgame as _endgame
 from mancala.board import Board
 from mancala.errors import InvalidLimitError, InvalidRuleError
 
@@ -53,6 +54,7 @@ class SearchResult:
     elapsed: float              #: seconds
     exact: bool                 #: the score is the perfect-play value
     tt_hits: int = 0            #: table probes that found their position
+    endgame: Optional[int] = None   #: N of the endgame database the search used, if any
 
     @property
     def nps(self) -> float:
@@ -69,22 +71,34 @@ class Engine:
     ``Engine(plain=True)`` is the textbook alpha-beta (no table, natural move
     order, no futility cuts, no iterative deepening): node for node the tree of
     ``mancala._reference.alphabeta``.
+
+    ``endgame``: ``"auto"`` (the default) lets ``solve`` answer positions with
+    few seeds from a cached endgame database for the board's rules, when one
+    has been built (``python -m mancala solve --endgame N``); an
+    ``EndgameDatabase`` is used by ``search`` and ``solve`` alike; ``None``
+    uses none. Depth-limited searches stay pure unless given a database.
     """
 
     def __init__(self, hash_mb: float = 64, *, evaluation: str = "store",
-                 ordering: bool = True, futility: bool = True, plain: bool = False) -> None:
+                 ordering: bool = True, futility: bool = True, plain: bool = False,
+                 endgame: Union[None, str, _endgame.EndgameDatabase] = "auto") -> None:
         if isinstance(hash_mb, bool) or not isinstance(hash_mb, (int, float)) \
                 or not math.isfinite(hash_mb) or hash_mb < 0:
             raise ValueError(f"hash_mb is a size in megabytes (0 for no table), not {hash_mb!r}")
         if evaluation not in EVALUATIONS:
             raise InvalidRuleError(
                 f"unknown evaluation {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
+        if endgame is not None and endgame != "auto" \
+                and not isinstance(endgame, _endgame.EndgameDatabase):
+            raise ValueError(f"endgame is 'auto', None or an EndgameDatabase, not {endgame!r}")
         if plain:
-            hash_mb, ordering, futility = 0, False, False
+            hash_mb, ordering, futility, endgame = 0, False, False, None
         self.plain = plain
+        self.endgame = endgame
+        self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
+        self._context: Optional[tuple] = None
         self.evaluation = evaluation
         self._searcher = Searcher(hash_mb, ordering, futility)
-        self._capture: Optional[str] = None
 
     def __repr__(self) -> str:
         if self.plain:
@@ -118,7 +132,7 @@ class Engine:
         done = self._finished(board, start)
         if done is not None:
             return done
-        args = self._position(board)
+        args, db = self._position(board, solving=False)
         iterative = not self.plain or limit.depth is None
         score, move, reached, exact = self._searcher.search(
             *args, EVALUATIONS.index(self.evaluation), limit.depth or MAX_DEPTH, iterative,
@@ -131,30 +145,54 @@ class Engine:
             nodes_used += self._searcher.nodes
             hits += self._searcher.tt_hits
         return SearchResult(move, score, reached, nodes_used, self._pv(args, move, reached),
-                            _time.perf_counter() - start, exact, hits)
+                            _time.perf_counter() - start, exact, hits, db)
 
     def solve(self, board: Board, *, time: Optional[float] = None,
-              nodes: Optional[int] = None) -> SearchResult:
+              nodes: Optional[int] = None,
+              progress: Optional[Callable[[int, int, int, float], None]] = None) -> SearchResult:
         """The exact perfect-play value (the final margin) and a move that reaches it.
 
-        Null-window searches to the end of the game. With a time or node limit
-        the answer may come back unfinished: then ``exact`` is False.
+        MTD(f): null-window searches to the end of the game, each halving what
+        the value can be, from a first guess by a short depth-limited search.
+        Final margins have the parity of the seeds on the board, so a bound
+        of the other parity tightens by one. ``progress(lower, upper, nodes,
+        seconds)`` is called after each search. With a time or node limit the
+        answer may come back unfinished: then ``exact`` is False and the score
+        is the best bound known.
         """
         limit = self._limit(None, None, time, nodes, default_depth=None)
         start = _time.perf_counter()
         done = self._finished(board, start)
         if done is not None:
             return done
-        args = self._position(board)
-        guess, _, _, _ = self._searcher.search(*args, 0, SOLVE_GUESS_DEPTH, True)
+        args, db = self._position(board, solving=True)
+        guess, move, _, _ = self._searcher.search(*args, 0, SOLVE_GUESS_DEPTH, True)
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
-        score, move, exact = self._searcher.solve(*args, guess, limit.time or 0.0, limit.nodes or 0)
-        nodes_used += self._searcher.nodes
-        hits += self._searcher.tt_hits
-        if move is None:
-            move = board.legal_moves[0]
-        return SearchResult(move, score, 0, nodes_used, self._pv(args, move, MAX_DEPTH),
-                            _time.perf_counter() - start, exact, hits)
+        parity = board.seeds % 2
+        lower, upper = -MAX_SEEDS - 1, MAX_SEEDS + 1
+        value = guess if (guess - parity) % 2 == 0 else guess + 1
+        while lower < upper:
+            beta = value + 1 if value == lower else value
+            time_left = limit.time - (_time.perf_counter() - start) if limit.time else 0.0
+            nodes_left = limit.nodes - nodes_used if limit.nodes else 0
+            if (limit.time and time_left <= 0) or (limit.nodes and nodes_left <= 0):
+                break
+            bound, found, finished = self._searcher.probe(*args, beta, time_left, nodes_left)
+            nodes_used += self._searcher.nodes
+            hits += self._searcher.tt_hits
+            if not finished:
+                break
+            if bound < beta:
+                upper = bound if (bound - parity) % 2 == 0 else bound - 1
+                value = upper
+            else:
+                lower = bound if (bound - parity) % 2 == 0 else bound + 1
+                value, move = lower, found
+            if progress is not None:
+                progress(lower, upper, nodes_used, _time.perf_counter() - start)
+        exact = lower == upper
+        return SearchResult(move, value, 0, nodes_used, self._pv(args, move, MAX_DEPTH),
+                            _time.perf_counter() - start, exact, hits, db)
 
     def analyse(self, board: Board, limit: Optional[SearchLimit] = None, *,
                 depth: Optional[int] = None, time: Optional[float] = None,
@@ -201,13 +239,27 @@ class Engine:
             limit = SearchLimit(depth=default_depth)
         return limit
 
-    def _position(self, board: Board) -> tuple:
-        if board.capture != self._capture:
-            # table entries hold for one rule set only
-            if self._capture is not None:
+    def _position(self, board: Board, solving: bool) -> Tuple[tuple, Optional[int]]:
+        """The core's arguments for board, with the right endgame database set.
+
+        Returns them and the database's seed count (None if none is used).
+        Table entries hold for one rule set and one database: a change clears it.
+        """
+        db = self.endgame
+        if db == "auto":
+            if board.capture not in self._found:
+                self._found[board.capture] = _endgame.find(board.capture)
+            db = self._found[board.capture] if solving else None
+        if db is not None and db.capture != board.capture:
+            db = None
+        context = (board.capture, id(db) if db else None)
+        if context != self._context:
+            if self._context is not None:
                 self._searcher.clear()
-            self._capture = board.capture
-        return (board.pits, board.to_move, CAPTURE_RULES.index(board.capture))
+            self._searcher.set_endgame(db.values if db else None, db.max_seeds if db else 0)
+            self._context = context
+        return (board.pits, board.to_move, CAPTURE_RULES.index(board.capture)), \
+            (db.max_seeds if db else None)
 
     @staticmethod
     def _finished(board: Board, start: float) -> Optional[SearchResult]:
@@ -220,7 +272,8 @@ class Engine:
         return SearchResult(None, margin, 0, 0, (), _time.perf_counter() - start, True)
 
     def _static(self, board: Board) -> SearchResult:
-        score = evaluate(*self._position(board), EVALUATIONS.index(self.evaluation))
+        score = evaluate(board.pits, board.to_move, CAPTURE_RULES.index(board.capture),
+                         EVALUATIONS.index(self.evaluation))
         return SearchResult(None, score, 0, 1, (), 0.0, False)
 
     def _pv(self, args: tuple, move: int, depth: int) -> Tuple[int, ...]:
