@@ -94,6 +94,7 @@ cdef struct Search:
     bint interrupted        # stopped by Ctrl-C: the caller raises KeyboardInterrupt
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
     uint64_t tt_hits        # probes that found their position
+    uint64_t etc_cuts       # nodes cut by a child's table entry
     int root_move           # best pit at the root of the last iteration
 
 

@@ -26,6 +26,7 @@ EVALUATIONS = ("store", "positional")
 cdef enum:
     INF = 1000              # beyond any score: |score| <= KALAH_MAX_SEEDS
     NO_MOVE = -1
+    NO_CUTOFF = -INF - 1    # etc_cutoff found none
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     POLL_CLOCK = 1024       # read the clock every 1024 nodes: ~0.1 ms at full speed
@@ -141,6 +142,37 @@ cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept no
     return ((pit == tt_move) << 14) + ((flags & PLAY_EXTRA_TURN) << 12) + gain * 8 + pit
 
 
+cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint64_t *keys,
+                    const int *order, int n_moves, int child_depth, int beta) noexcept nogil:
+    """Enhanced transposition cut-off: a value >= beta that a child's table entry
+    proves without searching it, or NO_CUTOFF. The children's buckets were
+    prefetched as they were made, so these probes cost little."""
+    cdef int i, pit, value, stored = child_depth if child_depth < TT_DEPTH_END else TT_DEPTH_END
+    cdef int *child
+    cdef tt_entry *e
+    for i in range(n_moves):
+        pit = order[i]
+        if keys[pit] == 0:
+            continue
+        e = tt_probe(&s.tt, keys[pit])
+        if e == NULL or not (e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
+            continue
+        child = children[pit]
+        value = e.value + child[KALAH_STORE] - child[KALAH_OPP_STORE]
+        if flags[pit] & PLAY_EXTRA_TURN:
+            if not (e.bound & TT_LOWER and value >= beta):
+                continue
+        else:
+            if not (e.bound & TT_UPPER and -value >= beta):
+                continue
+            value = -value
+        if not e.bound & TT_RESOLVED:
+            s.horizon += 1
+        s.etc_cuts += 1
+        return value
+    return NO_CUTOFF
+
+
 cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int ply,
                  uint64_t key) noexcept nogil:
     """Fail-soft negamax value of b (mover's view) searched `depth` more moves.
@@ -152,7 +184,8 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     3. leaf: evaluation (a horizon: the value is not the game's)
     4. futility: the seeds left in play cannot bring the value inside the window
     5. probe the table
-    6. order the moves (or keep the natural order)
+    6. order the moves (or keep the natural order); a child the table
+       already proves good enough cuts at once (enhanced transposition cut-off)
     7. search the children: an extra turn keeps the window and the sign
     8. store the result, marked resolved if no horizon was met below
     """
@@ -235,6 +268,10 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             keys[j] = k
             order[j] = pit
             n_moves += 1
+        if s.use_tt and depth - 1 > TT_MIN_DEPTH and ply > 0:
+            value = etc_cutoff(s, children, child_flags, child_keys, order, n_moves, depth - 1, beta)
+            if value != NO_CUTOFF:
+                return value
     else:
         for pit in range(KALAH_PITS):
             if b[pit]:
