@@ -14,6 +14,10 @@ from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void *address) nogil
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from operator import index
@@ -27,6 +31,7 @@ cdef enum:
     INF = 1000              # beyond any score: |score| <= KALAH_MAX_SEEDS
     NO_MOVE = -1
     NO_CUTOFF = -INF - 1    # etc_cutoff found none
+    CHILD_IN_DATABASE = 4   # a child's flag beside PLAY_*: its value is in the endgame database
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     POLL_CLOCK = 1024       # read the clock every 1024 nodes: ~0.1 ms at full speed
@@ -192,12 +197,13 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef int children[6][14]
     cdef int child_flags[6]
     cdef uint64_t child_keys[6]
+    cdef uint64_t child_db[6]
     cdef int order[6]
     cdef int keys[6]
     cdef int *child
     cdef int pit, n_moves = 0, i, j, k, flags, captured, gain, value, best = -INF
     cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
-    cdef int stored_depth, bound, seeds_left, mine, theirs
+    cdef int stored_depth, bound, seeds_left, mine, theirs, child_seeds
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
     cdef uint64_t child_key, horizon0 = s.horizon
     cdef tt_entry *e
@@ -251,7 +257,14 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             memcpy(child, b, KALAH_SLOTS * sizeof(int))
             flags = child_flags[pit] = kalah_play(child, pit, s.capture, &captured)
             child_keys[pit] = 0
-            if s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
+            child_seeds = seeds_left - (child[KALAH_STORE] + child[KALAH_OPP_STORE]
+                                        - b[KALAH_STORE] - b[KALAH_OPP_STORE])
+            if s.egdb.values != NULL and child_seeds <= s.egdb.max_seeds and not flags & PLAY_GAME_OVER:
+                # the database knows this child: fetch its byte now, read it when searched
+                child_db[pit] = egdb_index(child, child_seeds)
+                __builtin_prefetch(&s.egdb.values[child_db[pit]])
+                flags = child_flags[pit] = flags | CHILD_IN_DATABASE
+            elif s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
                 # the table is far bigger than the cache: ask for the child's bucket early
                 child_keys[pit] = tt_key(child)
                 tt_prefetch(&s.tt, child_keys[pit])
@@ -289,7 +302,13 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             # natural order makes each child only when its turn comes
             memcpy(child, b, KALAH_SLOTS * sizeof(int))
             flags = kalah_play(child, pit, s.capture, &captured)
-        if depth == 1:
+        if flags & CHILD_IN_DATABASE:
+            # its exact value is one byte away: no call needed
+            s.nodes += 1
+            value = child[KALAH_STORE] - child[KALAH_OPP_STORE] + s.egdb.values[child_db[pit]]
+            if not flags & PLAY_EXTRA_TURN:
+                value = -value
+        elif depth == 1:
             # the children are leaves: visit them here rather than with a call each
             s.nodes += 1
             if flags & PLAY_GAME_OVER or s.evaluation == EVAL_STORE:

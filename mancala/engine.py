@@ -194,6 +194,34 @@ class Engine:
         return SearchResult(move, value, 0, nodes_used, self._pv(args, move, MAX_DEPTH),
                             _time.perf_counter() - start, exact, hits, db)
 
+    def optimal_moves(self, board: Board, value: Optional[int] = None) -> Tuple[int, ...]:
+        """Every move that keeps the perfect-play value (solved first if not given).
+
+        One null-window search per move: cheaper than solving each child.
+        """
+        if board.is_game_over():
+            return ()
+        if value is None:
+            value = self.solve(board).score
+        moves = []
+        for pit in board.legal_moves:
+            child = board.copy(stack=False)
+            record = child.push(pit)
+            if child.is_game_over():
+                outcome = child.outcome()
+                keeps = (outcome.margin if board.to_move == 0 else -outcome.margin) >= value
+            else:
+                args, _ = self._position(child, solving=True)
+                if record.extra_turn:   # the child's value is ours: is it >= value?
+                    bound, _, _ = self._searcher.probe(*args, value)
+                    keeps = bound >= value
+                else:                   # the child's value is -ours: is it <= -value?
+                    bound, _, _ = self._searcher.probe(*args, -value + 1)
+                    keeps = bound < -value + 1
+            if keeps:
+                moves.append(pit)
+        return tuple(moves)
+
     def analyse(self, board: Board, limit: Optional[SearchLimit] = None, *,
                 depth: Optional[int] = None, time: Optional[float] = None,
                 nodes: Optional[int] = None, exact: bool = False) -> Dict[int, SearchResult]:

@@ -12,7 +12,7 @@ from typing import List, NoReturn, Optional
 
 from mancala.errors import MancalaError
 
-COMMANDS = ("play", "analyze", "bench", "arena")
+COMMANDS = ("play", "analyze", "solve", "bench", "arena")
 
 
 class CommandError(Exception):

@@ -1,0 +1,84 @@
+"""python -m mancala solve: exact values with progress, databases, the opening book."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mancala import book, endgame
+from mancala.cli import main
+
+
+def solve_json(capsys, *argv):
+    assert main(["solve", "--json", "--hash-mb", "16", *argv]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out), captured.err
+
+
+def test_kalah_6_3_solves_to_plus_2_with_progress(capsys):
+    report, err = solve_json(capsys, "--seeds", "3", "--endgame", "0")
+    assert (report["value"], report["exact"], report["from_book"]) == (2, True, False)
+    assert report["nodes"] > 0 and report["endgame_seeds"] is None
+    assert "value in [" in err and "nodes" in err
+
+
+def test_all_optimal_moves_of_a_small_endgame(capsys):
+    #        12 11 10  9  8  7
+    #   [ 0]  0  0  0  0  0  2  [ 0]
+    #         0  0  0  0  1  1
+    report, _ = solve_json(capsys, "--board", "0,0,0,0,1,1,0,2,0,0,0,0,0,0", "--all")
+    assert report["value"] == 4 and report["optimal_moves"] == [5]
+
+
+def test_endgame_option_builds_and_reuses_a_database(capsys):
+    report, err = solve_json(capsys, "--seeds", "1", "--endgame", "8")
+    assert report["endgame_seeds"] == 8 and "endgame database" in err
+    assert endgame.load("standard", 8).max_seeds == 8
+    again, err = solve_json(capsys, "--seeds", "1", "--endgame", "8")
+    assert again["value"] == report["value"] and "endgame database (" not in err
+
+
+def test_book_answers_without_searching(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "openings.json"
+    book.save([book.BookEntry(3, "standard", 2, (4,), 123, 0.5)], path)
+    monkeypatch.setattr(book, "BOOK_PATH", path)
+    report, _ = solve_json(capsys, "--seeds", "3", "--book")
+    assert (report["value"], report["optimal_moves"], report["from_book"], report["nodes"]) == \
+        (2, [4], True, 0)
+    with pytest.raises(SystemExit):
+        main(["solve", "--seeds", "5", "--book"])
+    assert "opening book" in capsys.readouterr().err
+
+
+def test_shipped_book_matches_published_values():
+    entries = book.load()
+    published = {(3, "standard"): 2, (4, "standard"): 8, (4, "empty"): 10}
+    for key, value in published.items():
+        if key in entries:
+            assert entries[key].value == value
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["--board", "0,0,0,0,0,0,5,1,0,0,0,0,0,0"], "game is over"),
+    (["--seeds", "3", "--moves", "1 1 1"], "pit 1, is not legal"),
+    (["--seeds", "3", "--endgame", "99"], "0 to 24"),
+])
+def test_bad_input_is_one_line(capsys, argv, fragment):
+    with pytest.raises(SystemExit) as info:
+        main(["solve", *argv])
+    assert info.value.code == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_real_subprocess_text_report():
+    out = subprocess.run([sys.executable, "-m", "mancala", "solve", "--seeds", "2", "--hash-mb", "8"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert "Perfect play: South wins by" in out.stdout and "value in [" in out.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("capture,value", [("standard", 8), ("empty", 10)])
+def test_kalah_6_4_opening_through_the_command(capsys, capture, value):
+    report, _ = solve_json(capsys, "--seeds", "4", "--capture", capture, "--endgame", "16",
+                           "--hash-mb", "1024")
+    assert (report["value"], report["exact"]) == (value, True)
