@@ -4,9 +4,9 @@
 
 Not part of the test run (``testpaths`` is tests/) and nothing here asserts a
 time: these measure, the tests check. Searches start from a fresh engine every
-round (built in the untimed setup) so every round walks the same tree; node
-counts and rates land in each benchmark's ``extra_info`` (see
-``--benchmark-json``).
+round, built in the untimed setup with no endgame database (whatever the cache
+holds), so every round walks the same tree; node counts and rates land in each
+benchmark's ``extra_info`` (see ``--benchmark-json``).
 """
 import random
 
@@ -31,7 +31,7 @@ def per_second(benchmark, count):
 def fresh_engine_search(benchmark, board, rounds, **limit):
     """Time engine.search(board, **limit) on a fresh 64 MB engine each round."""
     def setup():
-        return (mancala.Engine(hash_mb=64),), {}
+        return (mancala.Engine(hash_mb=64, endgame=None),), {}
 
     def search(engine):
         return engine.search(board, **limit)
@@ -60,7 +60,7 @@ def test_solve_kalah_6_3(benchmark):
     board = Board(seeds=3)
 
     def setup():
-        return (mancala.Engine(hash_mb=64),), {}
+        return (mancala.Engine(hash_mb=64, endgame=None),), {}
 
     result = benchmark.pedantic(lambda engine: engine.solve(board), setup=setup, rounds=3)
     benchmark.extra_info.update(nodes=result.nodes, score=result.score, move=result.move,

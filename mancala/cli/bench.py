@@ -1,11 +1,12 @@
 """``python -m mancala bench``: search a fixed list of positions, report the speed.
 
-Every position is searched by a fresh ``Engine``, so nothing one search leaves
-in the table changes the next: with a depth limit the total node count is a
-behaviour signature, the same run after run (tests/data/bench_signature.txt
-pins one). With ``--compare`` the textbook alpha-beta also runs compiled and in
-pure Python (``mancala._reference``) on the same trees: the node counts must
-agree, and the ratio of the times is the speed the compiled core buys.
+Every position is searched by a fresh ``Engine`` without endgame databases, so
+neither what one search leaves in the table nor what the cache directory holds
+changes the next: with a depth limit the total node count is a behaviour
+signature, the same run after run (tests/data/bench_signature.txt pins one).
+With ``--compare`` the textbook alpha-beta also runs compiled and in pure
+Python (``mancala._reference``) on the same trees: the node counts must agree,
+and the ratio of the times is the speed the compiled core buys.
 """
 from __future__ import annotations
 
@@ -92,7 +93,8 @@ def _megabytes(text: str) -> float:
 
 def search_position(position: Position, limit: SearchLimit, hash_mb: float) -> Dict[str, Any]:
     """One position searched by a fresh engine: what the bench reports for it."""
-    engine = Engine(hash_mb=hash_mb)
+    # no endgame database: what the cache directory holds must not change the counts
+    engine = Engine(hash_mb=hash_mb, endgame=None)
     result = engine.search(position.board(), limit)
     return {
         "name": position.name,
