@@ -12,16 +12,19 @@ spellings the command line accepts into players:
 ``ai:easy``         the engine 2 moves deep; one move in three is random
 ``ai:medium``       the engine 8 moves deep; ties between equal best moves broken at random
 ``ai:hard``         the engine for about 1 second per move (iterative deepening)
-``ai:perfect``      solves exactly for up to 3 s, else searches deep for 1 s
+``ai:perfect``      the opening book's move at a standard start; else solves exactly for
+                    up to 3 s (with an endgame database when one is built), else searches 1 s
 ``ai:depth=N``      the engine N moves deep (1..254)
 ``ai:time=S``       the engine for S seconds per move (0 < S <= 3600)
 ``ai``              the same as ``ai:medium``
 ==================  ==========================================================
 
-Depth counts every sowing, extra-turn moves included. Solving from the
-Kalah(6,4) opening does not finish in 3 s today, so ``ai:perfect`` plays its
-first moves from a deep search and plays perfectly once the solve finishes
-(typically after the first ten or so moves). The last search is kept in
+Depth counts every sowing, extra-turn moves included. ``ai:perfect`` plays
+the first move of a standard start from the opening book
+(``mancala/data/openings.json``); solving the next few moves of Kalah(6,4)
+does not finish in 3 s today, so it plays them from a deep search and plays
+perfectly once the solve finishes (sooner with an endgame database built by
+``python -m mancala solve --endgame 16``). The last search is kept in
 ``player.last`` (a :class:`MoveInfo`) so a user interface can show it.
 """
 from __future__ import annotations
@@ -33,6 +36,7 @@ import re
 import time
 from typing import Callable, List, NamedTuple, Optional, Union
 
+from mancala import book
 from mancala._core import MAX_DEPTH
 from mancala.board import PLAYER_NAMES, Board, capture_code
 from mancala.errors import MancalaError
@@ -53,6 +57,7 @@ HARD_TIME = 1.0
 PERFECT_SOLVE_TIME = 3.0
 PERFECT_FALLBACK_TIME = 1.0
 HASH_MB = 16
+PERFECT_HASH_MB = 256
 
 
 class PlayerSpecError(MancalaError):
@@ -272,7 +277,7 @@ class EnginePlayer(Player):
         "easy": f"looks {EASY_DEPTH} moves ahead; one move in three is random",
         "medium": f"looks {MEDIUM_DEPTH} moves ahead",
         "hard": f"searches about {HARD_TIME:g} s per move",
-        "perfect": (f"solves exactly (up to {PERFECT_SOLVE_TIME:g} s), "
+        "perfect": (f"opening book, then solves exactly (up to {PERFECT_SOLVE_TIME:g} s), "
                     f"else searches {PERFECT_FALLBACK_TIME:g} s"),
     }
 
@@ -307,7 +312,7 @@ class EnginePlayer(Player):
     def engine(self):
         if self._engine is None:
             from mancala.engine import Engine
-            self._engine = Engine(hash_mb=HASH_MB)
+            self._engine = Engine(hash_mb=PERFECT_HASH_MB if self.level == "perfect" else HASH_MB)
         return self._engine
 
     def choose(self, board: Board) -> int:
@@ -348,9 +353,14 @@ class EnginePlayer(Player):
         return pit
 
     def _perfect(self, board: Board) -> int:
+        entry = book.lookup(board)
+        if entry is not None:
+            self.last = MoveInfo(entry.value, 0, 0.0, 0, True, "opening book")
+            return self._rng.choice(entry.moves)
         result = self.engine.solve(board, time=PERFECT_SOLVE_TIME)
         if result.exact:
-            self.last = MoveInfo(result.score, 0, result.elapsed, result.nodes, True, "solved")
+            note = f"solved, endgame database of {result.endgame} seeds" if result.endgame else "solved"
+            self.last = MoveInfo(result.score, 0, result.elapsed, result.nodes, True, note)
             return result.move
         spent = result.elapsed
         pit = self._searched(board, time=PERFECT_FALLBACK_TIME, note="not solved in time")

@@ -264,3 +264,13 @@ def test_prompt_names_the_side_and_the_legal_pits():
     human, said = scripted("2")
     human.choose(mancala.Board([0, 4, 4, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0]))
     assert said[0] == "South, your move (2 3 5 6; or help): "
+
+
+def test_perfect_plays_the_opening_from_the_book(tmp_path, monkeypatch):
+    from mancala import book
+    path = tmp_path / "openings.json"
+    book.save([book.BookEntry(4, "standard", 8, (2, 5), 1, 1.0)], path)
+    monkeypatch.setattr(book, "BOOK_PATH", path)
+    player = parse_player("ai:perfect", seed=1)
+    assert player.choose(mancala.Board()) in (2, 5)
+    assert player.last.note == "opening book" and player.last.exact and player.last.score == 8
