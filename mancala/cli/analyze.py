@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-from typing import List
 
-from mancala.board import PLAYER_NAMES, Board
-from mancala.cli import CommandError
+from mancala.board import PLAYER_NAMES
 from mancala.cli.bench import _depth, _megabytes, _seconds
+from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import DEFAULT_DEPTH, Engine
 
 
@@ -19,15 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "seeds) to a depth, for a time, or exactly. The position is a start "
                     "(--seeds, --capture), any board (--board), and/or moves played from it "
                     "(--moves). Pits are shown 1..6 from the mover's left.")
-    p.add_argument("--board", type=_slots, metavar="SLOTS",
-                   help="14 seed counts in rule order: South pits, South store, North pits, "
-                        "North store, e.g. '0,3,0,0,1,2,20,1,0,0,4,0,0,17'")
-    p.add_argument("--to-move", type=_side, default=0, metavar="SIDE",
-                   help="south or north (with --board; default south)")
-    p.add_argument("--seeds", type=int, default=None, help="seeds per pit of the start (default 4)")
-    p.add_argument("--capture", default="standard", choices=("standard", "empty", "none"))
-    p.add_argument("--moves", type=_moves, default=[], metavar="PITS",
-                   help="moves to play first, pits 1..6 from each mover's left, e.g. '3 6 1'")
+    add_position_arguments(p)
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--depth", type=_depth, metavar="N",
                        help=f"search every move to depth N (default {DEFAULT_DEPTH})")
@@ -39,41 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _slots(text: str) -> List[int]:
-    parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
-    try:
-        return [int(part) for part in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {text!r}") from None
-
-
-def _side(text: str) -> int:
-    sides = {"south": 0, "s": 0, "0": 0, "north": 1, "n": 1, "1": 1}
-    try:
-        return sides[text.strip().lower()]
-    except KeyError:
-        raise argparse.ArgumentTypeError(f"the side is south or north, not {text!r}") from None
-
-
-def _moves(text: str) -> List[int]:
-    parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
-    if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
-        raise argparse.ArgumentTypeError(f"moves are pits 1..6, not {text!r}")
-    return [int(part) - 1 for part in parts]
-
-
 def run(args: argparse.Namespace) -> int:
-    if args.board is not None:
-        if args.seeds is not None:
-            raise CommandError("give --board or --seeds, not both")
-        board = Board(args.board, args.to_move, capture=args.capture)
-    else:
-        board = Board(seeds=4 if args.seeds is None else args.seeds, capture=args.capture)
-    for number, pit in enumerate(args.moves, 1):
-        if not board.is_legal(pit):
-            legal = " ".join(str(p + 1) for p in board.legal_moves) or "none: the game is over"
-            raise CommandError(f"move {number} of --moves, pit {pit + 1}, is not legal; legal pits: {legal}")
-        board.push(pit)
+    board = board_from(args)
     engine = Engine(hash_mb=args.hash_mb)
     if args.exact:
         results = engine.analyse(board, exact=True)

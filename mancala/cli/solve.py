@@ -9,7 +9,7 @@ import time
 from mancala import book, endgame
 from mancala.board import PLAYER_NAMES, Board
 from mancala.cli import CommandError
-from mancala.cli.analyze import _moves, _side, _slots
+from mancala.cli.position import add_position_arguments, board_from
 from mancala.cli.bench import _megabytes
 from mancala.engine import Engine
 
@@ -23,11 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "(MTD(f)) to the end of the game, with a transposition table and, when "
                     "built, an endgame database. Progress goes to stderr. Pits are shown 1..6 "
                     "from the mover's left.")
-    p.add_argument("--seeds", type=int, default=None, help="seeds per pit of the start (default 4)")
-    p.add_argument("--capture", default="standard", choices=("standard", "empty", "none"))
-    p.add_argument("--board", type=_slots, metavar="SLOTS", help="any position: 14 seed counts")
-    p.add_argument("--to-move", type=_side, default=0, metavar="SIDE", help="south or north (with --board)")
-    p.add_argument("--moves", type=_moves, default=[], metavar="PITS", help="moves to play first, pits 1..6")
+    add_position_arguments(p)
     p.add_argument("--hash-mb", type=_megabytes, default=1024.0, metavar="MB",
                    help="transposition table size (default 1024)")
     p.add_argument("--endgame", type=int, default=None, metavar="N",
@@ -45,20 +41,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
-
-
-def position(args: argparse.Namespace) -> Board:
-    if args.board is not None:
-        if args.seeds is not None:
-            raise CommandError("give --board or --seeds, not both")
-        board = Board(args.board, args.to_move, capture=args.capture)
-    else:
-        board = Board(seeds=4 if args.seeds is None else args.seeds, capture=args.capture)
-    for number, pit in enumerate(args.moves, 1):
-        if not board.is_legal(pit):
-            raise CommandError(f"move {number} of --moves, pit {pit + 1}, is not legal")
-        board.push(pit)
-    return board
 
 
 def engine_for(args: argparse.Namespace, capture: str) -> Engine:
@@ -96,7 +78,7 @@ def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
 def run(args: argparse.Namespace) -> int:
     if args.update_book:
         return update_book(args)
-    board = position(args)
+    board = board_from(args)
     if board.is_game_over():
         raise CommandError("the game is over: nothing to solve")
     entry = book.lookup(board) if args.book else None

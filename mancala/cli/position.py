@@ -1,0 +1,61 @@
+"""The position arguments shared by the commands that examine one position."""
+from __future__ import annotations
+
+import argparse
+import re
+from typing import List
+
+from mancala.board import Board
+from mancala.cli import CommandError
+
+
+def add_position_arguments(p: argparse.ArgumentParser) -> None:
+    """--seeds, --capture, --board, --to-move, --moves."""
+    p.add_argument("--seeds", type=int, default=None, help="seeds per pit of the start (default 4)")
+    p.add_argument("--capture", default="standard", choices=("standard", "empty", "none"))
+    p.add_argument("--board", type=slots, metavar="SLOTS",
+                   help="any position: 14 seed counts in rule order (South pits, South store, "
+                        "North pits, North store), e.g. '0,3,0,0,1,2,20,1,0,0,4,0,0,17'")
+    p.add_argument("--to-move", type=side, default=0, metavar="SIDE",
+                   help="south or north (with --board; default south)")
+    p.add_argument("--moves", type=moves, default=[], metavar="PITS",
+                   help="moves to play first, pits 1..6 from each mover's left, e.g. '3 6 1'")
+
+
+def board_from(args: argparse.Namespace) -> Board:
+    """The position the arguments describe, or CommandError."""
+    if args.board is not None:
+        if args.seeds is not None:
+            raise CommandError("give --board or --seeds, not both")
+        board = Board(args.board, args.to_move, capture=args.capture)
+    else:
+        board = Board(seeds=4 if args.seeds is None else args.seeds, capture=args.capture)
+    for number, pit in enumerate(args.moves, 1):
+        if not board.is_legal(pit):
+            legal = " ".join(str(p + 1) for p in board.legal_moves) or "none: the game is over"
+            raise CommandError(f"move {number} of --moves, pit {pit + 1}, is not legal; legal pits: {legal}")
+        board.push(pit)
+    return board
+
+
+def slots(text: str) -> List[int]:
+    parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
+    try:
+        return [int(part) for part in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {text!r}") from None
+
+
+def side(text: str) -> int:
+    sides = {"south": 0, "s": 0, "0": 0, "north": 1, "n": 1, "1": 1}
+    try:
+        return sides[text.strip().lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(f"the side is south or north, not {text!r}") from None
+
+
+def moves(text: str) -> List[int]:
+    parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
+    if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
+        raise argparse.ArgumentTypeError(f"moves are pits 1..6, not {text!r}")
+    return [int(part) - 1 for part in parts]
