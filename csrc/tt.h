@@ -16,7 +16,8 @@
  *                     bounds the game's true value and holds for every depth >= depth
  *   move           8  best pit 0..5 found here, TT_NO_MOVE if none
  *   generation     8  the search that wrote it: older entries are replaced first
- *   (padding)     16
+ *   work           8  bits in the count of nodes the subtree took: costlier stays
+ *   (padding)      8
  */
 #ifndef MANCALA_TT_H
 #define MANCALA_TT_H
@@ -36,7 +37,8 @@ typedef struct {
     uint8_t bound;
     uint8_t move;
     uint8_t generation;
-    uint16_t pad;
+    uint8_t work;
+    uint8_t pad;
 } tt_entry;
 
 typedef struct {
@@ -138,9 +140,16 @@ static inline tt_entry *tt_probe(const tt_table *t, uint64_t key)
 }
 
 /* Keep the entry with this key if there is one; otherwise replace the
-   shallowest entry of an older search, then the shallowest of this one. */
-static inline void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move)
+   cheapest entry of an older search, then the cheapest of this one (by the
+   work its subtree took: a solve's entries all have the same depth). */
+static inline void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move,
+                            uint64_t nodes)
 {
+    int work = 0;
+    while (nodes) {
+        work++;
+        nodes >>= 1;
+    }
     tt_bucket *bk = tt_bucket_of(t, key);
     tt_entry *e = &bk->way[0];
     int i, worst = 1 << 30;
@@ -151,7 +160,7 @@ static inline void tt_store(tt_table *t, uint64_t key, int value, int depth, int
             e = w;
             break;
         }
-        rank = w->depth + (w->generation == t->generation ? 256 : 0);
+        rank = w->work + (w->generation == t->generation ? 256 : 0);
         if (rank < worst) {
             worst = rank;
             e = w;
@@ -163,6 +172,7 @@ static inline void tt_store(tt_table *t, uint64_t key, int value, int depth, int
     e->bound = (uint8_t)bound;
     e->move = (uint8_t)move;
     e->generation = t->generation;
+    e->work = (uint8_t)work;
 }
 
 #endif

@@ -53,7 +53,8 @@ cdef extern from "tt.h" nogil:
     uint64_t tt_key(const int *b)
     void tt_prefetch(const tt_table *t, uint64_t key)
     tt_entry *tt_probe(const tt_table *t, uint64_t key)
-    void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move)
+    void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move,
+                  uint64_t nodes)
 
 
 cdef extern from "egdb.h" nogil:

@@ -205,7 +205,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
     cdef int stored_depth, bound, seeds_left, mine, theirs, child_seeds
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
-    cdef uint64_t child_key, horizon0 = s.horizon
+    cdef uint64_t child_key, horizon0 = s.horizon, nodes0 = s.nodes
     cdef tt_entry *e
 
     s.nodes += 1                                                        # 1
@@ -338,7 +338,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
         bound = TT_LOWER if best >= beta else (TT_EXACT if best > alpha0 else TT_UPPER)
         if s.horizon == horizon0:
             bound |= TT_RESOLVED
-        tt_store(&s.tt, key, best - diff, stored_depth, bound, best_move)
+        tt_store(&s.tt, key, best - diff, stored_depth, bound, best_move, s.nodes - nodes0)
     if ply == 0:
         s.root_move = best_move
     return best
