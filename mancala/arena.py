@@ -180,7 +180,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
 
     A move's time is the wall time of the game loop's step (the player's
     ``choose`` and the sowing); an engine player's first move includes making
-    its transposition table.
+    its transposition table (and loading a cached endgame database, if any).
     """
     seed = game_seed(config.seed, index)
     a_side = config.a_side(index)

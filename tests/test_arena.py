@@ -25,6 +25,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMES = ("a_time", "b_time")
 
 
+@pytest.fixture(autouse=True)
+def no_endgame_cache(monkeypatch, tmp_path):
+    """Engines find no cached endgame database: the same games (and speed) on any machine."""
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
+
+
 def played(report):
     """The games without their clock readings: what must repeat exactly."""
     return [{k: v for k, v in dataclasses.asdict(game).items() if k not in TIMES}
@@ -261,3 +267,19 @@ def test_real_subprocess():
     assert done.returncode == 0, done.stderr
     assert "random" in done.stdout and "alphabeta:2" in done.stdout and "95% CI" in done.stdout
     assert "4 games in" in done.stdout
+
+
+def test_progress_is_a_bar_on_a_terminal_and_a_line_per_tenth_otherwise():
+    from mancala.cli.arena import _Bar, _Lines
+    stream = io.StringIO()
+    bar = _Bar(stream)
+    for done, outcome in enumerate(["A", "draw", "B"], 1):
+        bar(result(done - 1, outcome, 0), done, 3)
+    bar.close()
+    text = stream.getvalue()
+    assert "\r[" + "#" * 30 + "] 3/3 games  A 1-1-1" in text and text.endswith("\r\033[K")
+    stream = io.StringIO()
+    lines = _Lines(stream)
+    for done in range(1, 101):
+        lines(result(done - 1, "A", 2), done, 100)
+    assert len(stream.getvalue().splitlines()) == 10
