@@ -34,15 +34,13 @@ cdef extern from "tt.h" nogil:
         TT_DEPTH_END
         TT_DEPTH_MAX
         TT_NO_MOVE
-    ctypedef struct tt_data:
+    ctypedef struct tt_entry:
+        uint64_t key
         short value
         uint8_t depth
         uint8_t bound
         uint8_t move
         uint8_t generation
-    ctypedef struct tt_entry:
-        uint64_t check
-        uint64_t data
     ctypedef struct tt_bucket:
         tt_entry way[4]
     ctypedef struct tt_table:
@@ -54,7 +52,7 @@ cdef extern from "tt.h" nogil:
     void tt_clear(tt_table *t)
     uint64_t tt_key(const int *b)
     void tt_prefetch(const tt_table *t, uint64_t key)
-    bint tt_probe(const tt_table *t, uint64_t key, tt_data *out)
+    tt_entry *tt_probe(const tt_table *t, uint64_t key)
     void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move,
                   uint64_t nodes)
 

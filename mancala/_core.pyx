@@ -154,13 +154,13 @@ cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint
     prefetched as they were made, so these probes cost little."""
     cdef int i, pit, value, stored = child_depth if child_depth < TT_DEPTH_END else TT_DEPTH_END
     cdef int *child
-    cdef tt_data e
+    cdef tt_entry *e
     for i in range(n_moves):
         pit = order[i]
         if keys[pit] == 0:
             continue
-        if not tt_probe(&s.tt, keys[pit], &e) or not (
-                e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
+        e = tt_probe(&s.tt, keys[pit])
+        if e == NULL or not (e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
             continue
         child = children[pit]
         value = e.value + child[KALAH_STORE] - child[KALAH_OPP_STORE]
@@ -206,7 +206,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef int stored_depth, bound, seeds_left, mine, theirs, child_seeds
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
     cdef uint64_t child_key, horizon0 = s.horizon, nodes0 = s.nodes
-    cdef tt_data e
+    cdef tt_entry *e
 
     s.nodes += 1                                                        # 1
     if poll_stop(s):
@@ -234,7 +234,8 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     if s.use_tt and depth > TT_MIN_DEPTH:
         if key == 0:
             key = tt_key(b)
-        if tt_probe(&s.tt, key, &e):
+        e = tt_probe(&s.tt, key)
+        if e != NULL:
             s.tt_hits += 1
             tt_move = e.move
             if ply > 0 and (e.depth == stored_depth or
@@ -833,7 +834,7 @@ cdef class Searcher:
         n = min(<uint64_t> 1000, self.s.tt.n_buckets)
         for i in range(n):
             for w in range(4):
-                if self.s.tt.buckets[i].way[w].data:
+                if self.s.tt.buckets[i].way[w].bound:
                     used += 1
         return <int> (used * 1000 // (4 * n))
 
@@ -890,7 +891,7 @@ cdef class Searcher:
         cdef int a[14]
         cdef int v[14]
         cdef int flags, captured, pit
-        cdef tt_data e
+        cdef tt_entry *e
         cdef list pv = []
         if self.s.tt.buckets == NULL:
             return pv
@@ -898,7 +899,8 @@ cdef class Searcher:
         orient(a, check_side(to_move), v)
         rule = check_code(capture, CAPTURE_RULES, "capture")
         while len(pv) < limit and not row_empty(v):
-            if not tt_probe(&self.s.tt, tt_key(v), &e) or e.move >= KALAH_PITS or v[e.move] == 0:
+            e = tt_probe(&self.s.tt, tt_key(v))
+            if e == NULL or e.move >= KALAH_PITS or v[e.move] == 0:
                 break
             pit = e.move
             pv.append(pit)
