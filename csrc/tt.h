@@ -5,25 +5,29 @@
  * (own store - other store)): what the rest of the game is worth depends only on
  * the pits, so one entry serves every split of the seeds already stored.
  *
- * An entry is 16 bytes; four make a 64-byte bucket, one cache line:
+ * An entry is 16 bytes; four make a 64-byte bucket, one cache line. The key
+ * is stored XORed with the data word, so an entry torn by two threads writing
+ * at once fails the match instead of lying:
  *
- *   field       bits  meaning
- *   key           64  hash of the pits; a probe must match all 64 bits
- *   value         16  bound on the rest of the game, in seeds (-144..144)
- *   depth          8  remaining depth searched; TT_DEPTH_END: to the end of the game
- *   bound          8  TT_LOWER, TT_UPPER, TT_EXACT = both, 0 for an empty entry;
- *                     plus TT_RESOLVED: the subtree met no horizon, so the value
- *                     bounds the game's true value and holds for every depth >= depth
- *   move           8  best pit 0..5 found here, TT_NO_MOVE if none
- *   generation     8  the search that wrote it: older entries are replaced first
- *   work           8  bits in the count of nodes the subtree took: costlier stays
- *   (padding)      8
+ *   field         bits  meaning
+ *   check           64  key ^ data; a probe must match all 64 bits of the key
+ *   data            64  these fields (tt_data), 0 for an empty entry:
+ *     value         16  bound on the rest of the game, in seeds (-144..144)
+ *     depth          8  remaining depth searched; TT_DEPTH_END: to the end of the game
+ *     bound          8  TT_LOWER, TT_UPPER or TT_EXACT = both; plus TT_RESOLVED: the
+ *                       subtree met no horizon, so the value bounds the game's
+ *                       true value and holds for every depth >= depth
+ *     move           8  best pit 0..5 found here, TT_NO_MOVE if none
+ *     generation     8  the search that wrote it: older entries are replaced first
+ *     work           8  bits in the count of nodes the subtree took: costlier stays
+ *     (padding)      8
  */
 #ifndef MANCALA_TT_H
 #define MANCALA_TT_H
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include "kalah.h"
 
@@ -31,7 +35,6 @@ enum { TT_LOWER = 1, TT_UPPER = 2, TT_EXACT = TT_LOWER | TT_UPPER, TT_RESOLVED =
 enum { TT_DEPTH_END = 255, TT_DEPTH_MAX = 254, TT_NO_MOVE = 255, TT_WAYS = 4 };
 
 typedef struct {
-    uint64_t key;
     int16_t value;
     uint8_t depth;
     uint8_t bound;
@@ -39,6 +42,11 @@ typedef struct {
     uint8_t generation;
     uint8_t work;
     uint8_t pad;
+} tt_data;
+
+typedef struct {
+    uint64_t check;
+    uint64_t data;
 } tt_entry;
 
 typedef struct {
@@ -128,15 +136,33 @@ static inline void tt_prefetch(const tt_table *t, uint64_t key)
     __builtin_prefetch(tt_bucket_of(t, key));
 }
 
-/* The entry for key, or NULL. */
-static inline tt_entry *tt_probe(const tt_table *t, uint64_t key)
+static inline uint64_t tt_pack(tt_data d)
+{
+    uint64_t word;
+    memcpy(&word, &d, sizeof word);
+    return word;
+}
+
+static inline tt_data tt_unpack(uint64_t word)
+{
+    tt_data d;
+    memcpy(&d, &word, sizeof d);
+    return d;
+}
+
+/* Copy key's entry into *out: 1 if found, 0 if not. */
+static inline int tt_probe(const tt_table *t, uint64_t key, tt_data *out)
 {
     tt_bucket *bk = tt_bucket_of(t, key);
     int i;
-    for (i = 0; i < TT_WAYS; i++)
-        if (bk->way[i].key == key && bk->way[i].bound)
-            return &bk->way[i];
-    return NULL;
+    for (i = 0; i < TT_WAYS; i++) {
+        uint64_t data = bk->way[i].data;
+        if (data && (bk->way[i].check ^ data) == key) {
+            *out = tt_unpack(data);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Keep the entry with this key if there is one; otherwise replace the
@@ -145,34 +171,33 @@ static inline tt_entry *tt_probe(const tt_table *t, uint64_t key)
 static inline void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move,
                             uint64_t nodes)
 {
-    int work = 0;
-    while (nodes) {
-        work++;
-        nodes >>= 1;
-    }
     tt_bucket *bk = tt_bucket_of(t, key);
     tt_entry *e = &bk->way[0];
-    int i, worst = 1 << 30;
+    tt_data d;
+    int i, rank, work = 0, cheapest = 1 << 30;
     for (i = 0; i < TT_WAYS; i++) {
-        tt_entry *w = &bk->way[i];
-        int rank;
-        if (w->key == key || !w->bound) {
-            e = w;
+        uint64_t data = bk->way[i].data;
+        tt_data old = tt_unpack(data);
+        if (!data || (bk->way[i].check ^ data) == key) {
+            e = &bk->way[i];
             break;
         }
-        rank = w->work + (w->generation == t->generation ? 256 : 0);
-        if (rank < worst) {
-            worst = rank;
-            e = w;
+        rank = old.work + (old.generation == t->generation ? 256 : 0);
+        if (rank < cheapest) {
+            cheapest = rank;
+            e = &bk->way[i];
         }
     }
-    e->key = key;
-    e->value = (int16_t)value;
-    e->depth = (uint8_t)depth;
-    e->bound = (uint8_t)bound;
-    e->move = (uint8_t)move;
-    e->generation = t->generation;
-    e->work = (uint8_t)work;
+    work = nodes ? 64 - __builtin_clzll(nodes) : 0;
+    d.value = (int16_t)value;
+    d.depth = (uint8_t)depth;
+    d.bound = (uint8_t)bound;
+    d.move = (uint8_t)move;
+    d.generation = t->generation;
+    d.work = (uint8_t)work;
+    d.pad = 0;
+    e->data = tt_pack(d);
+    e->check = key ^ e->data;
 }
 
 #endif

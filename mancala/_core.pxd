@@ -34,13 +34,15 @@ cdef extern from "tt.h" nogil:
         TT_DEPTH_END
         TT_DEPTH_MAX
         TT_NO_MOVE
-    ctypedef struct tt_entry:
-        uint64_t key
+    ctypedef struct tt_data:
         short value
         uint8_t depth
         uint8_t bound
         uint8_t move
         uint8_t generation
+    ctypedef struct tt_entry:
+        uint64_t check
+        uint64_t data
     ctypedef struct tt_bucket:
         tt_entry way[4]
     ctypedef struct tt_table:
@@ -52,7 +54,7 @@ cdef extern from "tt.h" nogil:
     void tt_clear(tt_table *t)
     uint64_t tt_key(const int *b)
     void tt_prefetch(const tt_table *t, uint64_t key)
-    tt_entry *tt_probe(const tt_table *t, uint64_t key)
+    bint tt_probe(const tt_table *t, uint64_t key, tt_data *out)
     void tt_store(tt_table *t, uint64_t key, int value, int depth, int bound, int move,
                   uint64_t nodes)
 
@@ -79,7 +81,7 @@ cdef enum:
 
 
 cdef struct Search:
-    tt_table tt             # the table; tt.buckets is NULL when it is off
+    tt_table *tt            # the table searched (its buckets are NULL when it is off)
     egdb_table egdb         # endgame values; egdb.values is NULL when there are none
     int capture             # CAPTURE_*
     int evaluation          # EVAL_*
@@ -94,6 +96,7 @@ cdef struct Search:
     uint64_t next_signal_poll   # node count at which to check for Ctrl-C next
     bint stopped            # a limit was hit: the current iteration is void
     bint interrupted        # stopped by Ctrl-C: the caller raises KeyboardInterrupt
+    int *abort              # another thread sets *abort to stop this search (NULL: none)
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
     uint64_t tt_hits        # probes that found their position
     uint64_t etc_cuts       # nodes cut by a child's table entry
@@ -112,5 +115,8 @@ cdef class BoardBase:
 
 cdef class Searcher:
     cdef Search s
+    cdef tt_table table         # this searcher's own table (s.tt points here unless shared)
+    cdef int _abort             # what s.abort of this searcher and its sharers points to
+    cdef object _table_owner    # the Searcher whose table this one searches, if not its own
     cdef object _egdb_owner     # keeps the buffer behind s.egdb.values alive
     cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1

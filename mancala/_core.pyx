@@ -17,7 +17,13 @@ from libc.string cimport memcpy, memset
 
 
 cdef extern from *:
+    """
+    static inline int load_flag(const int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
+    static inline void store_flag(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_RELAXED); }
+    """
     void __builtin_prefetch(const void *address) nogil
+    int load_flag(const int *flag) nogil       # another thread may set it
+    void store_flag(int *flag, int value) nogil
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from operator import index
@@ -131,6 +137,8 @@ cdef inline bint poll_stop(Search *s) noexcept nogil:
     s.next_poll = s.nodes + POLL_CLOCK
     if s.deadline and monotonic() >= s.deadline:
         return True
+    if s.abort != NULL and load_flag(s.abort):
+        return True
     if s.nodes >= s.next_signal_poll:
         s.next_signal_poll = s.nodes + POLL_SIGNALS
         with gil:
@@ -154,13 +162,13 @@ cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint
     prefetched as they were made, so these probes cost little."""
     cdef int i, pit, value, stored = child_depth if child_depth < TT_DEPTH_END else TT_DEPTH_END
     cdef int *child
-    cdef tt_entry *e
+    cdef tt_data e
     for i in range(n_moves):
         pit = order[i]
         if keys[pit] == 0:
             continue
-        e = tt_probe(&s.tt, keys[pit])
-        if e == NULL or not (e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
+        if not tt_probe(s.tt, keys[pit], &e) or not (
+                e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
             continue
         child = children[pit]
         value = e.value + child[KALAH_STORE] - child[KALAH_OPP_STORE]
@@ -206,7 +214,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef int stored_depth, bound, seeds_left, mine, theirs, child_seeds
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
     cdef uint64_t child_key, horizon0 = s.horizon, nodes0 = s.nodes
-    cdef tt_entry *e
+    cdef tt_data e
 
     s.nodes += 1                                                        # 1
     if poll_stop(s):
@@ -234,8 +242,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     if s.use_tt and depth > TT_MIN_DEPTH:
         if key == 0:
             key = tt_key(b)
-        e = tt_probe(&s.tt, key)
-        if e != NULL:
+        if tt_probe(s.tt, key, &e):
             s.tt_hits += 1
             tt_move = e.move
             if ply > 0 and (e.depth == stored_depth or
@@ -267,7 +274,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             elif s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
                 # the table is far bigger than the cache: ask for the child's bucket early
                 child_keys[pit] = tt_key(child)
-                tt_prefetch(&s.tt, child_keys[pit])
+                tt_prefetch(s.tt, child_keys[pit])
             if flags & PLAY_EXTRA_TURN:
                 gain = child[KALAH_STORE] - child[KALAH_OPP_STORE] - diff
             else:
@@ -338,13 +345,14 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
         bound = TT_LOWER if best >= beta else (TT_EXACT if best > alpha0 else TT_UPPER)
         if s.horizon == horizon0:
             bound |= TT_RESOLVED
-        tt_store(&s.tt, key, best - diff, stored_depth, bound, best_move, s.nodes - nodes0)
+        tt_store(s.tt, key, best - diff, stored_depth, bound, best_move, s.nodes - nodes0)
     if ply == 0:
         s.root_move = best_move
     return best
 
 
-cdef void begin(Search *s, double time_limit, uint64_t node_limit) noexcept nogil:
+cdef void begin(Search *s, double time_limit, uint64_t node_limit,
+                bint new_generation=True) noexcept nogil:
     s.nodes = 0
     s.tt_hits = 0
     s.horizon = 0
@@ -355,7 +363,8 @@ cdef void begin(Search *s, double time_limit, uint64_t node_limit) noexcept nogi
     s.next_signal_poll = POLL_SIGNALS
     s.node_limit = node_limit
     s.deadline = monotonic() + time_limit if time_limit > 0 else 0
-    s.tt.generation += 1
+    if new_generation:  # a search of its own: older entries may be replaced first
+        s.tt.generation += 1
 
 
 cdef struct Outcome:
@@ -539,9 +548,12 @@ cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
     cdef int v[14]
     cdef int value, d = check_depth(depth, 0)
     cdef Search s
+    cdef tt_table none
     load_slots(slots, a)
     orient(a, check_side(to_move), v)
     memset(&s, 0, sizeof(s))
+    memset(&none, 0, sizeof(none))
+    s.tt = &none
     s.capture = check_code(capture, CAPTURE_RULES, "capture")
     s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
     s.prune = prune
@@ -777,15 +789,55 @@ cdef class Searcher:
     def __cinit__(self, hash_mb=0, ordering=True, futility=True):
         cdef double mb = hash_mb
         memset(&self.s, 0, sizeof(self.s))
+        self.s.tt = &self.table
+        if not 0 <= mb <= 1 << 24:
+            raise ValueError(f"hash_mb is 0 (no table) to {1 << 24} MB, not {hash_mb!r}")
         self.s.ordering = ordering
         self.s.futility = futility
         self.s.prune = True
-        if mb > 0 and tt_alloc(&self.s.tt, max(1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))):
+        self.s.abort = &self._abort
+        if mb > 0 and tt_alloc(&self.table, max(1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))):
             raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
-        self.s.use_tt = self.s.tt.buckets != NULL
+        self.s.use_tt = self.table.buckets != NULL
 
     def __dealloc__(self):
-        tt_free(&self.s.tt)
+        tt_free(&self.table)
+
+    def share_table(self, Searcher owner not None):
+        """Search in owner's table from now on, and stop when owner.abort() is called.
+
+        Entries are written lock-free (tt.h): torn ones are misses, never lies.
+        """
+        self.s.tt = &owner.table
+        self.s.use_tt = owner.table.buckets != NULL
+        self.s.abort = &owner._abort
+        self._table_owner = owner
+
+    def abort(self, bint stop=True):
+        """Stop (or, with False, allow again) the searches that watch this searcher."""
+        store_flag(&self._abort, stop)
+
+    def probe_child(self, slots, to_move, capture, pit, int beta,
+                    double time_limit=0, uint64_t node_limit=0):
+        """probe() of one root move: (value for the side to move at the root, finished).
+
+        The value is a fail-soft bound like probe's: >= beta a lower bound, else
+        an upper bound. Lets a caller share a probe's root moves among threads.
+        """
+        cdef int v[14]
+        cdef int flags, captured, value
+        self._setup(slots, to_move, capture, 0, v)
+        check_pit(v, pit)
+        flags = kalah_play(v, pit, self.s.capture, &captured)
+        begin(&self.s, time_limit, node_limit, False)
+        with nogil:
+            if flags & PLAY_EXTRA_TURN:
+                value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 1, 0)
+            else:
+                value = -negamax(&self.s, v, SOLVE_DEPTH, -beta, -beta + 1, 1, 0)
+        if self.s.interrupted:
+            raise KeyboardInterrupt
+        return value, not self.s.stopped
 
     def set_endgame(self, values, int max_seeds):
         """Answer positions with at most max_seeds seeds in the pits from values
@@ -823,7 +875,7 @@ cdef class Searcher:
     def clear(self):
         """Empty the table."""
         with nogil:
-            tt_clear(&self.s.tt)
+            tt_clear(self.s.tt)
 
     def hashfull(self):
         """Per mille of the first 1000 buckets' entries in use."""
@@ -834,7 +886,7 @@ cdef class Searcher:
         n = min(<uint64_t> 1000, self.s.tt.n_buckets)
         for i in range(n):
             for w in range(4):
-                if self.s.tt.buckets[i].way[w].bound:
+                if self.s.tt.buckets[i].way[w].data:
                     used += 1
         return <int> (used * 1000 // (4 * n))
 
@@ -891,7 +943,7 @@ cdef class Searcher:
         cdef int a[14]
         cdef int v[14]
         cdef int flags, captured, pit
-        cdef tt_entry *e
+        cdef tt_data e
         cdef list pv = []
         if self.s.tt.buckets == NULL:
             return pv
@@ -899,8 +951,7 @@ cdef class Searcher:
         orient(a, check_side(to_move), v)
         rule = check_code(capture, CAPTURE_RULES, "capture")
         while len(pv) < limit and not row_empty(v):
-            e = tt_probe(&self.s.tt, tt_key(v))
-            if e == NULL or e.move >= KALAH_PITS or v[e.move] == 0:
+            if not tt_probe(self.s.tt, tt_key(v), &e) or e.move >= KALAH_PITS or v[e.move] == 0:
                 break
             pit = e.move
             pv.append(pit)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import threading
 import time as _time
 from dataclasses import dataclass
 from typing import Callable, Dict, Optional, Tuple, Union
@@ -72,6 +73,10 @@ class Engine:
     order, no futility cuts, no iterative deepening): node for node the tree of
     ``mancala._reference.alphabeta``.
 
+    ``threads``: ``solve`` shares each null-window search's root moves among
+    this many threads searching one table (node counts then vary from run to
+    run; values never do). ``search`` is single-threaded.
+
     ``endgame``: ``"auto"`` (the default) lets ``solve`` answer positions with
     few seeds from a cached endgame database for the board's rules, when one
     has been built (``python -m mancala solve --endgame N``); an
@@ -81,7 +86,8 @@ class Engine:
 
     def __init__(self, hash_mb: float = 64, *, evaluation: str = "store",
                  ordering: bool = True, futility: bool = True, plain: bool = False,
-                 endgame: Union[None, str, _endgame.EndgameDatabase] = "auto") -> None:
+                 endgame: Union[None, str, _endgame.EndgameDatabase] = "auto",
+                 threads: int = 1) -> None:
         if isinstance(hash_mb, bool) or not isinstance(hash_mb, (int, float)) \
                 or not math.isfinite(hash_mb) or hash_mb < 0:
             raise ValueError(f"hash_mb is a size in megabytes (0 for no table), not {hash_mb!r}")
@@ -91,6 +97,8 @@ class Engine:
         if endgame is not None and endgame != "auto" \
                 and not isinstance(endgame, _endgame.EndgameDatabase):
             raise ValueError(f"endgame is 'auto', None or an EndgameDatabase, not {endgame!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+            raise ValueError(f"threads is a whole number from 1 to 64, not {threads!r}")
         if plain:
             hash_mb, ordering, futility, endgame = 0, False, False, None
         self.plain = plain
@@ -99,6 +107,10 @@ class Engine:
         self._context: Optional[tuple] = None
         self.evaluation = evaluation
         self._searcher = Searcher(hash_mb, ordering, futility)
+        # solve's helpers: each searches some root moves in the same table
+        self._helpers = [Searcher(0, ordering, futility) for _ in range(threads - 1)]
+        for helper in self._helpers:
+            helper.share_table(self._searcher)
 
     def __repr__(self) -> str:
         if self.plain:
@@ -177,9 +189,10 @@ class Engine:
             nodes_left = limit.nodes - nodes_used if limit.nodes else 0
             if (limit.time and time_left <= 0) or (limit.nodes and nodes_left <= 0):
                 break
-            bound, found, finished = self._searcher.probe(*args, beta, time_left, nodes_left)
-            nodes_used += self._searcher.nodes
-            hits += self._searcher.tt_hits
+            bound, found, finished, spent, found_hits = self._probe(
+                board, args, beta, time_left, nodes_left, move)
+            nodes_used += spent
+            hits += found_hits
             if not finished:
                 break
             if bound < beta:
@@ -193,6 +206,59 @@ class Engine:
         exact = lower == upper
         return SearchResult(move, value, 0, nodes_used, self._pv(args, move, MAX_DEPTH),
                             _time.perf_counter() - start, exact, hits, db)
+
+    def _probe(self, board: Board, args: tuple, beta: int, time_left: float, nodes_left: int,
+               first: Optional[int]) -> Tuple[int, Optional[int], bool, int, int]:
+        """One null-window search of solve: (bound, move, finished, nodes, table hits).
+
+        With helper threads the root moves go one at a time to whichever thread
+        is free, best guess first; the first move to reach beta stops the rest.
+        """
+        if not self._helpers or len(board.legal_moves) < 2:
+            bound, found, finished = self._searcher.probe(*args, beta, time_left, nodes_left)
+            return bound, found, finished, self._searcher.nodes, self._searcher.tt_hits
+        moves = sorted(board.legal_moves, key=lambda pit: (pit != first, -pit))
+        lock = threading.Lock()
+        results: Dict[int, int] = {}
+        state = {"nodes": 0, "hits": 0, "unfinished": False}
+
+        def work(searcher: Searcher) -> None:
+            while True:
+                with lock:
+                    if not moves or any(v >= beta for v in results.values()):
+                        return
+                    pit = moves.pop(0)
+                value, finished = searcher.probe_child(*args, pit, beta, time_left, nodes_left)
+                with lock:
+                    state["nodes"] += searcher.nodes
+                    state["hits"] += searcher.tt_hits
+                    if finished:
+                        results[pit] = value
+                        if value >= beta:
+                            self._searcher.abort()
+                    else:
+                        state["unfinished"] = True
+
+        self._searcher.abort(False)
+        helpers = [threading.Thread(target=work, args=(h,), daemon=True) for h in self._helpers]
+        for thread in helpers:
+            thread.start()
+        try:
+            work(self._searcher)
+        except BaseException:
+            self._searcher.abort()
+            raise
+        finally:
+            for thread in helpers:
+                thread.join()
+            self._searcher.abort(False)
+        best = max(results, key=lambda pit: results[pit], default=None)
+        spent = state["nodes"], state["hits"]
+        if best is not None and results[best] >= beta:
+            return (results[best], best, True) + spent
+        if state["unfinished"] or best is None:
+            return (0, None, False) + spent
+        return (results[best], best, True) + spent
 
     def optimal_moves(self, board: Board, value: Optional[int] = None) -> Tuple[int, ...]:
         """Every move that keeps the perfect-play value (solved first if not given).
@@ -274,17 +340,20 @@ class Engine:
         Table entries hold for one rule set and one database: a change clears it.
         """
         db = self.endgame
-        if db == "auto":
+        if db == "auto" and not solving:
+            db = None
+        elif db == "auto":  # looked for once per rule: opening a database checks all of it
             if board.capture not in self._found:
                 self._found[board.capture] = _endgame.find(board.capture)
-            db = self._found[board.capture] if solving else None
+            db = self._found[board.capture]
         if db is not None and db.capture != board.capture:
             db = None
         context = (board.capture, id(db) if db else None)
         if context != self._context:
             if self._context is not None:
                 self._searcher.clear()
-            self._searcher.set_endgame(db.values if db else None, db.max_seeds if db else 0)
+            for searcher in [self._searcher] + self._helpers:
+                searcher.set_endgame(db.values if db else None, db.max_seeds if db else 0)
             self._context = context
         return (board.pits, board.to_move, CAPTURE_RULES.index(board.capture)), \
             (db.max_seeds if db else None)

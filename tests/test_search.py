@@ -194,3 +194,22 @@ def test_extra_turn_keeps_the_sign():
                    mancala.Engine().search(board, depth=4)):
         assert (result.move, result.score) == (5, 4)
     assert _reference.alphabeta(board.pits, 0, 4, 0)[:2] == (4, 5)
+
+
+def test_two_threads_solve_to_the_same_values():
+    """Threads sharing one small table (many torn-write chances) never change a value."""
+    engine = mancala.Engine(hash_mb=1, threads=2, endgame=None)
+    for slots, to_move, capture in small_endgames(40, seed=21, max_pit_seeds=10):
+        result = engine.solve(board_of(list(slots), to_move, capture))
+        assert result.exact
+        assert result.score == brute_force(slots, to_move, capture), (slots, to_move, capture)
+    result = mancala.Engine(hash_mb=16, threads=2).solve(mancala.Board(seeds=3))
+    assert (result.score, result.exact) == (2, True)
+    board = mancala.Board(seeds=3)
+    board.push(result.move)
+
+
+def test_threads_must_be_a_small_whole_number():
+    for threads in (0, -1, 65, 1.5, "2", True):
+        with pytest.raises(ValueError):
+            mancala.Engine(threads=threads)

@@ -30,6 +30,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="use the endgame database of positions with at most N seeds in the pits, "
                         "building and caching it first if needed (N = 16 builds in seconds, "
                         "18 in under a minute); 0 for none. Default: the largest one cached")
+    p.add_argument("--threads", type=int, default=2, metavar="N",
+                   help="threads sharing each search's root moves (default 2; 1 gives the same "
+                        "node counts on every run)")
     p.add_argument("--all", action="store_true", help="also list every optimal move (one more search each)")
     p.add_argument("--book", action="store_true",
                    help="answer a standard start from the shipped opening book instead of searching")
@@ -44,10 +47,12 @@ def say(text: str) -> None:
 
 
 def engine_for(args: argparse.Namespace, capture: str) -> Engine:
+    if not 1 <= args.threads <= 64:
+        raise CommandError(f"--threads is 1 to 64, not {args.threads}")
     if args.endgame is None:
-        return Engine(hash_mb=args.hash_mb)
+        return Engine(hash_mb=args.hash_mb, threads=args.threads)
     if args.endgame == 0:
-        return Engine(hash_mb=args.hash_mb, endgame=None)
+        return Engine(hash_mb=args.hash_mb, endgame=None, threads=args.threads)
     if not 1 <= args.endgame <= 24:
         raise CommandError(f"--endgame is 0 to 24 seeds, not {args.endgame}")
 
@@ -55,7 +60,7 @@ def engine_for(args: argparse.Namespace, capture: str) -> Engine:
         say(f"endgame database ({capture}): {seeds} seeds, {done:,} of {total:,} positions, {seconds:.1f} s")
 
     db = endgame.ensure(capture, args.endgame, progress)
-    return Engine(hash_mb=args.hash_mb, endgame=db)
+    return Engine(hash_mb=args.hash_mb, endgame=db, threads=args.threads)
 
 
 def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
@@ -91,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                   "exact": True, "from_book": True}
     else:
         engine = engine_for(args, board.capture)
-        say(f"solving ({board.seeds} seeds, capture {board.capture}, "
+        say(f"solving ({board.seeds} seeds, capture {board.capture}, {args.threads} thread(s), "
             f"table {engine.hash_mb:g} MB"
             + (f", endgame database of {engine.endgame.max_seeds} seeds)"
                if hasattr(engine.endgame, "max_seeds") else ")"))
