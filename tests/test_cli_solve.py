@@ -77,6 +77,7 @@ def test_real_subprocess_text_report():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("capture,value", [("standard", 8), ("empty", 10)])
 def test_kalah_6_4_opening_through_the_command(capsys, capture, value):
     report, _ = solve_json(capsys, "--seeds", "4", "--capture", capture, "--endgame", "16",
