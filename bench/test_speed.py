@@ -84,29 +84,14 @@ def test_perft_depth_9_compiled(benchmark):
 
 
 @pytest.mark.benchmark(group="moves")
-def test_generate_and_play_every_move_compiled(benchmark, positions):
-    """_core.legal_moves and _core.play on lists: the Python-facing calls, per move."""
+@pytest.mark.parametrize("twin", [_core, _reference], ids=["compiled", "python"])
+def test_generate_and_play_every_move(benchmark, positions, twin):
+    """legal_moves and play on lists, per move: the Python-facing calls of each twin."""
     def every_move():
         played = 0
         for slots, to_move, capture in positions:
-            for pit in _core.legal_moves(slots, to_move):
-                _core.play(slots, to_move, pit, capture)
-                played += 1
-        return played
-
-    played = benchmark(every_move)
-    benchmark.extra_info.update(moves_per_round=played,
-                                moves_per_second=per_second(benchmark, played))
-
-
-@pytest.mark.benchmark(group="moves")
-def test_generate_and_play_every_move_python(benchmark, positions):
-    """The same moves through the pure-Python twin."""
-    def every_move():
-        played = 0
-        for slots, to_move, capture in positions:
-            for pit in _reference.legal_moves(slots, to_move):
-                _reference.play(slots, to_move, pit, capture)
+            for pit in twin.legal_moves(slots, to_move):
+                twin.play(slots, to_move, pit, capture)
                 played += 1
         return played
 

@@ -12,6 +12,14 @@ from tests.test_search import brute_force
 PIT_SLOTS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
 
 
+def random_pits(rng, most):
+    """14 slots with 1..most seeds dropped at random into the pits, stores empty."""
+    slots = [0] * 14
+    for _ in range(rng.randint(1, most)):
+        slots[rng.choice(PIT_SLOTS)] += 1
+    return slots
+
+
 def positions_with(seeds):
     """Every placement of `seeds` seeds in the twelve pits, stores empty."""
     for cut in itertools.combinations(range(seeds + 11), 11):
@@ -41,9 +49,7 @@ def test_entries_up_to_9_seeds_agree_with_the_solver_on_stored_positions():
     engine = mancala.Engine(hash_mb=4, endgame=None)
     rng = random.Random(2)
     for _ in range(150):
-        slots = [0] * 14
-        for _ in range(rng.randint(1, 9)):
-            slots[rng.choice(PIT_SLOTS)] += 1
+        slots = random_pits(rng, 9)
         slots[6], slots[13] = rng.randint(0, 30), rng.randint(0, 30)
         board = mancala.Board(slots, rng.randint(0, 1))
         assert db.value(board) == engine.solve(board).score, board
@@ -110,9 +116,7 @@ def test_search_with_a_database_scores_covered_positions_exactly():
     engine = mancala.Engine(hash_mb=4, endgame=db)
     rng = random.Random(4)
     for _ in range(40):
-        slots = [0] * 14
-        for _ in range(rng.randint(2, 12)):
-            slots[rng.choice(PIT_SLOTS)] += 1
+        slots = random_pits(rng, 12)
         board = mancala.Board(slots, rng.randint(0, 1))
         if board.is_game_over():
             continue
