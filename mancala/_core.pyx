@@ -156,33 +156,70 @@ cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept no
 
 
 cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint64_t *keys,
-                    const int *order, int n_moves, int child_depth, int beta) noexcept nogil:
-    """Enhanced transposition cut-off: a value >= beta that a child's table entry
-    proves without searching it, or NO_CUTOFF. The children's buckets were
-    prefetched as they were made, so these probes cost little."""
-    cdef int i, pit, value, stored = child_depth if child_depth < TT_DEPTH_END else TT_DEPTH_END
+                    const uint64_t *db_index, int *order, int n_moves, int child_depth,
+                    int alpha, int beta) noexcept nogil:
+    """Enhanced transposition cut-off: settle the node from what is known of its
+    children before searching any (their buckets and database bytes were
+    prefetched as they were made, so this costs little).
+
+    Returns a value >= beta if one child is proven that good, a value <= alpha
+    if every child is proven no better than alpha, else NO_CUTOFF, with the
+    children proven no better than alpha moved to the end of the order.
+    """
+    cdef int i, j, pit, value, low, high, n_hopeless = 0, best_hopeless = -INF
+    cdef int stored = child_depth if child_depth < TT_DEPTH_END else TT_DEPTH_END
+    cdef int hopeless[6]
+    cdef int was[6]
     cdef int *child
+    cdef bint unresolved = False
     cdef tt_data e
     for i in range(n_moves):
         pit = order[i]
-        if keys[pit] == 0:
-            continue
-        if not tt_probe(s.tt, keys[pit], &e) or not (
-                e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
-            continue
         child = children[pit]
-        value = e.value + child[KALAH_STORE] - child[KALAH_OPP_STORE]
-        if flags[pit] & PLAY_EXTRA_TURN:
-            if not (e.bound & TT_LOWER and value >= beta):
-                continue
+        hopeless[i] = False
+        # the child's value, from its own mover's view: exactly, or between low and high
+        value = child[KALAH_STORE] - child[KALAH_OPP_STORE]
+        if flags[pit] & PLAY_GAME_OVER:
+            low = high = value
+        elif flags[pit] & CHILD_IN_DATABASE:
+            low = high = value + s.egdb.values[db_index[pit]]
+        elif keys[pit] and tt_probe(s.tt, keys[pit], &e) and (
+                e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
+            value += e.value
+            low = value if e.bound & TT_LOWER else -INF
+            high = value if e.bound & TT_UPPER else INF
+            if not e.bound & TT_RESOLVED:
+                unresolved = True
         else:
-            if not (e.bound & TT_UPPER and -value >= beta):
-                continue
-            value = -value
-        if not e.bound & TT_RESOLVED:
+            continue
+        if not flags[pit] & PLAY_EXTRA_TURN:
+            low, high = -high, -low
+        if low >= beta:
+            if unresolved:
+                s.horizon += 1
+            s.etc_cuts += 1
+            return low
+        if high <= alpha:
+            hopeless[i] = True
+            n_hopeless += 1
+            if high > best_hopeless:
+                best_hopeless = high
+    if n_hopeless == n_moves:
+        if unresolved:
             s.horizon += 1
         s.etc_cuts += 1
-        return value
+        return best_hopeless
+    if n_hopeless:
+        memcpy(was, order, n_moves * sizeof(int))
+        j = 0
+        for i in range(n_moves):
+            if not hopeless[i]:
+                order[j] = was[i]
+                j += 1
+        for i in range(n_moves):
+            if hopeless[i]:
+                order[j] = was[i]
+                j += 1
     return NO_CUTOFF
 
 
@@ -289,7 +326,8 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             order[j] = pit
             n_moves += 1
         if s.use_tt and depth - 1 > TT_MIN_DEPTH and ply > 0:
-            value = etc_cutoff(s, children, child_flags, child_keys, order, n_moves, depth - 1, beta)
+            value = etc_cutoff(s, children, child_flags, child_keys, child_db, order, n_moves,
+                               depth - 1, alpha, beta)
             if value != NO_CUTOFF:
                 return value
     else:
