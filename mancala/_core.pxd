@@ -99,7 +99,6 @@ cdef struct Search:
     int *abort              # another thread sets *abort to stop this search (NULL: none)
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
     uint64_t tt_hits        # probes that found their position
-    uint64_t etc_cuts       # nodes cut by a child's table entry
     int root_move           # best pit at the root of the last iteration
 
 

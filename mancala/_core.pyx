@@ -197,7 +197,6 @@ cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint
         if low >= beta:
             if unresolved:
                 s.horizon += 1
-            s.etc_cuts += 1
             return low
         if high <= alpha:
             hopeless[i] = True
@@ -207,7 +206,6 @@ cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint
     if n_hopeless == n_moves:
         if unresolved:
             s.horizon += 1
-        s.etc_cuts += 1
         return best_hopeless
     if n_hopeless:
         memcpy(was, order, n_moves * sizeof(int))

@@ -16,7 +16,7 @@ import struct
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Optional, Union
+from typing import Callable, Optional
 
 from mancala import _core
 from mancala.board import Board, capture_code
@@ -161,5 +161,3 @@ def find(capture: str) -> Optional[EndgameDatabase]:
             continue
     return None
 
-
-Source = Union[None, str, EndgameDatabase]
