@@ -3,7 +3,8 @@
 
 Three layers, as in the .pxd: the C of csrc/ (layout, one move, table entries),
 ``nogil`` functions over board pointers (evaluation, perft, negamax, iterative
-deepening, exact solving), and two thin classes for Python (BoardBase, Searcher).
+deepening, null-window probes to the end of the game, endgame databases), and
+two thin classes for Python (BoardBase, Searcher).
 The module-level functions answer the same questions as ``mancala._reference``,
 the pure-Python twin; the tests hold the two against each other.
 
@@ -14,6 +15,7 @@ from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 
 cdef extern from *:
@@ -24,7 +26,6 @@ cdef extern from *:
     void __builtin_prefetch(const void *address) nogil
     int load_flag(const int *flag) nogil       # another thread may set it
     void store_flag(int *flag, int value) nogil
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from operator import index
 
@@ -410,8 +411,7 @@ cdef struct Outcome:
     bint exact
 
 
-cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative,
-                    double time_limit) noexcept nogil:
+cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noexcept nogil:
     """Iterative deepening to max_depth; stops early once the value is exact.
 
     A stopped iteration is discarded: the result is the last finished depth.
@@ -946,7 +946,7 @@ cdef class Searcher:
         # futility cuts with bounds on the store difference: valid for the store evaluation only
         self.s.futility = futility and self.s.evaluation == EVAL_STORE
         with nogil:
-            out = deepen(&self.s, v, max_depth, iterative, time_limit)
+            out = deepen(&self.s, v, max_depth, iterative)
         self.s.futility = futility
         if self.s.interrupted:
             raise KeyboardInterrupt
