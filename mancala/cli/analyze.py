@@ -5,7 +5,7 @@ import argparse
 import json
 
 from mancala.board import PLAYER_NAMES
-from mancala.cli.bench import _depth, _megabytes, _seconds
+from mancala.cli import limits
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import DEFAULT_DEPTH, Engine
 
@@ -19,11 +19,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "(--moves). Pits are shown 1..6 from the mover's left.")
     add_position_arguments(p)
     limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=_depth, metavar="N",
+    limit.add_argument("--depth", type=limits.depth, metavar="N",
                        help=f"search every move to depth N (default {DEFAULT_DEPTH})")
-    limit.add_argument("--time", type=_seconds, metavar="S", help="seconds in all, shared by the moves")
+    limit.add_argument("--time", type=limits.seconds, metavar="S", help="seconds in all, shared by the moves")
     limit.add_argument("--exact", action="store_true", help="solve every move to the end of the game")
-    p.add_argument("--hash-mb", type=_megabytes, default=64.0, metavar="MB",
+    p.add_argument("--hash-mb", type=limits.megabytes, default=64.0, metavar="MB",
                    help="transposition table size (default 64)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(run=run)

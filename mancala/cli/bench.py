@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import platform
 import sys
 import time
@@ -21,6 +20,7 @@ from typing import Any, Dict, List, Optional
 import mancala
 from mancala import _reference
 from mancala.board import capture_code
+from mancala.cli import limits
 from mancala.engine import DEFAULT_DEPTH, Engine, SearchLimit
 from mancala.positions import BENCH_POSITIONS, Position, load_positions
 
@@ -39,11 +39,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "score and table use. With a depth limit the total node count is a "
                     "behaviour signature: identical run after run.")
     limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=_depth, metavar="N",
+    limit.add_argument("--depth", type=limits.depth, metavar="N",
                        help=f"search every position to depth N (default {DEFAULT_DEPTH})")
-    limit.add_argument("--time", type=_seconds, metavar="S",
+    limit.add_argument("--time", type=limits.seconds, metavar="S",
                        help="search every position for S seconds instead of to a depth")
-    p.add_argument("--hash-mb", type=_megabytes, default=float(DEFAULT_HASH_MB), metavar="MB",
+    p.add_argument("--hash-mb", type=limits.megabytes, default=float(DEFAULT_HASH_MB), metavar="MB",
                    help=f"transposition table size (default {DEFAULT_HASH_MB}; 0 for none)")
     p.add_argument("--positions", metavar="FILE",
                    help="positions to search, one a line: NAME SLOTS SIDE CAPTURE "
@@ -51,42 +51,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare", action="store_true",
                    help="also search plain alpha-beta trees compiled and in pure Python: "
                         "node counts must agree; prints both times and the speed ratio")
-    p.add_argument("--compare-depth", type=_depth, default=DEFAULT_COMPARE_DEPTH, metavar="N",
+    p.add_argument("--compare-depth", type=limits.depth, default=DEFAULT_COMPARE_DEPTH, metavar="N",
                    help=f"depth of the --compare trees (default {DEFAULT_COMPARE_DEPTH})")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document on stdout (progress still goes to stderr)")
     p.set_defaults(run=run)
-
-
-def _depth(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= mancala.MAX_DEPTH:
-        raise argparse.ArgumentTypeError(
-            f"depth is a whole number from 1 to {mancala.MAX_DEPTH}, not {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"time is a positive number of seconds, not {text!r}")
-    return value
-
-
-def _megabytes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 <= value <= 1 << 20):
-        raise argparse.ArgumentTypeError(f"hash size is a number of megabytes >= 0, not {text!r}")
-    return value
 
 
 # -- measuring

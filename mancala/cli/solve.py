@@ -8,9 +8,8 @@ import time
 
 from mancala import book, endgame
 from mancala.board import PLAYER_NAMES, Board
-from mancala.cli import CommandError
+from mancala.cli import CommandError, limits
 from mancala.cli.position import add_position_arguments, board_from
-from mancala.cli.bench import _megabytes
 from mancala.engine import Engine
 
 BOOK_STARTS = [(3, "standard"), (3, "empty"), (4, "standard"), (4, "empty")]
@@ -24,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "built, an endgame database. Progress goes to stderr. Pits are shown 1..6 "
                     "from the mover's left.")
     add_position_arguments(p)
-    p.add_argument("--hash-mb", type=_megabytes, default=1024.0, metavar="MB",
+    p.add_argument("--hash-mb", type=limits.megabytes, default=1024.0, metavar="MB",
                    help="transposition table size (default 1024)")
     p.add_argument("--endgame", type=int, default=None, metavar="N",
                    help="use the endgame database of positions with at most N seeds in the pits, "
