@@ -78,15 +78,18 @@ static inline int egdb_value(egdb_table *t, const int *b, int seeds)
 
 /* Value of the position with pits from b and empty stores, computing what is
  * missing (children first). Recursion stays short: a move that keeps every
- * seed in the pits moves them nearer their stores, so chains are bounded. */
+ * seed in the pits moves them nearer their stores, so chains are bounded.
+ * Threads may build one level together: a value is written whole (one byte,
+ * atomically), and one not written yet is computed again, to the same byte. */
 static int egdb_solve(egdb_table *t, const int *b, int seeds, int capture)
 {
     int pos[KALAH_SLOTS], child[KALAH_SLOTS];
     int pit, flags, captured, value, best = -KALAH_MAX_SEEDS - 1, mine, theirs, left;
     uint64_t index = egdb_index(b, seeds);
+    int8_t known = __atomic_load_n(&t->values[index], __ATOMIC_RELAXED);
 
-    if (t->values[index] != EGDB_UNKNOWN)
-        return t->values[index];
+    if (known != EGDB_UNKNOWN)
+        return known;
     memcpy(pos, b, sizeof pos);
     pos[KALAH_STORE] = pos[KALAH_OPP_STORE] = 0;
     mine = kalah_row_sum(pos);
@@ -111,32 +114,45 @@ static int egdb_solve(egdb_table *t, const int *b, int seeds, int capture)
                 best = value;
         }
     }
-    t->values[index] = (int8_t)best;
+    __atomic_store_n(&t->values[index], (int8_t)best, __ATOMIC_RELAXED);
     return best;
 }
 
-/* Solve every placement of `left` more seeds in pits i..11 of b (pits before i set). */
-static void egdb_fill(egdb_table *t, int *b, int i, int left, int seeds, int capture)
+/* One thread's share of a level: runs of EGDB_RUN positions in index order, dealt in turn. */
+typedef struct {
+    egdb_table *t;
+    int seeds, capture;
+    int part, parts;        /* this thread solves the runs numbered part, part + parts, ... */
+    uint64_t visited;       /* positions of the level enumerated so far */
+} egdb_share;
+
+enum { EGDB_RUN = 4096 };   /* long enough that neighbours (which share children) stay together */
+
+/* Solve this share's placements of `left` more seeds in pits i..11 of b (pits before i set). */
+static void egdb_fill(egdb_share *share, int *b, int i, int left)
 {
     static const int slot[EGDB_PITS] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
     int v;
     if (i == EGDB_PITS - 1) {
         b[slot[i]] = left;
-        egdb_solve(t, b, seeds, capture);
+        if (share->visited++ / EGDB_RUN % share->parts == (uint64_t)share->part)
+            egdb_solve(share->t, b, share->seeds, share->capture);
         return;
     }
     for (v = 0; v <= left; v++) {
         b[slot[i]] = v;
-        egdb_fill(t, b, i + 1, left - v, seeds, capture);
+        egdb_fill(share, b, i + 1, left - v);
     }
     b[slot[i]] = 0;
 }
 
-/* Every position with exactly n seeds in the pits (levels below n are done). */
-static void egdb_build_level(egdb_table *t, int n, int capture)
+/* Part `part` of `parts` of the positions with exactly n seeds in the pits
+ * (levels below n are done; all parts together make the level). */
+static void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts)
 {
     int b[KALAH_SLOTS] = {0};
-    egdb_fill(t, b, 0, n, n, capture);
+    egdb_share share = {t, n, capture, part, parts, 0};
+    egdb_fill(&share, b, 0, n);
 }
 
 /* FNV-1a over the values: a file that does not hash to its header is rebuilt. */

@@ -71,7 +71,7 @@ cdef extern from "egdb.h" nogil:
     uint64_t egdb_count(int n)
     uint64_t egdb_index(const int *b, int seeds)
     int egdb_value(egdb_table *t, const int *b, int seeds)
-    void egdb_build_level(egdb_table *t, int n, int capture)
+    void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts)
     uint64_t egdb_checksum(const signed char *values, uint64_t size)
 
 
@@ -97,6 +97,7 @@ cdef struct Search:
     bint stopped            # a limit was hit: the current iteration is void
     bint interrupted        # stopped by Ctrl-C: the caller raises KeyboardInterrupt
     int *abort              # another thread sets *abort to stop this search (NULL: none)
+    uint64_t *busy          # positions threads sharing the table are searching now (NULL: alone)
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
     uint64_t tt_hits        # probes that found their position
     int root_move           # best pit at the root of the last iteration
@@ -116,6 +117,7 @@ cdef class Searcher:
     cdef Search s
     cdef tt_table table         # this searcher's own table (s.tt points here unless shared)
     cdef int _abort             # what s.abort of this searcher and its sharers points to
+    cdef uint64_t *_busy        # what s.busy of this searcher and its sharers points to
     cdef object _table_owner    # the Searcher whose table this one searches, if not its own
     cdef object _egdb_owner     # keeps the buffer behind s.egdb.values alive
     cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1

@@ -13,7 +13,7 @@ and every value is from the mover's point of view, in seeds.
 """
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -22,12 +22,21 @@ cdef extern from *:
     """
     static inline int load_flag(const int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
     static inline void store_flag(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_RELAXED); }
+    static inline uint64_t load_key(const uint64_t *slot) { return __atomic_load_n(slot, __ATOMIC_RELAXED); }
+    static inline void store_key(uint64_t *slot, uint64_t key) { __atomic_store_n(slot, key, __ATOMIC_RELAXED); }
+    static inline void clear_key(uint64_t *slot, uint64_t key) {
+        __atomic_compare_exchange_n(slot, &key, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
     """
     void __builtin_prefetch(const void *address) nogil
     int load_flag(const int *flag) nogil       # another thread may set it
     void store_flag(int *flag, int value) nogil
+    uint64_t load_key(const uint64_t *slot) nogil   # the busy table (see negamax)
+    void store_key(uint64_t *slot, uint64_t key) nogil
+    void clear_key(uint64_t *slot, uint64_t key) nogil  # only if it still holds key
 
 from operator import index
+from threading import Thread
 
 from mancala.errors import IllegalMoveError, InvalidBoardError
 
@@ -45,6 +54,8 @@ cdef enum:
     POLL_SIGNALS = 65536    # take the GIL for Ctrl-C every 65536 nodes: ~5 ms
     UNDO_STRIDE = 18        # per pushed move: 14 slots, to_move, pit, captured, flags
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
+    EGDB_SHARED_LEVEL = 8   # smaller database levels take a moment: one thread builds them
+    BUSY_SLOTS = 1 << 14    # the busy table: keys of positions being searched, for sharing threads
 
 MAX_DEPTH = TT_DEPTH_MAX
 MAX_SEEDS = KALAH_MAX_SEEDS
@@ -235,17 +246,19 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     5. probe the table
     6. order the moves (or keep the natural order); a child the table
        already proves good enough cuts at once (enhanced transposition cut-off)
-    7. search the children: an extra turn keeps the window and the sign
+    7. search the children: an extra turn keeps the window and the sign;
+       a child another thread is searching waits till last (ABDADA)
     8. store the result, marked resolved if no horizon was met below
     """
     cdef int children[6][14]
     cdef int child_flags[6]
     cdef uint64_t child_keys[6]
     cdef uint64_t child_db[6]
-    cdef int order[6]
+    cdef int order[12]      # the moves in search order, then those put off till last
     cdef int keys[6]
     cdef int *child
-    cdef int pit, n_moves = 0, i, j, k, flags, captured, gain, value, best = -INF
+    cdef uint64_t *busy
+    cdef int pit, n_moves = 0, n_listed, i, j, k, flags, captured, gain, value, best = -INF
     cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
     cdef int stored_depth, bound, seeds_left, mine, theirs, child_seeds
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
@@ -335,8 +348,11 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
                 order[n_moves] = pit
                 n_moves += 1
 
-    for i in range(n_moves):                                            # 7
+    n_listed = n_moves
+    i = 0
+    while i < n_listed:                                                 # 7
         pit = order[i]
+        i += 1
         child = children[pit]
         child_key = 0
         if s.ordering:
@@ -364,10 +380,22 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
                 s.horizon += 1
             if not flags & PLAY_EXTRA_TURN:
                 value = -value
-        elif flags & PLAY_EXTRA_TURN:
-            value = negamax(s, child, depth - 1, alpha, beta, ply + 1, child_key)
         else:
-            value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1, child_key)
+            busy = NULL
+            if child_key and s.busy != NULL and i <= n_moves:
+                busy = &s.busy[child_key & (BUSY_SLOTS - 1)]
+                if i > 1 and load_key(busy) == child_key:
+                    # another thread is in this subtree: take it last, when the table may know it
+                    order[n_listed] = pit
+                    n_listed += 1
+                    continue
+                store_key(busy, child_key)
+            if flags & PLAY_EXTRA_TURN:
+                value = negamax(s, child, depth - 1, alpha, beta, ply + 1, child_key)
+            else:
+                value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1, child_key)
+            if busy != NULL:
+                clear_key(busy, child_key)
         if s.stopped:
             return 0
         if value > best:
@@ -626,28 +654,42 @@ def egdb_size(max_seeds):
     return egdb_count(check_egdb_seeds(max_seeds))
 
 
-def egdb_build(max_seeds, capture, progress=None):
+def egdb_build(max_seeds, capture, progress=None, threads=1):
     """The perfect-play value of every position with at most max_seeds in the pits.
 
     Returns a bytearray, one signed byte a position (see csrc/egdb.h);
     progress(seeds, done_positions, all_positions) is called after each level.
+    threads: how many threads build each level together.
     """
     cdef int n, top = check_egdb_seeds(max_seeds)
-    cdef egdb_table t
     cdef int rule = check_code(capture, CAPTURE_RULES, "capture")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+        raise ValueError(f"threads is 1 to 64, not {threads!r}")
     values = bytearray(egdb_count(top))
+    memset(<char *> values, EGDB_UNKNOWN, len(values))
+    for n in range(top + 1):
+        helpers = [Thread(target=_egdb_build_part, args=(values, top, n, rule, part, threads))
+                   for part in range(1, threads if n >= EGDB_SHARED_LEVEL else 1)]
+        for helper in helpers:
+            helper.start()
+        _egdb_build_part(values, top, n, rule, 0, len(helpers) + 1)
+        for helper in helpers:
+            helper.join()
+        if progress is not None:
+            progress(n, egdb_count(n), egdb_count(top))
+        PyErr_CheckSignals()
+    return values
+
+
+def _egdb_build_part(values, int top, int n, int rule, int part, int parts):
+    """One thread's part of level n of egdb_build (levels below n done)."""
     cdef unsigned char[::1] view = values
-    memset(&view[0], EGDB_UNKNOWN, view.shape[0])
+    cdef egdb_table t
     t.values = <signed char *> &view[0]
     t.max_seeds = top
     t.size = view.shape[0]
-    for n in range(top + 1):
-        with nogil:
-            egdb_build_level(&t, n, rule)
-        if progress is not None:
-            progress(n, egdb_count(n), t.size)
-        PyErr_CheckSignals()
-    return values
+    with nogil:
+        egdb_build_level(&t, n, rule, part, parts)
 
 
 def egdb_hash(values):
@@ -838,42 +880,29 @@ cdef class Searcher:
 
     def __dealloc__(self):
         tt_free(&self.table)
+        free(self._busy)
 
     def share_table(self, Searcher owner not None):
         """Search in owner's table from now on, and stop when owner.abort() is called.
 
         Entries are written lock-free (tt.h): torn ones are misses, never lies.
+        Sharers searching the same position split the work: each marks the
+        subtrees it is in, and the others put those off till last.
         """
+        if owner._busy == NULL:
+            owner._busy = <uint64_t *> calloc(BUSY_SLOTS, sizeof(uint64_t))
+            if owner._busy == NULL:
+                raise MemoryError()
+            owner.s.busy = owner._busy
         self.s.tt = &owner.table
         self.s.use_tt = owner.table.buckets != NULL
         self.s.abort = &owner._abort
+        self.s.busy = owner._busy
         self._table_owner = owner
 
     def abort(self, bint stop=True):
         """Stop (or, with False, allow again) the searches that watch this searcher."""
         store_flag(&self._abort, stop)
-
-    def probe_child(self, slots, to_move, capture, pit, int beta,
-                    double time_limit=0, uint64_t node_limit=0):
-        """probe() of one root move: (value for the side to move at the root, finished).
-
-        The value is a fail-soft bound like probe's: >= beta a lower bound, else
-        an upper bound. Lets a caller share a probe's root moves among threads.
-        """
-        cdef int v[14]
-        cdef int flags, captured, value
-        self._setup(slots, to_move, capture, 0, v)
-        check_pit(v, pit)
-        flags = kalah_play(v, pit, self.s.capture, &captured)
-        begin(&self.s, time_limit, node_limit, False)
-        with nogil:
-            if flags & PLAY_EXTRA_TURN:
-                value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 1, 0)
-            else:
-                value = -negamax(&self.s, v, SOLVE_DEPTH, -beta, -beta + 1, 1, 0)
-        if self.s.interrupted:
-            raise KeyboardInterrupt
-        return value, not self.s.stopped
 
     def set_endgame(self, values, int max_seeds):
         """Answer positions with at most max_seeds seeds in the pits from values
@@ -953,19 +982,21 @@ cdef class Searcher:
         return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
 
     def probe(self, slots, to_move, capture, int beta,
-              double time_limit=0, uint64_t node_limit=0):
+              double time_limit=0, uint64_t node_limit=0, bint helper=False):
         """Null-window test to the end of the game: is the value >= beta?
 
         Returns (value, move, finished): a fail-soft bound (value >= beta: a
         lower bound, reached by move; else an upper bound). The caller's
         search over the margin (MTD(f)) lives in mancala.Engine.solve.
+        helper: another thread runs the same probe in the same table (one
+        that was shared), so this one leaves the table's generation alone.
         """
         cdef int v[14]
         cdef int value
         self._setup(slots, to_move, capture, 0, v)
         if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
             raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
-        begin(&self.s, time_limit, node_limit)
+        begin(&self.s, time_limit, node_limit, not helper)
         with nogil:
             value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
         if self.s.interrupted:

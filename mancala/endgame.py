@@ -75,8 +75,9 @@ class EndgameDatabase:
         return board.score() + _core.egdb_lookup(self.values, self.max_seeds, board.pits, board.to_move)
 
 
-def build(capture: str, max_seeds: int, progress: Optional[Progress] = None) -> EndgameDatabase:
-    """Compute a database in memory (levels of seeds from 0 up)."""
+def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
+          threads: int = 1) -> EndgameDatabase:
+    """Compute a database in memory (levels of seeds from 0 up, each shared by ``threads``)."""
     code = capture_code(capture)
     start = time.perf_counter()
 
@@ -84,7 +85,7 @@ def build(capture: str, max_seeds: int, progress: Optional[Progress] = None) -> 
         if progress is not None:
             progress(seeds, done, total, time.perf_counter() - start)
 
-    return EndgameDatabase(capture, max_seeds, _core.egdb_build(max_seeds, code, report))
+    return EndgameDatabase(capture, max_seeds, _core.egdb_build(max_seeds, code, report, threads))
 
 
 def save(db: EndgameDatabase, path: Optional[Path] = None) -> Path:
@@ -135,12 +136,12 @@ def load(capture: str, max_seeds: int, path: Optional[Path] = None) -> EndgameDa
 
 
 def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS,
-           progress: Optional[Progress] = None) -> EndgameDatabase:
+           progress: Optional[Progress] = None, threads: int = 1) -> EndgameDatabase:
     """The cached database, built (again) if it is missing or fails its checks."""
     try:
         return load(capture, max_seeds)
     except EndgameFileError:
-        db = build(capture, max_seeds, progress)
+        db = build(capture, max_seeds, progress, threads)
         save(db)
         return db
 

@@ -5,7 +5,7 @@ import math
 import threading
 import time as _time
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher, evaluate
 from mancala import endgame as _endgame
@@ -190,7 +190,7 @@ class Engine:
             if (limit.time and time_left <= 0) or (limit.nodes and nodes_left <= 0):
                 break
             bound, found, finished, spent, found_hits = self._probe(
-                board, args, beta, time_left, nodes_left, move)
+                board, args, beta, time_left, nodes_left)
             nodes_used += spent
             hits += found_hits
             if not finished:
@@ -207,37 +207,28 @@ class Engine:
         return SearchResult(move, value, 0, nodes_used, self._pv(args, move, MAX_DEPTH),
                             _time.perf_counter() - start, exact, hits, db)
 
-    def _probe(self, board: Board, args: tuple, beta: int, time_left: float, nodes_left: int,
-               first: Optional[int]) -> Tuple[int, Optional[int], bool, int, int]:
+    def _probe(self, board: Board, args: tuple, beta: int, time_left: float, nodes_left: int
+               ) -> Tuple[int, Optional[int], bool, int, int]:
         """One null-window search of solve: (bound, move, finished, nodes, table hits).
 
-        With helper threads the root moves go one at a time to whichever thread
-        is free, best guess first; the first move to reach beta stops the rest.
+        With helper threads every thread runs the same search in the shared
+        table, each putting off the subtrees another is in (ABDADA, see the
+        core's negamax); the first to finish answers and stops the rest.
         """
         if not self._helpers or len(board.legal_moves) < 2:
             bound, found, finished = self._searcher.probe(*args, beta, time_left, nodes_left)
             return bound, found, finished, self._searcher.nodes, self._searcher.tt_hits
-        moves = sorted(board.legal_moves, key=lambda pit: (pit != first, -pit))
+        searchers = [self._searcher] + self._helpers
         lock = threading.Lock()
-        results: Dict[int, int] = {}
-        state = {"nodes": 0, "hits": 0, "unfinished": False}
+        answers: List[Tuple[int, Optional[int], bool]] = []
 
         def work(searcher: Searcher) -> None:
-            while True:
-                with lock:
-                    if not moves or any(v >= beta for v in results.values()):
-                        return
-                    pit = moves.pop(0)
-                value, finished = searcher.probe_child(*args, pit, beta, time_left, nodes_left)
-                with lock:
-                    state["nodes"] += searcher.nodes
-                    state["hits"] += searcher.tt_hits
-                    if finished:
-                        results[pit] = value
-                        if value >= beta:
-                            self._searcher.abort()
-                    else:
-                        state["unfinished"] = True
+            answer = searcher.probe(*args, beta, time_left, nodes_left,
+                                    helper=searcher is not self._searcher)
+            with lock:
+                if answer[2] and not answers:
+                    answers.append(answer)
+                    self._searcher.abort()
 
         self._searcher.abort(False)
         helpers = [threading.Thread(target=work, args=(h,), daemon=True) for h in self._helpers]
@@ -252,13 +243,10 @@ class Engine:
             for thread in helpers:
                 thread.join()
             self._searcher.abort(False)
-        best = max(results, key=lambda pit: results[pit], default=None)
-        spent = state["nodes"], state["hits"]
-        if best is not None and results[best] >= beta:
-            return (results[best], best, True) + spent
-        if state["unfinished"] or best is None:
+        spent = sum(s.nodes for s in searchers), sum(s.tt_hits for s in searchers)
+        if not answers:
             return (0, None, False) + spent
-        return (results[best], best, True) + spent
+        return answers[0] + spent
 
     def optimal_moves(self, board: Board, value: Optional[int] = None) -> Tuple[int, ...]:
         """Every move that keeps the perfect-play value (solved first if not given).

@@ -55,6 +55,21 @@ def test_entries_up_to_9_seeds_agree_with_the_solver_on_stored_positions():
         assert db.value(board) == engine.solve(board).score, board
 
 
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_build_the_same_bytes_as_one(threads):
+    """Threads share each level (racing to fill the same positions): no byte may differ."""
+    for capture in mancala.CAPTURE_RULES:
+        code = mancala.CAPTURE_RULES.index(capture)
+        alone = _core.egdb_build(12, code)
+        assert _core.egdb_build(12, code, threads=threads) == alone, capture
+
+
+def test_build_threads_must_be_a_small_whole_number():
+    for threads in (0, -1, 65, 1.5, "2", True):
+        with pytest.raises(ValueError, match="threads"):
+            _core.egdb_build(3, 0, threads=threads)
+
+
 def test_save_load_round_trip_and_find(tmp_path, monkeypatch):
     monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
     small, big = endgame.build("empty", 4), endgame.build("empty", 6)

@@ -212,6 +212,26 @@ def test_two_threads_solve_to_the_same_values():
     board.push(result.move)
 
 
+def test_two_threads_agree_with_one_beyond_brute_force():
+    """Middle games too big for brute force: two threads splitting each probe
+    (ABDADA) give one thread's value, and a move that keeps it."""
+    rng = random.Random(5)
+    one = mancala.Engine(hash_mb=8, endgame=None)
+    two = mancala.Engine(hash_mb=8, endgame=None, threads=2)
+    # without captures games run long: those positions need fewer seeds left to solve quickly
+    for capture, in_pits in (("standard", 30), ("empty", 30), ("none", 14)):
+        for _ in range(4):
+            board = mancala.Board(seeds=3, capture=capture)
+            while not board.is_game_over() and sum(board.pits) - board.pits[6] - board.pits[13] > in_pits:
+                board.push(rng.choice(board.legal_moves))
+            if board.is_game_over():
+                continue
+            expected = one.solve(board)
+            result = two.solve(board)
+            assert (result.score, result.exact) == (expected.score, True), board
+            assert result.move in one.optimal_moves(board, expected.score), board
+
+
 def test_threads_must_be_a_small_whole_number():
     for threads in (0, -1, 65, 1.5, "2", True):
         with pytest.raises(ValueError):
