@@ -73,9 +73,10 @@ class Engine:
     order, no futility cuts, no iterative deepening): node for node the tree of
     ``mancala._reference.alphabeta``.
 
-    ``threads``: ``solve`` shares each null-window search's root moves among
-    this many threads searching one table (node counts then vary from run to
-    run; values never do). ``search`` is single-threaded.
+    ``threads``: ``solve`` runs each null-window search on this many threads
+    sharing one table, each putting off the subtrees another is searching
+    (node counts then vary from run to run; values never do). ``search`` is
+    single-threaded.
 
     ``endgame``: ``"auto"`` (the default) lets ``solve`` answer positions with
     few seeds from a cached endgame database for the board's rules, when one
@@ -107,7 +108,7 @@ class Engine:
         self._context: Optional[tuple] = None
         self.evaluation = evaluation
         self._searcher = Searcher(hash_mb, ordering, futility)
-        # solve's helpers: each searches some root moves in the same table
+        # solve's helpers: they search beside this one, in its table
         self._helpers = [Searcher(0, ordering, futility) for _ in range(threads - 1)]
         for helper in self._helpers:
             helper.share_table(self._searcher)
