@@ -5,7 +5,7 @@ import random
 import pytest
 
 import mancala
-from mancala import _core, _reference
+from mancala import _core, _reference, endgame
 from tests.test_twin import sample_positions
 
 
@@ -118,6 +118,22 @@ def test_kalah_6_4_opening_value(capture, value):
         mancala.Board(seeds=4, capture=capture))
     assert result.exact
     assert result.score == value
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("capture,value", [("standard", 8), ("empty", 10)])
+def test_kalah_6_4_opening_value_with_an_endgame_database(capture, value):
+    """The 18-seed database (built on two threads into the test cache) and the
+    search together, as `solve --endgame 18` runs them; the move must keep the value."""
+    db = endgame.ensure(capture, 18, threads=2)
+    engine = mancala.Engine(hash_mb=512, endgame=db, threads=2)
+    board = mancala.Board(seeds=4, capture=capture)
+    result = engine.solve(board)
+    assert (result.score, result.exact, result.endgame) == (value, True, 18)
+    board.push(result.move)
+    child = engine.solve(board)
+    assert child.score == (value if board.to_move == 0 else -value)
 
 
 def test_analyse_scores_every_move_and_agrees_with_search():
