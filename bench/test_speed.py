@@ -55,17 +55,28 @@ def test_search_depth_20_from_the_start(benchmark):
     assert result.depth == 20 and result.move in range(6)
 
 
-@pytest.mark.benchmark(group="search")
-def test_solve_kalah_6_3(benchmark):
+@pytest.mark.benchmark(group="solve")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_solve_kalah_6_3(benchmark, threads):
     board = Board(seeds=3)
 
     def setup():
-        return (mancala.Engine(hash_mb=64, endgame=None),), {}
+        return (mancala.Engine(hash_mb=64, endgame=None, threads=threads),), {}
 
     result = benchmark.pedantic(lambda engine: engine.solve(board), setup=setup, rounds=3)
     benchmark.extra_info.update(nodes=result.nodes, score=result.score, move=result.move,
                                 nodes_per_second=per_second(benchmark, result.nodes))
     assert result.exact and result.score == 2          # DESIGN.md: first player wins by 2
+
+
+@pytest.mark.benchmark(group="endgame database")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_build_endgame_database_14_seeds(benchmark, threads):
+    values = benchmark.pedantic(_core.egdb_build, args=(14, 0), kwargs={"threads": threads},
+                                rounds=2)
+    benchmark.extra_info.update(positions=len(values),
+                                positions_per_second=per_second(benchmark, len(values)))
+    assert len(values) == _core.egdb_size(14)
 
 
 @pytest.fixture(scope="module")
