@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import os
 import random
 import re
 import time
@@ -58,6 +59,7 @@ PERFECT_SOLVE_TIME = 3.0
 PERFECT_FALLBACK_TIME = 1.0
 HASH_MB = 16
 PERFECT_HASH_MB = 256
+PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
 
 
 class PlayerSpecError(MancalaError):
@@ -312,7 +314,10 @@ class EnginePlayer(Player):
     def engine(self):
         if self._engine is None:
             from mancala.engine import Engine
-            self._engine = Engine(hash_mb=PERFECT_HASH_MB if self.level == "perfect" else HASH_MB)
+            if self.level == "perfect":
+                self._engine = Engine(hash_mb=PERFECT_HASH_MB, threads=PERFECT_THREADS)
+            else:
+                self._engine = Engine(hash_mb=HASH_MB)
         return self._engine
 
     def choose(self, board: Board) -> int:
