@@ -191,7 +191,7 @@ class Engine:
             if (limit.time and time_left <= 0) or (limit.nodes and nodes_left <= 0):
                 break
             bound, found, finished, spent, found_hits = self._probe(
-                board, args, beta, time_left, nodes_left)
+                args, beta, time_left, nodes_left)
             nodes_used += spent
             hits += found_hits
             if not finished:
@@ -208,7 +208,7 @@ class Engine:
         return SearchResult(move, value, 0, nodes_used, self._pv(args, move, MAX_DEPTH),
                             _time.perf_counter() - start, exact, hits, db)
 
-    def _probe(self, board: Board, args: tuple, beta: int, time_left: float, nodes_left: int
+    def _probe(self, args: tuple, beta: int, time_left: float, nodes_left: int
                ) -> Tuple[int, Optional[int], bool, int, int]:
         """One null-window search of solve: (bound, move, finished, nodes, table hits).
 
@@ -216,7 +216,7 @@ class Engine:
         table, each putting off the subtrees another is in (ABDADA, see the
         core's negamax); the first to finish answers and stops the rest.
         """
-        if not self._helpers or len(board.legal_moves) < 2:
+        if not self._helpers:
             bound, found, finished = self._searcher.probe(*args, beta, time_left, nodes_left)
             return bound, found, finished, self._searcher.nodes, self._searcher.tt_hits
         searchers = [self._searcher] + self._helpers

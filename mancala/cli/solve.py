@@ -28,7 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--endgame", type=int, default=None, metavar="N",
                    help="use the endgame database of positions with at most N seeds in the pits, "
                         "building and caching it first if needed (on two threads N = 16 builds in "
-                        "seconds, 18 in about 15 s, 20 in about 30 s); 0 for none. Default: the largest one cached")
+                        "seconds, 18 in about 15 s, 20 in about 30 s); 0 for none. "
+                        "Default: the largest one cached")
     p.add_argument("--threads", type=int, default=2, metavar="N",
                    help="threads sharing each search, and building a missing endgame database "
                         "(default 2; 1 gives the same node counts on every run)")
