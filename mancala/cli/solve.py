@@ -37,7 +37,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--book", action="store_true",
                    help="answer a standard start from the shipped opening book instead of searching")
     p.add_argument("--update-book", action="store_true",
-                   help="solve the standard starts and rewrite mancala/data/openings.json")
+                   help="solve the standard starts and rewrite mancala/data/openings.json "
+                        "(with --seeds: solve that start only and keep the others)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(run=run)
 
@@ -119,15 +120,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def update_book(args: argparse.Namespace) -> int:
-    entries = []
-    for seeds, capture in BOOK_STARTS:
+    """Solve the book's starts again, or with --seeds only that start, kept beside the others."""
+    entries = {}
+    starts = BOOK_STARTS
+    if args.seeds is not None:
+        entries = book.load()
+        starts = [(args.seeds, args.capture)]
+    for seeds, capture in starts:
         board = Board(seeds=seeds, capture=capture)
         say(f"Kalah(6,{seeds}) {capture}:")
         report = solve(board, engine_for(args, capture), all_moves=True)
-        entries.append(book.BookEntry(seeds, capture, report["value"], tuple(report["optimal_moves"]),
-                                      report["nodes"], report["seconds"]))
+        entries[seeds, capture] = book.BookEntry(seeds, capture, report["value"],
+                                                 tuple(report["optimal_moves"]),
+                                                 report["nodes"], report["seconds"])
         say(f"  {report['value']:+d}, optimal first moves "
             f"{', '.join(str(m + 1) for m in report['optimal_moves'])} ({report['seconds']:.1f} s)")
-    book.save(entries)
+    book.save(entries.values())
     print(f"wrote {book.BOOK_PATH}")
     return 0
