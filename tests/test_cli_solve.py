@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+import mancala
 from mancala import book, endgame
 from mancala.cli import main
 
@@ -83,3 +84,21 @@ def test_kalah_6_4_opening_through_the_command(capsys, capture, value):
     report, _ = solve_json(capsys, "--seeds", "4", "--capture", capture, "--endgame", "16",
                            "--hash-mb", "1024")
     assert (report["value"], report["exact"]) == (value, True)
+
+
+def test_update_book_for_one_start_keeps_the_other_entries(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "openings.json"
+    path.write_text(book.BOOK_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(book, "BOOK_PATH", path)
+    shipped = book.load(path)
+    assert main(["solve", "--update-book", "--seeds", "2", "--capture", "empty",
+                 "--endgame", "0", "--hash-mb", "16"]) == 0
+    capsys.readouterr()
+    entries = book.load(path)
+    assert set(entries) == set(shipped) | {(2, "empty")}
+    assert all(entries[key] == entry for key, entry in shipped.items())
+    board = mancala.Board(seeds=2, capture="empty")
+    engine = mancala.Engine(hash_mb=16, endgame=None)
+    value = engine.solve(board).score
+    assert entries[2, "empty"].value == value
+    assert entries[2, "empty"].moves == engine.optimal_moves(board, value)
