@@ -53,7 +53,8 @@ def test_book_answers_without_searching(capsys, tmp_path, monkeypatch):
 
 def test_shipped_book_matches_published_values():
     entries = book.load()
-    published = {(3, "standard"): 2, (4, "standard"): 8, (4, "empty"): 10}
+    published = {(3, "standard"): 2, (4, "standard"): 8, (4, "empty"): 10,
+                 (5, "standard"): 10, (5, "empty"): 12}     # DESIGN.md section 1
     for key, value in published.items():
         if key in entries:
             assert entries[key].value == value
