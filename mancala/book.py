@@ -3,7 +3,9 @@
 ``mancala/data/openings.json`` holds, for each start this engine has solved
 (seeds per pit and capture rule), the perfect-play margin for the first
 player and every optimal first move. Regenerate it with
-``python -m mancala solve --update-book`` (minutes to an hour: it really solves).
+``python -m mancala solve --update-book`` (the (6,3) and (6,4) starts, minutes)
+and ``--update-book --seeds 5 --endgame 22 --hash-mb 16384`` (Kalah(6,5)
+standard, about 25 minutes and 17 GB): it really solves.
 Nothing that measures the solver reads this file; ``solve --book`` and the
 ``perfect`` players do.
 """

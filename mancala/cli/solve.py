@@ -37,8 +37,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--book", action="store_true",
                    help="answer a standard start from the shipped opening book instead of searching")
     p.add_argument("--update-book", action="store_true",
-                   help="solve the standard starts and rewrite mancala/data/openings.json "
-                        "(with --seeds: solve that start only and keep the others)")
+                   help="solve the Kalah(6,3) and (6,4) starts again into mancala/data/openings.json, "
+                        "or with --seeds only that start; other entries are kept")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(run=run)
 
@@ -120,12 +120,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def update_book(args: argparse.Namespace) -> int:
-    """Solve the book's starts again, or with --seeds only that start, kept beside the others."""
-    entries = {}
-    starts = BOOK_STARTS
-    if args.seeds is not None:
-        entries = book.load()
-        starts = [(args.seeds, args.capture)]
+    """Solve the quick starts again (Kalah(6,3) and (6,4)), or with --seeds that start
+    only; the book's other entries are kept."""
+    entries = book.load()
+    starts = BOOK_STARTS if args.seeds is None else [(args.seeds, args.capture)]
     for seeds, capture in starts:
         board = Board(seeds=seeds, capture=capture)
         say(f"Kalah(6,{seeds}) {capture}:")
