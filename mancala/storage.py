@@ -43,6 +43,7 @@ from mancala.errors import MancalaError
 FORMAT = "mancala-save"
 VERSION = 1
 MAX_BYTES = 1 << 20          # no honest save comes near this: a game has a few hundred moves
+MAX_DIGITS = 19              # the longest number a save holds is a 63-bit seed
 AUTOSAVE_NAME = "autosave.json"
 PREVIOUS_NAME = "previous.json"
 DEFAULT_SAVE_NAME = "mancala-save.json"
@@ -232,15 +233,33 @@ def _parse(path: Path, raw: bytes) -> Any:
 
 
 def _decode(text: str) -> Any:
+    if text.startswith("\ufeff"):
+        text = text[1:]             # a byte-order mark (Notepad writes one) is not an error
     if not text.strip():
         raise SaveFileError("empty file, not a mancala save")
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+        return json.loads(text, parse_constant=_no_constant, parse_int=_small_int,
+                          object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise SaveFileError(f"not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno}); "
                             "truncated, or not a save file?") from None
     except RecursionError:
         raise SaveFileError("JSON nested too deeply to be a mancala save") from None
+
+
+def _small_int(digits: str) -> int:
+    # Python will not turn more than 4,300 digits into an int (a ValueError, not a JSON
+    # error), and nothing in a save file needs more than 19
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise SaveFileError(f"holds a number with {len(digits.lstrip('-'))} digits, "
+                            "too long to be in a mancala save")
+    return int(digits)
+
+
+def _quote(value: Any, limit: int = 40) -> str:
+    """repr(value), cut short: a message quotes the input, not 500 KB of it."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _no_constant(name: str) -> Any:
@@ -251,7 +270,7 @@ def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     result: Dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise SaveFileError(f"field {key!r} appears twice")
+            raise SaveFileError(f"field {_quote(key)} appears twice")
         result[key] = value
     return result
 
@@ -265,7 +284,7 @@ def _object(value: Any, what: str, keys: set, required: set) -> Dict[str, Any]:
         raise SaveFileError(f"{what} is not a JSON object")
     unknown = sorted(set(value) - keys)
     if unknown:
-        raise SaveFileError(f"unknown field {unknown[0]!r} in {what}")
+        raise SaveFileError(f"unknown field {_quote(unknown[0])} in {what}")
     missing = sorted(required - set(value))
     if missing:
         raise SaveFileError(f"{what} has no {missing[0]!r} field")
@@ -280,7 +299,7 @@ def _check(data: Any) -> SavedGame:
         raise SaveFileError(f"not a mancala save file (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
     if not _is_int(version):
-        raise SaveFileError(f"version is not a whole number: {version!r}")
+        raise SaveFileError(f"version is not a whole number: {_quote(version)}")
     if version != VERSION:
         newer = " (saved by a newer mancala)" if version > VERSION else ""
         raise SaveFileError(f"save format version {version} is not supported{newer}; "
@@ -290,9 +309,9 @@ def _check(data: Any) -> SavedGame:
     rules = _object(data["rules"], "rules", {"seeds", "capture"}, {"seeds", "capture"})
     seeds, capture = rules["seeds"], rules["capture"]
     if not _is_int(seeds) or not 1 <= seeds <= 12:
-        raise SaveFileError(f"seeds per pit is a whole number from 1 to 12, not {seeds!r}")
+        raise SaveFileError(f"seeds per pit is a whole number from 1 to 12, not {_quote(seeds)}")
     if capture not in ("standard", "empty", "none"):
-        raise SaveFileError(f"unknown capture rule {capture!r}")
+        raise SaveFileError(f"unknown capture rule {_quote(capture)}")
 
     players = _object(data["players"], "players", {"south", "north"}, {"south", "north"})
     specs = []
@@ -301,11 +320,11 @@ def _check(data: Any) -> SavedGame:
         try:
             specs.append(parse_player(spec).spec)
         except PlayerSpecError:
-            raise SaveFileError(f"unknown {side} player {spec!r}") from None
+            raise SaveFileError(f"unknown {side} player {_quote(spec)}") from None
 
     seed = data.get("seed")
     if seed is not None and (not _is_int(seed) or not 0 <= seed < 2 ** 63):
-        raise SaveFileError(f"seed is a whole number or null, not {seed!r}")
+        raise SaveFileError(f"seed is a whole number or null, not {_quote(seed)}")
 
     position = _object(data["position"], "position", {"slots", "to_move"}, {"slots", "to_move"})
     slots, to_move = position["slots"], position["to_move"]
@@ -314,12 +333,12 @@ def _check(data: Any) -> SavedGame:
         raise SaveFileError(f"position has {count} slots, not 14")
     bad = [value for value in slots if not _is_int(value) or value < 0]
     if bad:
-        raise SaveFileError(f"position holds {bad[0]!r}, not a count of seeds")
+        raise SaveFileError(f"position holds {_quote(bad[0])}, not a count of seeds")
     if sum(slots) != 12 * seeds:
         raise SaveFileError(f"position holds {sum(slots)} seeds, not {12 * seeds} "
                             f"({seeds} in each of 12 pits)")
     if to_move not in (0, 1) or isinstance(to_move, bool):
-        raise SaveFileError(f"to_move is 0 (South) or 1 (North), not {to_move!r}")
+        raise SaveFileError(f"to_move is 0 (South) or 1 (North), not {_quote(to_move)}")
 
     moves = data["moves"]
     if not isinstance(moves, list):
@@ -327,7 +346,7 @@ def _check(data: Any) -> SavedGame:
     board = Board(seeds=seeds, capture=capture)
     for number, pit in enumerate(moves, 1):
         if not _is_int(pit) or not 0 <= pit <= 5:
-            raise SaveFileError(f"move {number} is {pit!r}, not a pit 0..5")
+            raise SaveFileError(f"move {number} is {_quote(pit)}, not a pit 0..5")
         if board.is_game_over():
             raise SaveFileError(f"move {number} comes after the game is over")
         if pit not in board.legal_moves:

@@ -206,6 +206,17 @@ HOSTILE = {
     "deeply nested": (lambda: '{"format": "mancala-save", "x": ' + "[" * 100000 + "]" * 100000 + "}",
                       "nested too deeply"),
     "seed negative": (lambda: spoil(seed=-1), "seed is a whole number"),
+    # Python refuses to turn more than 4,300 digits into an int with a ValueError
+    "number of 5000 digits": (lambda: json.dumps(good_json()).replace('"seed": null',
+                                                                    '"seed": ' + "7" * 5000),
+                              "number with 5000 digits"),
+    "move of 5000 digits": (lambda: json.dumps(good_json()).replace("[0, 2, 5, 1]",
+                                                                  "[0, " + "1" * 5000 + "]"),
+                            "number with 5000 digits"),
+    "version of 4000 digits": (lambda: json.dumps(spoil(version=int("9" * 4000))),
+                               "number with 4000 digits"),
+    "player name of 500 KB": (lambda: spoil(players__north="x" * 500_000), "unknown north player"),
+    "BOM then not json": (lambda: "\ufeff" + "South 1, North 3", "not valid JSON"),
 }
 
 
@@ -218,7 +229,7 @@ def test_hostile_file_is_refused_with_one_line_and_left_unchanged(tmp_path, name
         storage.load(path)
     message = str(info.value)
     assert reason in message
-    assert "\n" not in message
+    assert "\n" not in message and len(message) < 300
     assert "hostile.json" in message
     assert (path.read_bytes(), os.stat(path).st_mtime_ns) == before
     assert os.listdir(tmp_path) == ["hostile.json"]
@@ -232,6 +243,22 @@ def test_huge_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(storage.json, "loads", lambda *a, **k: pytest.fail("parsed a huge file"))
     with pytest.raises(SaveFileError, match="larger than 1024 KB"):
         storage.load(path)
+    assert path.read_bytes() == before
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + storage.dumps(SavedGame(moves=list(MOVES))).encode())
+    assert storage.load(path).moves == MOVES
+    assert storage.loads("\ufeff" + storage.dumps(SavedGame(moves=[0]))).moves == [0]
+
+
+def test_save_over_a_file_with_a_huge_number_refuses_in_one_line(tmp_path):
+    path = write(tmp_path / "g.json", json.dumps(good_json()).replace('"seed": null',
+                                                                      '"seed": ' + "7" * 5000))
+    before = path.read_bytes()
+    with pytest.raises(SaveFileError, match="will not overwrite"):
+        storage.save(SavedGame(), path)
     assert path.read_bytes() == before
 
 
