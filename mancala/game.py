@@ -16,9 +16,11 @@ and are handled here; anything else (``help``) goes to the observer.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 
 from mancala import storage
+from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
 from mancala.errors import IllegalMoveError, MancalaError
 from mancala.players import MoveInfo, Player, Request, parse_player
@@ -65,7 +67,7 @@ class GameObserver:
         """The engine's suggestion was asked for."""
 
     def on_saved(self, game: "Game", path: str) -> None:
-        """The game was saved at a player's request."""
+        """The game was saved at a player's request (``path`` is absolute)."""
 
     def on_loaded(self, game: "Game", path: str) -> None:
         """Another game was loaded in place of this one."""
@@ -214,10 +216,10 @@ class Game:
             elif request.command == "undo":
                 self.observer.on_undo(self, self.undo())
             elif request.command == "save":
-                path = self.save(request.argument or storage.DEFAULT_SAVE_NAME)
-                self.observer.on_saved(self, str(path))
+                path = self.save(os.path.expanduser(request.argument or storage.DEFAULT_SAVE_NAME))
+                self.observer.on_saved(self, os.path.abspath(path))
             elif request.command == "load":
-                self.load(request.argument)
+                self.load(os.path.expanduser(request.argument))
                 self.observer.on_loaded(self, request.argument)
                 self.observer.on_start(self)
             elif request.command == "quit":
@@ -271,7 +273,11 @@ class Game:
             return
         try:
             storage.save(self.to_saved(), self.autosave, replace_any=True)
-        except (MancalaError, OSError) as exc:
+        except OSError as exc:
+            where = os.path.dirname(os.path.abspath(self.autosave))
+            self.observer.on_error(self, f"autosave is off: {cannot_write(exc, Path(where))}")
+            self.autosave = None
+        except MancalaError as exc:
             self.observer.on_error(self, f"autosave is off: {_one_line(exc)}")
             self.autosave = None
 

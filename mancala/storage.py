@@ -22,9 +22,9 @@ with a :class:`SaveFileError` whose message is one line. It only ever reads
 the file. :func:`save` writes a temporary file in the same directory and
 renames it over the target, so a crash leaves the old file or the new one.
 
-The autosave lives at ``$MANCALA_HOME/autosave.json`` when ``MANCALA_HOME``
-is set, else in the user's data directory
-(``$XDG_DATA_HOME/mancala/autosave.json``, ``~/.local/share/mancala/autosave.json``).
+:func:`save` writes only into a folder that exists: a typo in a folder name
+is refused, not created. Autosaves (one file per game, in the data directory
+of :func:`data_dir`) are :mod:`mancala.autosaves`.
 """
 from __future__ import annotations
 
@@ -44,8 +44,6 @@ FORMAT = "mancala-save"
 VERSION = 1
 MAX_BYTES = 1 << 20          # no honest save comes near this: a game has a few hundred moves
 MAX_DIGITS = 19              # the longest number a save holds is a 63-bit seed
-AUTOSAVE_NAME = "autosave.json"
-PREVIOUS_NAME = "previous.json"
 DEFAULT_SAVE_NAME = "mancala-save.json"
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -103,36 +101,6 @@ def data_dir() -> Path:
     return Path.home() / ".local" / "share" / "mancala"
 
 
-def autosave_path() -> Path:
-    """Where every move of a game in progress is saved."""
-    return data_dir() / AUTOSAVE_NAME
-
-
-def keep_previous_autosave() -> Optional[Path]:
-    """Before a new game takes over the autosave, move an unfinished game to previous.json.
-
-    Returns where it went, or None when there was nothing worth keeping.
-    """
-    path = autosave_path()
-    try:
-        board = load(path).board()
-    except SaveFileError:
-        return None
-    if board.is_game_over():
-        return None
-    target = path.with_name(PREVIOUS_NAME)
-    os.replace(path, target)
-    return target
-
-
-def remove_autosave() -> None:
-    """Forget the autosaved game (after it ends)."""
-    try:
-        autosave_path().unlink()
-    except FileNotFoundError:
-        pass
-
-
 # -- writing ------------------------------------------------------------------------
 
 def dumps(game: SavedGame) -> str:
@@ -154,8 +122,15 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
         raise SaveFileError(f"will not overwrite {str(path)!r}: it is not a mancala save file")
     text = dumps(game)
     directory = path.parent
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    if not directory.is_dir():
+        # a typo in a folder name should not create folders nobody asked for
+        missing = directory
+        while not missing.parent.is_dir() and missing.parent != missing:
+            missing = missing.parent
+        what = "is not a folder" if missing.exists() else "does not exist"
+        raise SaveFileError(f"no folder {str(missing)!r} ({what}): create it first")
+    # the writer's pid in the name lets a later run tell a killed write from a live one
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -359,4 +334,4 @@ def _check(data: Any) -> SavedGame:
 
 
 __all__ = ["SavedGame", "SaveFileError", "FORMAT", "VERSION", "MAX_BYTES", "load", "loads",
-           "save", "dumps", "autosave_path", "data_dir", "remove_autosave", "keep_previous_autosave", "DEFAULT_SAVE_NAME"]
+           "save", "dumps", "data_dir", "DEFAULT_SAVE_NAME"]

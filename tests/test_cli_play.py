@@ -62,8 +62,17 @@ def resuming(count):
     return f"Resuming after {count} move{'' if count == 1 else 's'}."
 
 
+def autosave_files(home):
+    """The autosaves in the folder, one file per saved game."""
+    folder = home / "autosaves"
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
 def autosaved(home):
-    return storage.load(home / "autosave.json")
+    """The one saved game."""
+    files = autosave_files(home)
+    assert len(files) == 1, files
+    return storage.load(files[0])
 
 
 # -- the demo and flags ------------------------------------------------------------------------
@@ -78,7 +87,7 @@ def test_demo_without_a_terminal_plays_ai_against_ai_to_the_end(home):
     assert "\x1b[" not in out                 # no colour when piped
     assert "Play again" not in out
     assert result.stderr == ""
-    assert not (home / "autosave.json").exists()      # a finished game is not resumable
+    assert autosave_files(home) == []                  # a finished game is not resumable
 
 
 def test_flags_set_players_rules_and_seed_reproducibly(home, monkeypatch, capsys):
@@ -162,7 +171,8 @@ def test_undo_and_hint_through_a_pipe(home, monkeypatch, capsys):
     # North's reply was an extra-turn chain (3 ends in North's store, then 6): all of it goes
     assert "Took back 3 moves: South 1, North 3, North 6." in out
     assert "there is no move of a human player to take back" in out
-    assert autosaved(home).moves == []
+    assert "Stopped before the first move; nothing to resume." in out
+    assert autosave_files(home) == []                  # back at the start: nothing to resume
 
 
 def test_help_lists_the_commands(home, monkeypatch, capsys):
@@ -201,15 +211,15 @@ def test_a_finished_human_game_asks_to_play_again(home):
     assert "Game over" in result.stdout
     assert "Play again? [y/N]: " in result.stdout
     assert "--resume" not in result.stdout.split("Game over")[1]
-    assert not (home / "autosave.json").exists()
+    assert autosave_files(home) == []
 
 
-def test_a_new_game_keeps_the_unfinished_one_aside(home, monkeypatch, capsys):
+def test_a_new_game_leaves_the_unfinished_one_alone(home, monkeypatch, capsys):
     play_here(monkeypatch, capsys, "--south", "human", stdin="1\nquit\n")
-    first = autosaved(home).moves
-    _, out, _ = play_here(monkeypatch, capsys, "--south", "human", stdin="quit\n")
-    assert "kept in " in out
-    assert storage.load(home / "previous.json").moves == first
+    first = autosaved(home)
+    play_here(monkeypatch, capsys, "--south", "human", "--seeds", "3", stdin="2\nquit\n")
+    games = [storage.load(path) for path in autosave_files(home)]
+    assert first in games and len(games) == 2
 
 
 # -- a real terminal ----------------------------------------------------------------------------
@@ -262,7 +272,7 @@ def test_menus_through_a_real_terminal(home):
     moves = autosaved(home).moves
 
     child = spawn(home, "--no-color")                  # the menu offers the autosave
-    child.expect("resume the autosaved game")
+    child.expect(r"resume the autosaved game \(South human vs North ai:easy, 3 seeds")
     child.sendline("2")
     child.expect(resuming(len(moves)))
     child.expect(PROMPT)
@@ -315,7 +325,9 @@ def test_ctrl_c_stops_cleanly_with_how_to_resume(home):
 
 
 def test_end_of_input_on_a_terminal_stops_cleanly(home):
-    child = spawn(home, "--south", "human", "--no-color")
+    child = spawn(home, "--south", "human", "--north", "ai:depth=1", "--no-color")
+    child.expect(PROMPT)
+    child.sendline("1")
     child.expect(PROMPT)
     child.sendeof()
     child.expect("python -m mancala play --resume")
@@ -333,13 +345,13 @@ def test_kill_mid_game_then_resume(home):
     child.close()
     moves = autosaved(home).moves
     assert moves[:2] == [2, 5] and len(moves) > 2
-    board = json.loads((home / "autosave.json").read_text())["position"]
+    board = json.loads(autosave_files(home)[0].read_text())["position"]
 
     result = run_play(home, "--resume", stdin="quit\n")
     assert result.returncode == 0, result.stderr
     assert resuming(len(moves)) in result.stdout
     assert "South: human, North: ai:depth=2" in result.stdout
-    assert json.loads((home / "autosave.json").read_text())["position"] == board
+    assert json.loads(autosave_files(home)[0].read_text())["position"] == board
 
 
 def test_play_again_on_a_terminal(home):

@@ -222,7 +222,7 @@ def test_turns_group_extra_turn_chains():
 def test_save_command_writes_a_file_that_loads_to_the_same_game(tmp_path):
     game, recorder = game_with("2", "save mine.json", "quit", seed=3)
     game.run()
-    assert recorder.named("saved") == [("saved", "mine.json")]
+    assert recorder.named("saved") == [("saved", str(tmp_path / "mine.json"))]
     saved = storage.load(tmp_path / "mine.json")
     assert saved.moves == game.moves
     assert (saved.south, saved.north, saved.seed) == ("human", "ai:depth=2", 3)

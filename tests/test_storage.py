@@ -89,9 +89,11 @@ def test_save_will_not_overwrite_a_file_that_is_not_a_save(tmp_path):
     assert storage.load(precious) == SavedGame()
 
 
-def test_save_creates_the_directory(tmp_path):
-    path = storage.save(SavedGame(), tmp_path / "a" / "b" / "g.json")
-    assert path.exists()
+def test_save_into_a_missing_folder_is_refused_and_creates_nothing(tmp_path):
+    with pytest.raises(SaveFileError, match=r"no folder '.*/a' \(does not exist\): create it first") as info:
+        storage.save(SavedGame(), tmp_path / "a" / "b" / "g.json")
+    assert "\n" not in str(info.value)
+    assert os.listdir(tmp_path) == []
 
 
 def test_no_pickle_anywhere_in_storage():
@@ -99,36 +101,21 @@ def test_no_pickle_anywhere_in_storage():
     assert "pickle" not in source.replace("No pickle", "")
 
 
-# -- where the autosave lives -----------------------------------------------------------
+# -- where the autosaves live -----------------------------------------------------------
 
-def test_autosave_path_honours_mancala_home(tmp_path, monkeypatch):
+def test_autosave_folder_honours_mancala_home(tmp_path, monkeypatch):
+    from mancala import autosaves
     monkeypatch.setenv("MANCALA_HOME", str(tmp_path / "mh"))
-    assert storage.autosave_path() == tmp_path / "mh" / "autosave.json"
+    assert autosaves.folder() == tmp_path / "mh" / "autosaves"
 
 
-def test_autosave_path_uses_xdg_data_home_then_the_home_directory(tmp_path, monkeypatch):
+def test_data_dir_uses_xdg_data_home_then_the_home_directory(tmp_path, monkeypatch):
     monkeypatch.delenv("MANCALA_HOME")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert storage.autosave_path() == tmp_path / "xdg" / "mancala" / "autosave.json"
+    assert storage.data_dir() == tmp_path / "xdg" / "mancala"
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "h"))
-    assert storage.autosave_path() == tmp_path / "h" / ".local" / "share" / "mancala" / "autosave.json"
-
-
-def test_keep_previous_autosave_moves_an_unfinished_game_aside():
-    assert storage.keep_previous_autosave() is None
-    storage.save(SavedGame(moves=list(MOVES)), storage.autosave_path())
-    kept = storage.keep_previous_autosave()
-    assert kept.name == "previous.json"
-    assert storage.load(kept).moves == MOVES
-    assert not storage.autosave_path().exists()
-
-
-def test_remove_autosave_is_quiet_when_there_is_none():
-    storage.remove_autosave()
-    storage.save(SavedGame(), storage.autosave_path())
-    storage.remove_autosave()
-    assert not storage.autosave_path().exists()
+    assert storage.data_dir() == tmp_path / "h" / ".local" / "share" / "mancala"
 
 
 # -- hostile files ----------------------------------------------------------------------------

@@ -4,7 +4,9 @@ With no flags on a terminal it opens menus (new game, resume, load; who
 plays each side; difficulty; rules). With flags it starts straight away
 (``--south human --north ai:hard --seeds 5 --capture empty``). When input is
 not a terminal and no players are given, the computer plays itself to the end:
-the demo. Every move is autosaved; ``--resume`` continues the autosaved game.
+the demo. Every game autosaves every move to its own file
+(:mod:`mancala.autosaves`); ``--resume`` continues the only saved game, or
+lists them when there are several, and ``--resume N`` picks one.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import os
 import sys
 from typing import Callable, List, Optional, Tuple
 
-from mancala import storage
+from mancala import autosaves, storage
 from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
 from mancala.cli import CommandError
 from mancala.game import Game, GameObserver, Hint
@@ -174,7 +176,8 @@ def describe_outcome(outcome) -> str:
     if outcome.winner is None:
         return f"Game over: a draw, {outcome.south}-{outcome.north}."
     winner = PLAYER_NAMES[outcome.winner]
-    return (f"Game over: {winner} wins {outcome.south}-{outcome.north} "
+    scores = (outcome.south, outcome.north)
+    return (f"Game over: {winner} wins {scores[outcome.winner]}-{scores[1 - outcome.winner]} "
             f"(by {abs(outcome.margin)}).")
 
 
@@ -307,44 +310,46 @@ def ask_seeds(term: Terminal) -> int:
         term.out(f"{answer!r} is not a number from 1 to 12.")
 
 
-def menu(term: Terminal) -> Tuple[Optional[storage.SavedGame], bool]:
-    """The start menus: a SavedGame to play (or None to quit), and whether it is the autosave."""
+def menu(term: Terminal, found: autosaves.Scan
+         ) -> Tuple[Optional[storage.SavedGame], Optional[autosaves.Slot]]:
+    """The start menus: a SavedGame to play (or None to quit), and the slot of a resumed game."""
     term.out(term.style("Kalah (Mancala)", "bold"))
     while True:
-        resumable = _autosaved(term)
         options = [("new game", "new")]
-        if resumable is not None:
-            options.append((f"resume the autosaved game (South {resumable.south} vs "
-                            f"North {resumable.north}, {len(resumable.moves)} moves played)",
+        if len(found.entries) == 1:
+            options.append(("resume the autosaved game (" + found.entries[0].describe() + ")",
                             "resume"))
+        elif found.entries:
+            options.append((f"resume a saved game ({len(found.entries)} saved)", "resume"))
         options += [("load a saved game", "load"), ("quit", "quit")]
         action = choose(term, "", options)
         if action == "quit":
-            return None, False
+            return None, None
         if action == "resume":
-            return resumable, True
+            entry = found.entries[0]
+            if len(found.entries) > 1:
+                entry = choose(term, "Saved games, newest first:", [
+                    (entry.describe(), entry) for entry in found.entries] + [("back", None)])
+                if entry is None:
+                    continue
+            try:
+                slot, saved = autosaves.Slot.claim(entry.path)
+            except storage.SaveFileError as exc:
+                term.out(str(exc))
+                found = autosaves.scan()
+                continue
+            return saved, slot
         if action == "load":
             saved = _ask_file(term)
             if saved is not None:
-                return saved, False
+                return saved, None
             continue
         south = ask_player(term, "South (moves first)", 1)
         north = ask_player(term, "North", 2)
         seeds = ask_seeds(term)
         capture = choose(term, "Capture rule:", [
             (f"{name:<10}{CAPTURE_HELP[name]}", name) for name in CAPTURE_RULES])
-        return storage.SavedGame(seeds, capture, south, north, []), False
-
-
-def _autosaved(term: Terminal) -> Optional[storage.SavedGame]:
-    path = storage.autosave_path()
-    if not path.exists():
-        return None
-    try:
-        return storage.load(path)
-    except storage.SaveFileError as exc:
-        term.out(f"(the autosave cannot be resumed: {exc})")
-        return None
+        return storage.SavedGame(seeds, capture, south, north, []), None
 
 
 def _ask_file(term: Terminal) -> Optional[storage.SavedGame]:
@@ -389,6 +394,13 @@ def _seed(text: str) -> int:
     return int(text)
 
 
+def _game_number(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= 10 ** 6:
+        raise argparse.ArgumentTypeError(f"N is a saved game's number in the list, "
+                                         f"from 1, not {text[:20]!r}")
+    return int(text)
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play", help="play Kalah in the terminal (menus, or flags for scripts)",
@@ -407,8 +419,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--capture", choices=CAPTURE_RULES, help="capture rule (default standard)")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--load", metavar="FILE", help="continue a saved game")
-    source.add_argument("--resume", action="store_true",
-                        help="continue the autosaved game where it stopped")
+    source.add_argument("--resume", nargs="?", const=0, type=_game_number, metavar="N",
+                        help="continue the autosaved game where it stopped; with several, "
+                             "list them (newest first) and N picks one")
     p.add_argument("--seed", type=_seed, metavar="N",
                    help="seed for the random choices of random players and ai:easy/medium")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
@@ -422,21 +435,22 @@ def _interactive() -> bool:
         return False
 
 
-def _start(args: argparse.Namespace, term: Terminal, interactive: bool
-           ) -> Tuple[Optional[storage.SavedGame], bool]:
-    """What to play, from the flags or the menus (None to stop), and whether it is the autosave."""
-    if (args.load or args.resume) and (args.seeds is not None or args.capture is not None):
+def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
+           found: autosaves.Scan) -> Tuple[Optional[storage.SavedGame], Optional[autosaves.Slot]]:
+    """What to play, from the flags or the menus (None to stop), and the slot of a resumed game."""
+    resume = args.resume is not None
+    if (args.load or resume) and (args.seeds is not None or args.capture is not None):
         raise CommandError("--seeds and --capture come from the save file; "
                            "leave them out with --load or --resume")
-    if args.resume:
-        path = storage.autosave_path()
-        if not path.exists():
-            raise CommandError(f"no game to resume: nothing autosaved at {path}")
-        saved = storage.load(path)
+    slot = None
+    if resume:
+        saved, slot = _resume(args.resume, term, interactive, found)
+        if saved is None:
+            return None, None
     elif args.load:
-        saved = storage.load(args.load)
+        saved = storage.load(os.path.expanduser(args.load))
     elif interactive and not any((args.south, args.north, args.seeds, args.capture)):
-        return menu(term)
+        return menu(term, found)
     else:
         demo = not interactive and args.south is None and args.north is None
         saved = storage.SavedGame(
@@ -446,33 +460,80 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool
         saved.south = args.south
     if args.north:
         saved.north = args.north
-    return saved, bool(args.resume)
+    return saved, slot
+
+
+def _resume(number: int, term: Terminal, interactive: bool, found: autosaves.Scan
+            ) -> Tuple[Optional[storage.SavedGame], Optional[autosaves.Slot]]:
+    """``--resume [N]``: the saved game to continue, claimed for this process."""
+    entries = found.entries
+    if not entries:
+        raise CommandError(f"no game to resume: nothing autosaved in {autosaves.folder()}")
+    if number > len(entries):
+        _list(term, entries)
+        raise CommandError(f"there is no saved game {number}: "
+                           f"{len(entries)} {'is' if len(entries) == 1 else 'are'} listed above")
+    if number:
+        entry = entries[number - 1]
+    elif len(found.free) == 1:
+        entry = found.free[0]
+    elif not found.free:
+        _list(term, entries)
+        raise CommandError("no game to resume: every saved game is in use by a running game")
+    elif interactive:
+        entry = choose(term, "Saved games, newest first:",
+                       [(entry.describe(), entry) for entry in entries] + [("quit", None)])
+        if entry is None:
+            return None, None
+    else:
+        _list(term, entries)
+        raise CommandError(f"{len(entries)} saved games: pick one with `{RESUME_HINT} N`")
+    slot, saved = autosaves.Slot.claim(entry.path)
+    return saved, slot
+
+
+def _list(term: Terminal, entries: List[autosaves.Entry]) -> None:
+    term.out("Saved games, newest first:")
+    for number, entry in enumerate(entries, 1):
+        term.out(f"  {number}. {entry.describe()}")
+
+
+def _new_slot(term: Terminal) -> Optional[autosaves.Slot]:
+    """A slot for a new game, or None (and one line) when the data folder cannot be written."""
+    try:
+        return autosaves.Slot.create()
+    except autosaves.AutosaveError as exc:
+        term.out(f"autosave is off: {exc}")
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
     interactive = _interactive()
     term = Terminal(Style(want_color(args.no_color)), echo=not interactive)
     game: Optional[Game] = None
+    slot: Optional[autosaves.Slot] = None
     try:
-        saved, resuming = _start(args, term, interactive)
+        found = autosaves.scan()
+        for notice in found.notices:
+            term.out(notice)
+        saved, slot = _start(args, term, interactive, found)
         if saved is None:
             return 0
         if args.seed is not None:
             saved.seed = args.seed
-        autosave = storage.autosave_path()
-        if not resuming:
-            kept = storage.keep_previous_autosave()
-            if kept is not None:
-                term.out(f"(The game autosaved before is kept in {kept}; "
-                         f"load it with --load.)")
         while True:
-            game = Game.from_saved(saved, observer=term, autosave=autosave,
+            if slot is None:
+                slot = _new_slot(term)
+            game = Game.from_saved(saved, observer=term,
+                                   autosave=None if slot is None else slot.path,
                                    input=term.ask, output=term.out)
             outcome = game.run()
             if outcome is None:
                 term.out(_resume_line(game))
                 return 0
-            storage.remove_autosave()
+            if slot is not None:
+                slot.finish()
+                slot = None
             wants_again = interactive or any(p.is_human for p in game.players)
             if not wants_again or not ask_again(term):
                 return 0
@@ -496,11 +557,19 @@ def run(args: argparse.Namespace) -> int:
         else:
             term.out("Interrupted.")
         return 130
+    finally:
+        if slot is not None:
+            if game is not None and not game.board.ply:
+                slot.finish()            # nothing played: nothing to resume
+            else:
+                slot.release()
 
 
 def _resume_line(game: Game) -> str:
     if game.autosave is None:
         return "Stopped; this game was not saved (autosave is off)."
+    if not game.board.ply:
+        return "Stopped before the first move; nothing to resume."
     return f"Stopped after {_moves(game.board.ply)}; the game is saved: {RESUME_HINT}"
 
 
