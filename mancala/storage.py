@@ -124,7 +124,7 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
     directory = path.parent
     if not directory.is_dir():
         # a typo in a folder name should not create folders nobody asked for
-        missing = directory
+        missing = Path(os.path.abspath(directory))
         while not missing.parent.is_dir() and missing.parent != missing:
             missing = missing.parent
         what = "is not a folder" if missing.exists() else "does not exist"
