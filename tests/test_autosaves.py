@@ -149,8 +149,12 @@ UNREADABLE = {
 }
 
 
-@pytest.mark.parametrize("where", ["autosave.json", "autosaves/20260101T000000Z-1-abcdef.json"])
-@pytest.mark.parametrize("kind", sorted(UNREADABLE))
+IN_FOLDER = "autosaves/20260101T000000Z-1-abcdef.json"
+
+
+@pytest.mark.parametrize("kind, where", [
+    ("newer version", "autosave.json"), ("newer version", IN_FOLDER),
+    ("bad JSON", IN_FOLDER), ("a 5000-digit number", "autosave.json")])
 def test_an_unreadable_autosave_is_kept_aside_named_once_and_never_overwritten(home, kind, where):
     path = home / where
     path.parent.mkdir(parents=True)
@@ -263,3 +267,27 @@ def test_the_winners_score_comes_first():
     assert describe_outcome(Outcome(1, 6, 30)) == "Game over: North wins 30-6 (by 24)."
     assert describe_outcome(Outcome(0, 30, 18)) == "Game over: South wins 30-18 (by 12)."
     assert describe_outcome(Outcome(None, 24, 24)) == "Game over: a draw, 24-24."
+
+
+def test_the_menu_lists_several_saved_games_and_resumes_the_one_picked(home):
+    pexpect = pytest.importorskip("pexpect")
+    for seeds in (3, 6):
+        quit_after_one_move(home, seeds)
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "play", "--no-color"],
+                          cwd=str(home.parent), env=env_for(home), encoding="utf-8", timeout=30)
+    child.expect(r"2\. resume a saved game \(2 saved\)")
+    child.expect(r"Choice \[1\]: ")
+    child.sendline("2")
+    child.expect("Saved games, newest first:")
+    child.expect(r"1\. South human vs North ai:depth=1, 6 seeds")
+    child.expect(r"2\. South human vs North ai:depth=1, 3 seeds")
+    child.expect(r"3\. back")
+    child.sendline("2")
+    child.expect("Kalah: 3 seeds per pit")
+    child.expect("Resuming after")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(SAVED)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
