@@ -291,3 +291,31 @@ def test_the_menu_lists_several_saved_games_and_resumes_the_one_picked(home):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_read_only_file_system_turns_autosave_off_in_one_line(tmp_path, monkeypatch, capsys):
+    """Root writes through chmod, so the read-only file system is simulated where files are made."""
+    import errno
+    import io
+    import pathlib
+    import tempfile
+    from mancala.cli import main
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("MANCALA_HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+
+    def read_only(path, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(pathlib.Path, "mkdir", read_only)
+    monkeypatch.setattr(tempfile, "mkstemp", lambda *a, dir=None, **k: read_only(dir))
+    for args, stdin in ((("--south", "human", "--north", "ai:depth=1"), "1\nquit\n"),
+                        (FAST_AIS, "")):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        assert main(["play", *args]) == 0
+        out = capsys.readouterr().out
+        assert f"autosave is off: cannot write to {home / 'autosaves'} (read-only file system)" \
+            in out
+        assert "Errno" not in out
+    assert "Game over" in out
