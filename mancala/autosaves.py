@@ -250,7 +250,8 @@ def _entry(path: Path, result: Scan) -> Optional[Entry]:
         saved = storage.load(path)
         modified = os.stat(path).st_mtime
     except storage.SaveFileError as exc:
-        if owner is None:            # a running game's file is its own business
+        # a running game's file is its own business, and one we may not read is not damaged
+        if owner is None and os.access(path, os.R_OK):
             _keep_aside(path, str(exc), result)
         return None
     except OSError:

@@ -513,7 +513,12 @@ def run(args: argparse.Namespace) -> int:
     game: Optional[Game] = None
     slot: Optional[autosaves.Slot] = None
     try:
-        found = autosaves.scan()
+        try:
+            found = autosaves.scan()
+        except OSError as exc:           # the saved games are out of reach; a new game is not
+            reason = (exc.strerror or str(exc)).lower()
+            found = autosaves.Scan(notices=[f"The saved games in {autosaves.folder()} "
+                                            f"cannot be listed ({reason})."])
         for notice in found.notices:
             term.out(notice)
         saved, slot = _start(args, term, interactive, found)
