@@ -113,7 +113,8 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
     """Write a game atomically.
 
     Refuses to overwrite a file that is not a mancala save, unless
-    ``replace_any`` (for the autosave, whose path belongs to mancala).
+    ``replace_any`` (for the autosave, whose path belongs to mancala), and
+    to write into a folder that does not exist.
     """
     path = Path(path)
     if path.is_dir():

@@ -322,6 +322,9 @@ def test_ctrl_c_stops_cleanly_with_how_to_resume(home):
     rest = child.read()
     assert "Traceback" not in rest
     assert finish(child)[0] == 130
+    moves = autosaved(home).moves                     # the game let go of its autosave
+    result = run_play(home, "--resume", stdin="quit\n")
+    assert result.returncode == 0 and resuming(len(moves)) in result.stdout
 
 
 def test_end_of_input_on_a_terminal_stops_cleanly(home):
