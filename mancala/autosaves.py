@@ -275,8 +275,8 @@ def _keep_aside(path: Path, reason: str, result: Scan) -> None:
         result.notices.append(f"An autosaved game cannot be resumed: {reason} "
                               f"(and it cannot be renamed: {cannot_write(exc, path.parent)}).")
         return
-    result.notices.append(f"An autosaved game cannot be resumed: {reason}. "
-                          f"It is kept as {target}.")
+    result.notices.append(f"An autosaved game is kept aside as {target}; "
+                          f"it cannot be resumed: {reason}")
 
 
 def _migrate(where: Path, result: Scan) -> None:

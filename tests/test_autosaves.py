@@ -165,7 +165,7 @@ def test_an_unreadable_autosave_is_kept_aside_named_once_and_never_overwritten(h
     assert first.returncode == 0, first.stderr
     notice = [line for line in first.stdout.splitlines() if "cannot be resumed" in line]
     assert len(notice) == 1
-    kept = re.search(r"It is kept as (.+\.json)\.$", notice[0]).group(1)
+    kept = re.search(r"kept aside as (.+?\.json); it cannot be resumed: '", notice[0]).group(1)
     assert Path(kept).read_bytes() == content
     assert ".unreadable-" in kept and Path(kept).parent == path.parent
     assert SAVED in first.stdout                      # and the new game played on
