@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import mmap
 import os
 import re
 import stat
@@ -173,17 +174,23 @@ def load(capture: str, max_seeds: int, path: Optional[Path] = None) -> EndgameDa
     size = _core.egdb_size(max_seeds)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise EndgameMissingError(f"{path}: no such database") from None
     except OSError as exc:
+        if exc.errno == errno.ENOENT and not os.path.islink(path):
+            raise EndgameMissingError(f"{path}: no such database") from None
         # a symlink loop or a dangling link named like a database: set it aside
         broken = exc.errno in (errno.ELOOP, errno.ENOENT, errno.ENOTDIR)
-        raise _refuse(path, exc.strerror or str(exc), set_aside=broken) from None
+        raise _refuse(path, ("a link to nothing" if exc.errno == errno.ENOENT else
+                             exc.strerror or str(exc)), set_aside=broken) from None
+    try:
+        st = os.fstat(fd)
+        regular = stat.S_ISREG(st.st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        raise _refuse(path, "not a regular file")
     with os.fdopen(fd, "rb", buffering=0) as f:
         try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise _refuse(path, "not a regular file")
             head = f.read(HEADER.size)
             if len(head) < HEADER.size:
                 raise _refuse(path, "too short for an endgame database")
@@ -202,8 +209,11 @@ def load(capture: str, max_seeds: int, path: Optional[Path] = None) -> EndgameDa
                 raise _refuse(path, f"{size:,} bytes of values, more than the {free:,} bytes "
                                     "of memory available", set_aside=False)
             try:
-                values = bytearray(size)
-            except MemoryError:
+                # private anonymous memory: pages are given as the reading fills them (a
+                # bytearray would zero all of them first), and no later change to the file
+                # can reach them (a file mapping dies of SIGBUS when the file shrinks)
+                values = mmap.mmap(-1, size)
+            except (OSError, MemoryError, OverflowError):
                 raise _refuse(path, f"no memory for {size:,} bytes of values", set_aside=False) from None
             view = memoryview(values)
             done, h = 0, None
@@ -297,6 +307,8 @@ def find(capture: str) -> Optional[EndgameDatabase]:
     for seeds in sizes:
         try:
             return load(capture, seeds)
+        except EndgameMissingError:
+            continue                                        # gone since the listing
         except EndgameFileError as exc:
             _warn(exc)
         except (OSError, ValueError, MemoryError) as exc:   # never let a cache stop a search
