@@ -225,8 +225,8 @@ def load(capture: str, max_seeds: int, path: Optional[Path] = None) -> EndgameDa
                 h = _core.egdb_hash(view[done:done + got], h)
                 bad = _core.egdb_verify_values(values, done, done + got)
                 if bad >= 0:
-                    raise _refuse(path, f"value {values[bad] - 256 * (values[bad] > 127)} at "
-                                        f"position {bad} is none a position of its level can have")
+                    raise _refuse(path, f"position {bad} holds {values[bad] - 256 * (values[bad] > 127)}, "
+                                        "a value no position with its seeds can have")
                 done += got
             if (h if size else 0) != checksum:
                 raise _refuse(path, "checksum does not match: the file is corrupt")
