@@ -155,15 +155,58 @@ static void egdb_build_level(egdb_table *t, int n, int capture, int part, int pa
     egdb_fill(&share, b, 0, n);
 }
 
-/* FNV-1a over the values: a file that does not hash to its header is rebuilt. */
-static inline uint64_t egdb_checksum(const int8_t *values, uint64_t size)
+/* FNV-1a over the values, continued from h (egdb_checksum_start, or what the
+ * values before these hashed to): a file that does not hash to its header is rebuilt. */
+static const uint64_t egdb_checksum_start = 0xcbf29ce484222325ULL;  /* FNV's offset basis */
+
+static inline uint64_t egdb_checksum_more(uint64_t h, const int8_t *values, uint64_t size)
 {
-    uint64_t h = 0xcbf29ce484222325ULL, i;
+    uint64_t i;
     for (i = 0; i < size; i++) {
         h ^= (uint8_t)values[i];
         h *= 0x100000001b3ULL;
     }
     return h;
+}
+
+static inline uint64_t egdb_checksum(const int8_t *values, uint64_t size)
+{
+    return egdb_checksum_more(egdb_checksum_start, values, size);
+}
+
+/* The first index in [from, to) whose byte is not a value its position can
+ * have, or -1 when there is none. With n seeds in the pits every seed ends in
+ * one store or the other, so the rest of the game is worth 2k - n to the
+ * mover (k of them his): |v| <= n and v = n (mod 2). EGDB_UNKNOWN (-128) is
+ * outside every level. A checksum only catches accidents; this catches a
+ * forged file, whose wrong values would be reported as exact.
+ * Needs egdb_init_binomials. Vectorised per level, so it runs at memory speed. */
+static int64_t egdb_verify(const int8_t *values, uint64_t from, uint64_t to)
+{
+    const uint8_t *bytes = (const uint8_t *)values;
+    uint64_t i, end;
+    int n;
+    for (n = 0; n <= EGDB_MAX_SEEDS && from < to; n++) {
+        /* shifted up by n, a good value is an even number 0..2n (the byte wraps) */
+        const uint8_t shift = (uint8_t)n, top = (uint8_t)(2 * n);
+        uint8_t high = 0, bits = 0;     /* the largest shifted value, and all their bits or-ed */
+        end = egdb_count(n) < to ? egdb_count(n) : to;
+        if (from >= end)
+            continue;
+        for (i = from; i < end; i++) {  /* a max and an or: the compiler vectorises this */
+            uint8_t u = (uint8_t)(bytes[i] + shift);
+            high = u > high ? u : high;
+            bits |= u;
+        }
+        if (high > top || (bits & 1u))
+            for (i = from; i < end; i++) {
+                uint8_t u = (uint8_t)(bytes[i] + shift);
+                if (u > top || (u & 1u))
+                    return (int64_t)i;
+            }
+        from = end;
+    }
+    return from < to ? (int64_t)from : -1;  /* beyond the largest level: nothing is valid */
 }
 
 #endif

@@ -1,6 +1,6 @@
 # The compiled core's interface: the C headers it is built on, the search state,
 # and the two classes Python sees (BoardBase, Searcher).
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 
 cdef extern from "kalah.h" nogil:
@@ -73,6 +73,9 @@ cdef extern from "egdb.h" nogil:
     int egdb_value(egdb_table *t, const int *b, int seeds)
     void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts)
     uint64_t egdb_checksum(const signed char *values, uint64_t size)
+    const uint64_t egdb_checksum_start     # FNV's offset basis: the hash of nothing yet
+    uint64_t egdb_checksum_more(uint64_t h, const signed char *values, uint64_t size)
+    int64_t egdb_verify(const signed char *values, uint64_t start, uint64_t stop)   # first bad index or -1
 
 
 cdef enum:

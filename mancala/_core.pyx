@@ -692,13 +692,34 @@ def _egdb_build_part(values, int top, int n, int rule, int part, int parts):
         egdb_build_level(&t, n, rule, part, parts)
 
 
-def egdb_hash(values):
-    """A 64-bit checksum (FNV-1a) of a database's values."""
+def egdb_hash(values, previous=None):
+    """A 64-bit checksum (FNV-1a) of a database's values; ``previous``, the
+    checksum of the values before these, continues it (a file read in parts)."""
     cdef const unsigned char[::1] view = values
-    cdef uint64_t h
-    with nogil:
-        h = egdb_checksum(<const signed char *> &view[0], view.shape[0]) if view.shape[0] else 0
+    cdef uint64_t h = egdb_checksum_start if previous is None else previous
+    if previous is None and view.shape[0] == 0:
+        return 0
+    if view.shape[0]:
+        with nogil:
+            h = egdb_checksum_more(h, <const signed char *> &view[0], view.shape[0])
     return h
+
+
+def egdb_verify_values(values, start=0, stop=None):
+    """The first index in values[start:stop] (values: a whole database, one
+    signed byte a position) whose byte is no value a position of its level can
+    have (|v| <= n seeds and v = n mod 2; the build's unknown marker is none),
+    or -1 when every byte there is one."""
+    cdef const unsigned char[::1] view = values
+    cdef uint64_t first = start, last = view.shape[0] if stop is None else stop
+    cdef int64_t bad = -1
+    if first > last or last > <uint64_t> view.shape[0]:
+        raise ValueError(f"{start}:{stop} is not a part of {view.shape[0]} values")
+    egdb_init_binomials()
+    if first < last:
+        with nogil:
+            bad = egdb_verify(<const signed char *> &view[0], first, last)
+    return bad
 
 
 def egdb_lookup(values, int max_seeds, slots, to_move):

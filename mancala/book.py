@@ -12,13 +12,22 @@ Nothing that measures the solver reads this file; ``solve --book`` and the
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-from mancala.board import Board, start_slots
+from mancala.board import CAPTURE_RULES, Board, start_slots
+from mancala.errors import MancalaError
 
 BOOK_PATH = Path(__file__).parent / "data" / "openings.json"
+FORMAT, VERSION = "mancala-openings", 1
+MAX_BYTES = 1 << 20             # the shipped book is under 1 KB; more is not a book
+PITS = 6
+
+
+class BookError(MancalaError):
+    """An opening book that cannot be used: missing, not JSON, or an entry that breaks its rules."""
 
 
 @dataclass(frozen=True)
@@ -32,19 +41,114 @@ class BookEntry:
 
 
 def load(path: Optional[Path] = None) -> Dict[Tuple[int, str], BookEntry]:
-    """The book's entries by (seeds, capture); empty if the file is absent or unreadable."""
+    """The book's entries by (seeds, capture), every one checked.
+
+    Raises BookError (one line naming the file and the first problem) when
+    the file is missing, unreadable, not JSON of this format and version, or
+    holds an entry that cannot be true: seeds outside 1..12, an unknown
+    capture rule, a start given twice, a value that no game of that start can
+    end with (the 12 * seeds seeds all end in a store, so a final margin is
+    even and at most 12 * seeds), moves that are not distinct pits 0..5 (at
+    least one), or negative nodes or seconds.
+    """
+    path = Path(path or BOOK_PATH)
     try:
-        data = json.loads(Path(path or BOOK_PATH).read_text(encoding="utf-8"))
-        return {(e["seeds"], e["capture"]): BookEntry(
-                    int(e["seeds"]), str(e["capture"]), int(e["value"]),
-                    tuple(int(m) for m in e["moves"]), int(e["nodes"]), float(e["seconds"]))
-                for e in data["openings"]}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise BookError(f"opening book {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise BookError(f"opening book {path}: more than {MAX_BYTES:,} bytes, not a book")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise BookError(f"opening book {path}: not JSON ({_first_line(exc)})") from None
+    except RecursionError:
+        raise BookError(f"opening book {path}: not JSON of this format (nested too deeply)") from None
+    try:
+        return _entries(data)
+    except BookError as exc:
+        raise BookError(f"opening book {path}: {exc}") from None
+
+
+def _entries(data: object) -> Dict[Tuple[int, str], BookEntry]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BookError(f"not a {FORMAT} file")
+    if data.get("version") != VERSION:
+        raise BookError(f"version {_quote(data.get('version'))}; this mancala reads {VERSION}")
+    rows = data.get("openings")
+    if not isinstance(rows, list):
+        raise BookError(f"'openings' is not a list: {_quote(rows)}")
+    entries: Dict[Tuple[int, str], BookEntry] = {}
+    for number, row in enumerate(rows, 1):
+        try:
+            entry = _entry(row)
+        except BookError as exc:
+            raise BookError(f"entry {number}: {exc}") from None
+        key = (entry.seeds, entry.capture)
+        if key in entries:
+            raise BookError(f"entry {number}: Kalah(6,{entry.seeds}) {entry.capture} appears twice")
+        entries[key] = entry
+    return entries
+
+
+def _entry(row: object) -> BookEntry:
+    if not isinstance(row, dict):
+        raise BookError(f"not an object: {_quote(row)}")
+    missing = [k for k in ("seeds", "capture", "value", "moves", "nodes", "seconds") if k not in row]
+    if missing:
+        raise BookError(f"no {', '.join(missing)}")
+    seeds, capture, value, moves = row["seeds"], row["capture"], row["value"], row["moves"]
+    if not _is_int(seeds) or not 1 <= seeds <= 12:
+        raise BookError(f"seeds is 1..12, not {_quote(seeds)}")
+    if capture not in CAPTURE_RULES:
+        raise BookError(f"capture is one of {', '.join(CAPTURE_RULES)}, not {_quote(capture)}")
+    total = 2 * PITS * seeds
+    if not _is_int(value) or abs(value) > total or value % 2:
+        raise BookError(f"value {_quote(value)} is no final margin of Kalah(6,{seeds}) "
+                        f"(an even number from -{total} to {total})")
+    if not isinstance(moves, list) or not moves or \
+            not all(_is_int(m) and 0 <= m < PITS for m in moves) or len(set(moves)) != len(moves):
+        raise BookError(f"moves are distinct pits 0..5, at least one, not {_quote(moves)}")
+    nodes, seconds = row["nodes"], row["seconds"]
+    if not _is_int(nodes) or nodes < 0:
+        raise BookError(f"nodes is a count, not {_quote(nodes)}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not math.isfinite(seconds) or seconds < 0:
+        raise BookError(f"seconds is a time, not {_quote(seconds)}")
+    return BookEntry(seeds, capture, value, tuple(moves), nodes, float(seconds))
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _quote(x: object, most: int = 40) -> str:
+    try:
+        text = repr(x)
+    except (RecursionError, ValueError):
+        text = f"a {type(x).__name__}"
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
+
+
+def describe(entries: Dict[Tuple[int, str], BookEntry]) -> str:
+    """What a book holds, for people: 'Kalah(6,3) standard/empty, (6,4) standard/empty, ...'."""
+    if not entries:
+        return "nothing"
+    parts = []
+    for seeds in sorted({s for s, _ in entries}):
+        rules = "/".join(r for r in CAPTURE_RULES if (seeds, r) in entries)
+        parts.append(f"{'Kalah' if not parts else ''}(6,{seeds}) {rules}")
+    return ", ".join(parts)
 
 
 def lookup(board: Board, path: Optional[Path] = None) -> Optional[BookEntry]:
-    """The entry for board if it is a standard start the book knows, else None."""
+    """The entry for board if it is a standard start the book knows, else None
+    (BookError if the book cannot be used)."""
     pits = board.pits
     if board.to_move != 0 or pits[0] < 1 or pits[0] > 12 or pits != start_slots(pits[0]):
         return None

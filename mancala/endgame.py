@@ -9,9 +9,12 @@ header in every respect is refused; ``ensure`` then builds it again.
 """
 from __future__ import annotations
 
+import errno
+import logging
 import mmap
 import os
 import re
+import stat
 import struct
 import tempfile
 import time
@@ -27,12 +30,22 @@ VERSION = 1
 HEADER = struct.Struct("<8sIIIQQ")  # magic, version, capture code, N, size, checksum
 DEFAULT_SEEDS = 16                   # 30 million positions: seconds to build, 30 MB
 FILE_NAME = re.compile(r"endgame-(standard|empty|none)-(\d+)\.bin")
+TEMP_NAME = re.compile(r"endgame-(?:standard|empty|none)-\d+\.bin\.(?:(\d+)\.)?[^.]+\.tmp")
+STALE_TEMP_AGE = 3600.0              # seconds after which any temporary file is a killed write's
+READ_PART = 1 << 24                  # values read (and checked) at a time
 
 Progress = Callable[[int, int, int, float], None]  # (seeds, positions done, all positions, seconds)
 
 
 class EndgameFileError(MancalaError):
     """An endgame database file that is missing, foreign, truncated or corrupt."""
+
+
+class EndgameMissingError(EndgameFileError):
+    """No database file where one was looked for (nothing wrong with the cache)."""
+
+
+log = logging.getLogger("mancala.endgame")  # refused files are reported here (one line; stderr by default)
 
 
 def cache_dir() -> Path:
@@ -89,12 +102,16 @@ def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
 
 
 def save(db: EndgameDatabase, path: Optional[Path] = None) -> Path:
-    """Write atomically (a temporary file renamed into place)."""
+    """Write atomically (a temporary file renamed into place).
+
+    The temporary file's name carries the writer's process id, so a scan of the
+    cache can tell one left by a killed writer (see remove_stale_temp_files).
+    """
     path = Path(path) if path else path_for(db.capture, db.max_seeds)
     path.parent.mkdir(parents=True, exist_ok=True)
     header = HEADER.pack(MAGIC, VERSION, capture_code(db.capture), db.max_seeds,
                          len(db.values), _core.egdb_hash(db.values))
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(header)
@@ -107,58 +124,197 @@ def save(db: EndgameDatabase, path: Optional[Path] = None) -> Path:
     return path
 
 
+def available_memory() -> Optional[int]:
+    """Bytes the system says it can still give (MemAvailable), or None if it does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _refuse(path: Path, reason: str, set_aside: bool = True) -> EndgameFileError:
+    """The error for a refused file; set_aside renames the file (whatever it is)
+    to ``<name>.refused`` first, so the next process neither reads it nor pays
+    for it again, and no scan takes it for a database."""
+    if set_aside:
+        aside = path.with_name(path.name + ".refused")
+        try:
+            os.replace(path, aside)
+            reason += f"; renamed to {aside.name}"
+        except OSError:
+            try:
+                os.unlink(path)
+                reason += "; removed"
+            except OSError as exc:
+                reason += f"; could not set it aside ({exc.strerror or exc})"
+    return EndgameFileError(f"{path}: {reason}")
+
+
 def load(capture: str, max_seeds: int, path: Optional[Path] = None) -> EndgameDatabase:
-    """Map a database file read-only after checking everything about it."""
+    """Read a database file into memory after checking everything about it.
+
+    Only a regular file is opened for reading (a FIFO or a device would block
+    or never end); its header must name this rule and size and its length
+    match; the values are read in parts, each part checked as it arrives (a
+    value no position of its level can have refuses the file at once, so a
+    forged or sparse file costs little), then the checksum. A refused file
+    raises EndgameFileError (one line) and is renamed to ``*.refused``; a file
+    that is merely absent, unreadable or too large for the memory free now is
+    left where it is. The values live in the process's memory, not a mapping,
+    so a file truncated or rewritten later cannot harm it.
+    """
     path = Path(path) if path else path_for(capture, max_seeds)
     size = _core.egdb_size(max_seeds)
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and not os.path.islink(path):
+            raise EndgameMissingError(f"{path}: no such database") from None
+        # a symlink loop or a dangling link named like a database: set it aside
+        broken = exc.errno in (errno.ELOOP, errno.ENOENT, errno.ENOTDIR)
+        raise _refuse(path, ("a link to nothing" if exc.errno == errno.ENOENT else
+                             exc.strerror or str(exc)), set_aside=broken) from None
+    try:
+        st = os.fstat(fd)
+        regular = stat.S_ISREG(st.st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        raise _refuse(path, "not a regular file")
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        try:
             head = f.read(HEADER.size)
             if len(head) < HEADER.size:
-                raise EndgameFileError(f"{path}: too short for an endgame database")
+                raise _refuse(path, "too short for an endgame database")
             magic, version, code, seeds, count, checksum = HEADER.unpack(head)
             if magic != MAGIC:
-                raise EndgameFileError(f"{path}: not an endgame database")
+                raise _refuse(path, "not an endgame database")
             if version != VERSION:
-                raise EndgameFileError(f"{path}: format version {version}, this mancala reads {VERSION}")
+                raise _refuse(path, f"format version {version}, this mancala reads {VERSION}")
             if (code, seeds, count) != (capture_code(capture), max_seeds, size):
-                raise EndgameFileError(f"{path}: holds another database (rule {code}, {seeds} seeds)")
-            if os.fstat(f.fileno()).st_size != HEADER.size + size:
-                raise EndgameFileError(f"{path}: {os.fstat(f.fileno()).st_size} bytes, "
-                                       f"expected {HEADER.size + size}")
-            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except OSError as exc:
-        raise EndgameFileError(f"{path}: {exc.strerror or exc}") from None
-    values = memoryview(mapped)[HEADER.size:]
-    if _core.egdb_hash(values) != checksum:
-        raise EndgameFileError(f"{path}: checksum does not match: the file is corrupt")
+                raise _refuse(path, f"holds another database (rule {code}, {seeds} seeds, "
+                                    f"{count} values) than {capture} {max_seeds}")
+            if st.st_size != HEADER.size + size:
+                raise _refuse(path, f"{st.st_size} bytes, expected {HEADER.size + size}")
+            free = available_memory()
+            if free is not None and size > free:
+                raise _refuse(path, f"{size:,} bytes of values, more than the {free:,} bytes "
+                                    "of memory available", set_aside=False)
+            try:
+                # private anonymous memory: pages are given as the reading fills them (a
+                # bytearray would zero all of them first), and no later change to the file
+                # can reach them (a file mapping dies of SIGBUS when the file shrinks)
+                values = mmap.mmap(-1, size)
+            except (OSError, MemoryError, OverflowError):
+                raise _refuse(path, f"no memory for {size:,} bytes of values", set_aside=False) from None
+            view = memoryview(values)
+            done, h = 0, None
+            while done < size:
+                part = min(READ_PART, size - done)
+                got = f.readinto(view[done:done + part])
+                if not got:
+                    raise _refuse(path, f"truncated: {done} of {size} values")
+                h = _core.egdb_hash(view[done:done + got], h)
+                bad = _core.egdb_verify_values(values, done, done + got)
+                if bad >= 0:
+                    raise _refuse(path, f"position {bad} holds {values[bad] - 256 * (values[bad] > 127)}, "
+                                        "a value no position with its seeds can have")
+                done += got
+            if (h if size else 0) != checksum:
+                raise _refuse(path, "checksum does not match: the file is corrupt")
+        except OSError as exc:
+            raise _refuse(path, exc.strerror or str(exc), set_aside=False) from None
     return EndgameDatabase(capture, max_seeds, values, path)
+
+
+def remove_stale_temp_files(directory: Optional[Path] = None, max_age: float = STALE_TEMP_AGE) -> list:
+    """Remove ``endgame-*.bin.*.tmp`` files that killed writers left behind: those
+    whose writer (the process id in the name) is gone, and any older than
+    ``max_age`` seconds. Returns the paths removed; never raises."""
+    directory = Path(directory) if directory else cache_dir()
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        m = TEMP_NAME.fullmatch(name)
+        if not m:
+            continue
+        path = directory / name
+        try:
+            st = os.lstat(path)
+            gone = m.group(1) is not None and not _alive(int(m.group(1)))
+            if gone or now - st.st_mtime > max_age:
+                os.unlink(path)
+                removed.append(path)
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True         # someone else's process (or a number we cannot ask about): keep
+    return True
 
 
 def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS,
            progress: Optional[Progress] = None, threads: int = 1) -> EndgameDatabase:
-    """The cached database, built (again) if it is missing or fails its checks."""
+    """The cached database, built (again) if it is missing or fails its checks
+    (a refused file is set aside and logged)."""
+    remove_stale_temp_files()
     try:
         return load(capture, max_seeds)
-    except EndgameFileError:
+    except EndgameFileError as exc:
+        if not isinstance(exc, EndgameMissingError):
+            _warn(exc)
         db = build(capture, max_seeds, progress, threads)
         save(db)
         return db
 
 
 def find(capture: str) -> Optional[EndgameDatabase]:
-    """The largest sound database cached for a capture rule, or None."""
+    """The largest sound database cached for a capture rule, or None.
+
+    What ``Engine(endgame="auto")`` uses: it never raises and never blocks on
+    a hostile cache; a refused file is set aside and logged (one line).
+    """
     capture_code(capture)
+    remove_stale_temp_files()
     try:
         names = os.listdir(cache_dir())
     except OSError:
         return None
     sizes = sorted((int(m.group(2)) for m in map(FILE_NAME.fullmatch, names)
-                    if m and m.group(1) == capture and int(m.group(2)) <= 36), reverse=True)
+                    if m and m.group(1) == capture and int(m.group(2)) <= 36),
+                   reverse=True)
     for seeds in sizes:
         try:
             return load(capture, seeds)
-        except EndgameFileError:
-            continue
+        except EndgameMissingError:
+            continue                                        # gone since the listing
+        except EndgameFileError as exc:
+            _warn(exc)
+        except (OSError, ValueError, MemoryError) as exc:   # never let a cache stop a search
+            _warn(f"{path_for(capture, seeds)}: {exc}")
     return None
 
+
+def _warn(message: object) -> None:
+    log.warning("mancala: refused %s", message)

@@ -30,6 +30,7 @@ perfectly once the solve finishes (sooner with an endgame database built by
 from __future__ import annotations
 
 import builtins
+import logging
 import math
 import os
 import random
@@ -309,6 +310,7 @@ class EnginePlayer(Player):
         self.level, self.depth, self.time = level, depth, time
         self._rng = random.Random(seed)
         self._engine = None
+        self._book_failed = False
 
     @property
     def engine(self):
@@ -357,8 +359,20 @@ class EnginePlayer(Player):
                              all(result.exact for result in scores.values()))
         return pit
 
+    def _book_entry(self, board: Board) -> Optional[book.BookEntry]:
+        """The book's entry for board; a book that cannot be used is said once
+        (one line, logged) and the player plays on without it."""
+        if self._book_failed:
+            return None
+        try:
+            return book.lookup(board)
+        except book.BookError as exc:
+            self._book_failed = True
+            logging.getLogger("mancala.book").warning("mancala: %s; playing without the book", exc)
+            return None
+
     def _perfect(self, board: Board) -> int:
-        entry = book.lookup(board)
+        entry = self._book_entry(board)
         if entry is not None:
             self.last = MoveInfo(entry.value, 0, 0.0, 0, True, "opening book")
             return self._rng.choice(entry.moves)

@@ -7,7 +7,7 @@ import sys
 import time
 
 from mancala import book, endgame
-from mancala.board import PLAYER_NAMES, Board
+from mancala.board import PLAYER_NAMES, Board, start_slots
 from mancala.cli import CommandError, limits
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
@@ -89,7 +89,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("the game is over: nothing to solve")
     entry = book.lookup(board) if args.book else None
     if args.book and entry is None:
-        raise CommandError("the opening book holds only standard starts; this is not one it knows")
+        held = book.describe(book.load())
+        per_pit = board.pits[0]
+        start = f"Kalah(6,{per_pit}) {board.capture}" if board.to_move == 0 and \
+            1 <= per_pit <= 12 and board.pits == start_slots(per_pit) else None
+        raise CommandError(f"the opening book holds {held}; "
+                           + (f"not {start}" if start else "this position is not a start"))
     if entry is not None:
         report = {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
                   "value": entry.value, "move": entry.moves[0], "optimal_moves": list(entry.moves),
@@ -122,7 +127,12 @@ def run(args: argparse.Namespace) -> int:
 def update_book(args: argparse.Namespace) -> int:
     """Solve the quick starts again (Kalah(6,3) and (6,4)), or with --seeds that start
     only; the book's other entries are kept."""
-    entries = book.load()
+    given = [flag for flag, used in (("--board", args.board is not None), ("--moves", args.moves),
+                                     ("--to-move", args.to_move)) if used]
+    if given:
+        raise CommandError(f"--update-book solves standard starts (--seeds, --capture), "
+                           f"not {' or '.join(given)}")
+    entries = book.load() if book.BOOK_PATH.exists() else {}
     starts = BOOK_STARTS if args.seeds is None else [(args.seeds, args.capture)]
     for seeds, capture in starts:
         board = Board(seeds=seeds, capture=capture)
