@@ -1,5 +1,6 @@
 # The compiled core's interface: the C headers it is built on, the search state,
 # and the two classes Python sees (BoardBase, Searcher).
+from cpython.ref cimport PyObject
 from libc.stdint cimport uint8_t, uint64_t
 
 
@@ -95,7 +96,10 @@ cdef struct Search:
     uint64_t next_poll      # node count at which to read the clock next
     uint64_t next_signal_poll   # node count at which to check for Ctrl-C next
     bint stopped            # a limit was hit: the current iteration is void
-    bint interrupted        # stopped by Ctrl-C: the caller raises KeyboardInterrupt
+    bint interrupted        # stopped by a signal handler's exception (Ctrl-C): the caller raises it
+    PyObject *raised_type   # that exception, kept from the poll till the GIL-holding caller
+    PyObject *raised_value  #   raises it (owned references; NULL when none)
+    PyObject *raised_tb
     int *abort              # another thread sets *abort to stop this search (NULL: none)
     uint64_t *busy          # positions threads sharing the table are searching now (NULL: alone)
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
@@ -119,5 +123,7 @@ cdef class Searcher:
     cdef int _abort             # what s.abort of this searcher and its sharers points to
     cdef uint64_t *_busy        # what s.busy of this searcher and its sharers points to
     cdef object _table_owner    # the Searcher whose table this one searches, if not its own
-    cdef object _egdb_owner     # keeps the buffer behind s.egdb.values alive
+    cdef object _egdb_owner     # a view of the buffer behind s.egdb.values: keeps it alive and unresized
+    cdef bint _running          # a method is using s (checked and set with the GIL): refuse another
+    cdef int _enter(self) except -1
     cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1

@@ -11,7 +11,8 @@ the pure-Python twin; the tests hold the two against each other.
 Inside the search a board is always seen from the side to move (see kalah.h),
 and every value is from the mover's point of view, in seeds.
 """
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Fetch, PyErr_Restore
+from cpython.ref cimport Py_XDECREF
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
@@ -34,6 +35,11 @@ cdef extern from *:
     uint64_t load_key(const uint64_t *slot) nogil   # the busy table (see negamax)
     void store_key(uint64_t *slot, uint64_t key) nogil
     void clear_key(uint64_t *slot, uint64_t key) nogil  # only if it still holds key
+
+cdef extern from "Python.h":
+    # cpython.exc declares it `except -1`, which in a noexcept poll would take
+    # the error exit before the search is stopped: here it returns its -1 to us
+    int check_signals "PyErr_CheckSignals"() noexcept
 
 from operator import index
 from threading import Thread
@@ -153,12 +159,41 @@ cdef inline bint poll_stop(Search *s) noexcept nogil:
         return True
     if s.nodes >= s.next_signal_poll:
         s.next_signal_poll = s.nodes + POLL_SIGNALS
-        with gil:
-            if PyErr_CheckSignals() != 0:
-                PyErr_Clear()
-                s.interrupted = True
-                return True
+        return take_signal(s)
     return False
+
+
+cdef bint take_signal(Search *s) noexcept nogil:
+    """Run Python's signal handlers (they run on the main thread only); if one
+    raised (Ctrl-C: KeyboardInterrupt), keep its exception for the caller to
+    raise and stop the search, and the threads sharing its table too."""
+    if s.interrupted:
+        return True
+    with gil:
+        if check_signals() == 0:
+            return False
+        PyErr_Fetch(&s.raised_type, &s.raised_value, &s.raised_tb)
+    s.interrupted = True
+    if s.abort != NULL and s.busy != NULL:     # shared: whoever started the sharers resets it
+        store_flag(s.abort, True)
+    return True
+
+
+cdef int raise_interrupt(Search *s) except -1:
+    """Raise what a signal handler raised during the search (see take_signal)."""
+    s.interrupted = False
+    if s.raised_type == NULL:
+        raise KeyboardInterrupt
+    PyErr_Restore(s.raised_type, s.raised_value, s.raised_tb)     # takes the references
+    s.raised_type = s.raised_value = s.raised_tb = NULL
+    return -1
+
+
+cdef void drop_interrupt(Search *s) noexcept:
+    Py_XDECREF(s.raised_type)
+    Py_XDECREF(s.raised_value)
+    Py_XDECREF(s.raised_tb)
+    s.raised_type = s.raised_value = s.raised_tb = NULL
 
 
 cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept nogil:
@@ -625,7 +660,7 @@ cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
     with nogil:
         value = negamax(&s, v, d, -INF, INF, 0, 0)
     if s.interrupted:
-        raise KeyboardInterrupt
+        raise_interrupt(&s)
     return value, (None if s.root_move == NO_MOVE else s.root_move), s.nodes
 
 
@@ -862,6 +897,8 @@ cdef class Searcher:
 
     Every method takes a position as (slots in absolute order, side to move,
     capture code) and returns plain tuples; the GIL is released while it searches.
+    One thread at a time: a call while another thread is inside a method raises
+    RuntimeError (mancala.Engine serialises its calls with a lock).
     """
 
     def __cinit__(self, hash_mb=0, ordering=True, futility=True):
@@ -879,8 +916,17 @@ cdef class Searcher:
         self.s.use_tt = self.table.buckets != NULL
 
     def __dealloc__(self):
+        drop_interrupt(&self.s)
         tt_free(&self.table)
         free(self._busy)
+
+    cdef int _enter(self) except -1:
+        """Mark the searcher in use, or refuse: its state is one C struct."""
+        if self._running:
+            raise RuntimeError("this Searcher is in use by another thread; "
+                               "give each thread its own, or call it under a lock")
+        self._running = True
+        return 0
 
     def share_table(self, Searcher owner not None):
         """Search in owner's table from now on, and stop when owner.abort() is called.
@@ -889,6 +935,13 @@ cdef class Searcher:
         Sharers searching the same position split the work: each marks the
         subtrees it is in, and the others put those off till last.
         """
+        self._enter()
+        try:
+            self._share_table(owner)
+        finally:
+            self._running = False
+
+    def _share_table(self, Searcher owner):
         if owner._busy == NULL:
             owner._busy = <uint64_t *> calloc(BUSY_SLOTS, sizeof(uint64_t))
             if owner._busy == NULL:
@@ -907,6 +960,13 @@ cdef class Searcher:
     def set_endgame(self, values, int max_seeds):
         """Answer positions with at most max_seeds seeds in the pits from values
         (a buffer from egdb_build, one signed byte a position); None: no database."""
+        self._enter()
+        try:
+            self._set_endgame(values, max_seeds)
+        finally:
+            self._running = False
+
+    def _set_endgame(self, values, int max_seeds):
         cdef const unsigned char[::1] view
         if values is None:
             self.s.egdb.values = NULL
@@ -918,7 +978,7 @@ cdef class Searcher:
         if <uint64_t> view.shape[0] != egdb_count(max_seeds):
             raise ValueError(f"an endgame table for {max_seeds} seeds holds {egdb_count(max_seeds)} "
                              f"values, not {view.shape[0]}")
-        self._egdb_owner = values
+        self._egdb_owner = view
         self.s.egdb.values = <signed char *> &view[0]
         self.s.egdb.max_seeds = max_seeds
         self.s.egdb.size = view.shape[0]
@@ -939,8 +999,12 @@ cdef class Searcher:
 
     def clear(self):
         """Empty the table."""
-        with nogil:
-            tt_clear(self.s.tt)
+        self._enter()
+        try:
+            with nogil:
+                tt_clear(self.s.tt)
+        finally:
+            self._running = False
 
     def hashfull(self):
         """Per mille of the first 1000 buckets' entries in use."""
@@ -969,16 +1033,20 @@ cdef class Searcher:
         cdef int v[14]
         cdef Outcome out
         cdef bint futility = self.s.futility
-        self._setup(slots, to_move, capture, evaluation, v)
-        check_depth(max_depth, 1)
-        begin(&self.s, time_limit, node_limit)
-        # futility cuts with bounds on the store difference: valid for the store evaluation only
-        self.s.futility = futility and self.s.evaluation == EVAL_STORE
-        with nogil:
-            out = deepen(&self.s, v, max_depth, iterative)
-        self.s.futility = futility
-        if self.s.interrupted:
-            raise KeyboardInterrupt
+        self._enter()
+        try:
+            self._setup(slots, to_move, capture, evaluation, v)
+            check_depth(max_depth, 1)
+            begin(&self.s, time_limit, node_limit)
+            # futility cuts with bounds on the store difference: valid for the store evaluation only
+            self.s.futility = futility and self.s.evaluation == EVAL_STORE
+            with nogil:
+                out = deepen(&self.s, v, max_depth, iterative)
+            self.s.futility = futility
+            if self.s.interrupted:
+                raise_interrupt(&self.s)
+        finally:
+            self._running = False
         return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
 
     def probe(self, slots, to_move, capture, int beta,
@@ -993,14 +1061,18 @@ cdef class Searcher:
         """
         cdef int v[14]
         cdef int value
-        self._setup(slots, to_move, capture, 0, v)
-        if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
-            raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
-        begin(&self.s, time_limit, node_limit, not helper)
-        with nogil:
-            value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
-        if self.s.interrupted:
-            raise KeyboardInterrupt
+        self._enter()
+        try:
+            self._setup(slots, to_move, capture, 0, v)
+            if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
+                raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
+            begin(&self.s, time_limit, node_limit, not helper)
+            with nogil:
+                value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
+            if self.s.interrupted:
+                raise_interrupt(&self.s)
+        finally:
+            self._running = False
         if self.s.stopped:
             return 0, None, False
         return value, (None if self.s.root_move == NO_MOVE else self.s.root_move), True
