@@ -65,6 +65,7 @@ def test_ctrl_c_stops_solve(threads, tmp_path):
 def test_ctrl_c_stops_analyze(tmp_path):
     status, took, _, err = interrupt(["analyze", "--depth", "30"], tmp_path, settle=1.0)
     assert_clean_exit(status, took, err)
+    assert err == "mancala: interrupted\n"     # one line, no blank line before it
 
 
 def test_ctrl_c_stops_bench(tmp_path):
