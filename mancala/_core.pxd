@@ -95,6 +95,7 @@ cdef struct Search:
     double deadline         # stop at this monotonic time in seconds (0: none)
     uint64_t next_poll      # node count at which to read the clock next
     uint64_t next_signal_poll   # node count at which to check for Ctrl-C next
+    bint signals            # on the main thread, the one Python runs signal handlers on: poll them
     bint stopped            # a limit was hit: the current iteration is void
     bint interrupted        # stopped by a signal handler's exception (Ctrl-C): the caller raises it
     PyObject *raised_type   # that exception, kept from the poll till the GIL-holding caller

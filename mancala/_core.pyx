@@ -42,7 +42,7 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() noexcept
 
 from operator import index
-from threading import Thread
+from threading import Thread, get_ident, main_thread
 
 from mancala.errors import IllegalMoveError, InvalidBoardError
 
@@ -57,7 +57,7 @@ cdef enum:
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     POLL_CLOCK = 1024       # read the clock every 1024 nodes: ~0.1 ms at full speed
-    POLL_SIGNALS = 65536    # take the GIL for Ctrl-C every 65536 nodes: ~5 ms
+    POLL_SIGNALS = 16384    # take the GIL for Ctrl-C every 16384 nodes: ~2-5 ms (main thread only)
     UNDO_STRIDE = 18        # per pushed move: 14 slots, to_move, pit, captured, flags
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
     EGDB_SHARED_LEVEL = 8   # smaller database levels take a moment: one thread builds them
@@ -145,8 +145,9 @@ cdef inline double monotonic() noexcept nogil:
 cdef inline bint poll_stop(Search *s) noexcept nogil:
     """Whether a limit (nodes, clock, Ctrl-C) ends the search now.
 
-    The clock is read every POLL_CLOCK nodes and Ctrl-C checked every
-    POLL_SIGNALS: often enough to stop within a millisecond, rare enough to cost nothing.
+    The clock and the abort flag are read every POLL_CLOCK nodes (a stop
+    within a millisecond), Ctrl-C checked every POLL_SIGNALS on the main
+    thread (within milliseconds): rare enough to cost nothing.
     """
     if s.node_limit and s.nodes > s.node_limit:
         return True
@@ -157,7 +158,7 @@ cdef inline bint poll_stop(Search *s) noexcept nogil:
         return True
     if s.abort != NULL and load_flag(s.abort):
         return True
-    if s.nodes >= s.next_signal_poll:
+    if s.signals and s.nodes >= s.next_signal_poll:
         s.next_signal_poll = s.nodes + POLL_SIGNALS
         return take_signal(s)
     return False
@@ -177,6 +178,12 @@ cdef bint take_signal(Search *s) noexcept nogil:
     if s.abort != NULL and s.busy != NULL:     # shared: whoever started the sharers resets it
         store_flag(s.abort, True)
     return True
+
+
+cdef bint on_main_thread() except -1:
+    """Only the main thread runs signal handlers: elsewhere taking the GIL to
+    poll them would only wait for other Python threads."""
+    return get_ident() == main_thread().ident
 
 
 cdef int raise_interrupt(Search *s) except -1:
@@ -656,6 +663,7 @@ cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
     s.capture = check_code(capture, CAPTURE_RULES, "capture")
     s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
     s.prune = prune
+    s.signals = on_main_thread()
     begin(&s, 0, 0)
     with nogil:
         value = negamax(&s, v, d, -INF, INF, 0, 0)
@@ -1037,6 +1045,7 @@ cdef class Searcher:
         try:
             self._setup(slots, to_move, capture, evaluation, v)
             check_depth(max_depth, 1)
+            self.s.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit)
             # futility cuts with bounds on the store difference: valid for the store evaluation only
             self.s.futility = futility and self.s.evaluation == EVAL_STORE
@@ -1066,6 +1075,7 @@ cdef class Searcher:
             self._setup(slots, to_move, capture, 0, v)
             if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
                 raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
+            self.s.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit, not helper)
             with nogil:
                 value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
