@@ -72,7 +72,8 @@ cdef extern from "egdb.h" nogil:
     uint64_t egdb_count(int n)
     uint64_t egdb_index(const int *b, int seeds)
     int egdb_value(egdb_table *t, const int *b, int seeds)
-    void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts)
+    void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts,
+                          const int *stop)
     uint64_t egdb_checksum(const signed char *values, uint64_t size)
 
 

@@ -710,21 +710,48 @@ def egdb_build(max_seeds, capture, progress=None, threads=1):
         raise ValueError(f"threads is 1 to 64, not {threads!r}")
     values = bytearray(egdb_count(top))
     memset(<char *> values, EGDB_UNKNOWN, len(values))
+    cdef BuildStop stop = BuildStop()
     for n in range(top + 1):
-        helpers = [Thread(target=_egdb_build_part, args=(values, top, n, rule, part, threads))
-                   for part in range(1, threads if n >= EGDB_SHARED_LEVEL else 1)]
-        for helper in helpers:
-            helper.start()
-        _egdb_build_part(values, top, n, rule, 0, len(helpers) + 1)
-        for helper in helpers:
-            helper.join()
+        if n < EGDB_SHARED_LEVEL:
+            _egdb_build_part(values, top, n, rule, 0, 1, stop)
+        else:
+            # every part on a thread of its own: this one waits where Ctrl-C reaches it
+            parts = [Thread(target=_egdb_build_part, args=(values, top, n, rule, part, threads, stop),
+                            daemon=True) for part in range(threads)]
+            try:
+                for part in parts:
+                    part.start()
+                for part in parts:
+                    part.join()
+            except BaseException:
+                store_flag(&stop.value, True)
+                join_all(parts)
+                raise
         if progress is not None:
             progress(n, egdb_count(n), egdb_count(top))
         PyErr_CheckSignals()
     return values
 
 
-def _egdb_build_part(values, int top, int n, int rule, int part, int parts):
+cdef class BuildStop:
+    """The flag an interrupted egdb_build raises to end its threads' parts."""
+    cdef int value
+
+
+cdef join_all(list threads):
+    """Wait for every thread, even through another Ctrl-C (raised at the end)."""
+    raised = None
+    for thread in threads:
+        while thread.is_alive():
+            try:
+                thread.join()
+            except BaseException as exc:
+                raised = exc
+    if raised is not None:
+        raise raised
+
+
+def _egdb_build_part(values, int top, int n, int rule, int part, int parts, BuildStop stop not None):
     """One thread's part of level n of egdb_build (levels below n done)."""
     cdef unsigned char[::1] view = values
     cdef egdb_table t
@@ -732,7 +759,7 @@ def _egdb_build_part(values, int top, int n, int rule, int part, int parts):
     t.max_seeds = top
     t.size = view.shape[0]
     with nogil:
-        egdb_build_level(&t, n, rule, part, parts)
+        egdb_build_level(&t, n, rule, part, parts, &stop.value)
 
 
 def egdb_hash(values):

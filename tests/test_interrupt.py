@@ -134,3 +134,23 @@ def test_a_signal_handlers_own_exception_is_raised():
             Engine(hash_mb=16, endgame=None).search(Board(seeds=6), depth=40)
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
+    from mancala import _core
+
+    sent = []
+    timer = threading.Timer(0.2, lambda: (sent.append(time.perf_counter()),
+                                          os.kill(os.getpid(), signal.SIGINT)))
+
+    def progress(seeds, done, total):
+        if seeds == 14:     # level 15 takes about a second: interrupt it early
+            timer.start()
+
+    with pytest.raises(KeyboardInterrupt):
+        _core.egdb_build(18, 0, progress, threads=2)
+    took = time.perf_counter() - sent[0]
+    timer.join()
+    assert took < 0.5, f"{took:.2f} s from SIGINT to KeyboardInterrupt"
+    assert not [thread for thread in threading.enumerate()    # every part has ended
+                if "_egdb_build_part" in thread.name]
