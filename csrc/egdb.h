@@ -124,6 +124,7 @@ typedef struct {
     int seeds, capture;
     int part, parts;        /* this thread solves the runs numbered part, part + parts, ... */
     uint64_t visited;       /* positions of the level enumerated so far */
+    const int *stop;        /* another thread sets *stop to end the build early (NULL: never) */
 } egdb_share;
 
 enum { EGDB_RUN = 4096 };   /* long enough that neighbours (which share children) stay together */
@@ -133,6 +134,8 @@ static void egdb_fill(egdb_share *share, int *b, int i, int left)
 {
     static const int slot[EGDB_PITS] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
     int v;
+    if (share->stop && __atomic_load_n(share->stop, __ATOMIC_RELAXED))
+        return;
     if (i == EGDB_PITS - 1) {
         b[slot[i]] = left;
         if (share->visited++ / EGDB_RUN % share->parts == (uint64_t)share->part)
@@ -147,11 +150,13 @@ static void egdb_fill(egdb_share *share, int *b, int i, int left)
 }
 
 /* Part `part` of `parts` of the positions with exactly n seeds in the pits
- * (levels below n are done; all parts together make the level). */
-static void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts)
+ * (levels below n are done; all parts together make the level); *stop
+ * (unless NULL) set by another thread leaves the level unfinished. */
+static void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts,
+                             const int *stop)
 {
     int b[KALAH_SLOTS] = {0};
-    egdb_share share = {t, n, capture, part, parts, 0};
+    egdb_share share = {t, n, capture, part, parts, 0, stop};
     egdb_fill(&share, b, 0, n);
 }
 

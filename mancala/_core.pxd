@@ -1,5 +1,6 @@
 # The compiled core's interface: the C headers it is built on, the search state,
 # and the two classes Python sees (BoardBase, Searcher).
+from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 
@@ -71,7 +72,8 @@ cdef extern from "egdb.h" nogil:
     uint64_t egdb_count(int n)
     uint64_t egdb_index(const int *b, int seeds)
     int egdb_value(egdb_table *t, const int *b, int seeds)
-    void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts)
+    void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts,
+                          const int *stop)
     uint64_t egdb_checksum(const signed char *values, uint64_t size)
     const uint64_t egdb_checksum_start     # FNV's offset basis: the hash of nothing yet
     uint64_t egdb_checksum_more(uint64_t h, const signed char *values, uint64_t size)
@@ -97,8 +99,12 @@ cdef struct Search:
     double deadline         # stop at this monotonic time in seconds (0: none)
     uint64_t next_poll      # node count at which to read the clock next
     uint64_t next_signal_poll   # node count at which to check for Ctrl-C next
+    bint signals            # on the main thread, the one Python runs signal handlers on: poll them
     bint stopped            # a limit was hit: the current iteration is void
-    bint interrupted        # stopped by Ctrl-C: the caller raises KeyboardInterrupt
+    bint interrupted        # stopped by a signal handler's exception (Ctrl-C): the caller raises it
+    PyObject *raised_type   # that exception, kept from the poll till the GIL-holding caller
+    PyObject *raised_value  #   raises it (owned references; NULL when none)
+    PyObject *raised_tb
     int *abort              # another thread sets *abort to stop this search (NULL: none)
     uint64_t *busy          # positions threads sharing the table are searching now (NULL: alone)
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
@@ -122,5 +128,7 @@ cdef class Searcher:
     cdef int _abort             # what s.abort of this searcher and its sharers points to
     cdef uint64_t *_busy        # what s.busy of this searcher and its sharers points to
     cdef object _table_owner    # the Searcher whose table this one searches, if not its own
-    cdef object _egdb_owner     # keeps the buffer behind s.egdb.values alive
+    cdef object _egdb_owner     # a view of the buffer behind s.egdb.values: keeps it alive and unresized
+    cdef bint _running          # a method is using s (checked and set with the GIL): refuse another
+    cdef int _enter(self) except -1
     cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1

@@ -11,7 +11,8 @@ the pure-Python twin; the tests hold the two against each other.
 Inside the search a board is always seen from the side to move (see kalah.h),
 and every value is from the mover's point of view, in seeds.
 """
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Fetch, PyErr_Restore
+from cpython.ref cimport Py_XDECREF
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
@@ -35,8 +36,13 @@ cdef extern from *:
     void store_key(uint64_t *slot, uint64_t key) nogil
     void clear_key(uint64_t *slot, uint64_t key) nogil  # only if it still holds key
 
+cdef extern from "Python.h":
+    # cpython.exc declares it `except -1`, which in a noexcept poll would take
+    # the error exit before the search is stopped: here it returns its -1 to us
+    int check_signals "PyErr_CheckSignals"() noexcept
+
 from operator import index
-from threading import Thread
+from threading import Thread, get_ident, main_thread
 
 from mancala.errors import IllegalMoveError, InvalidBoardError
 
@@ -51,7 +57,7 @@ cdef enum:
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     POLL_CLOCK = 1024       # read the clock every 1024 nodes: ~0.1 ms at full speed
-    POLL_SIGNALS = 65536    # take the GIL for Ctrl-C every 65536 nodes: ~5 ms
+    POLL_SIGNALS = 16384    # take the GIL for Ctrl-C every 16384 nodes: ~2-5 ms (main thread only)
     UNDO_STRIDE = 18        # per pushed move: 14 slots, to_move, pit, captured, flags
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
     EGDB_SHARED_LEVEL = 8   # smaller database levels take a moment: one thread builds them
@@ -139,8 +145,9 @@ cdef inline double monotonic() noexcept nogil:
 cdef inline bint poll_stop(Search *s) noexcept nogil:
     """Whether a limit (nodes, clock, Ctrl-C) ends the search now.
 
-    The clock is read every POLL_CLOCK nodes and Ctrl-C checked every
-    POLL_SIGNALS: often enough to stop within a millisecond, rare enough to cost nothing.
+    The clock and the abort flag are read every POLL_CLOCK nodes (a stop
+    within a millisecond), Ctrl-C checked every POLL_SIGNALS on the main
+    thread (within milliseconds): rare enough to cost nothing.
     """
     if s.node_limit and s.nodes > s.node_limit:
         return True
@@ -151,14 +158,49 @@ cdef inline bint poll_stop(Search *s) noexcept nogil:
         return True
     if s.abort != NULL and load_flag(s.abort):
         return True
-    if s.nodes >= s.next_signal_poll:
+    if s.signals and s.nodes >= s.next_signal_poll:
         s.next_signal_poll = s.nodes + POLL_SIGNALS
-        with gil:
-            if PyErr_CheckSignals() != 0:
-                PyErr_Clear()
-                s.interrupted = True
-                return True
+        return take_signal(s)
     return False
+
+
+cdef bint take_signal(Search *s) noexcept nogil:
+    """Run Python's signal handlers (they run on the main thread only); if one
+    raised (Ctrl-C: KeyboardInterrupt), keep its exception for the caller to
+    raise and stop the search, and the threads sharing its table too."""
+    if s.interrupted:
+        return True
+    with gil:
+        if check_signals() == 0:
+            return False
+        PyErr_Fetch(&s.raised_type, &s.raised_value, &s.raised_tb)
+    s.interrupted = True
+    if s.abort != NULL and s.busy != NULL:     # shared: whoever started the sharers resets it
+        store_flag(s.abort, True)
+    return True
+
+
+cdef bint on_main_thread() except -1:
+    """Only the main thread runs signal handlers: elsewhere taking the GIL to
+    poll them would only wait for other Python threads."""
+    return get_ident() == main_thread().ident
+
+
+cdef int raise_interrupt(Search *s) except -1:
+    """Raise what a signal handler raised during the search (see take_signal)."""
+    s.interrupted = False
+    if s.raised_type == NULL:
+        raise KeyboardInterrupt
+    PyErr_Restore(s.raised_type, s.raised_value, s.raised_tb)     # takes the references
+    s.raised_type = s.raised_value = s.raised_tb = NULL
+    return -1
+
+
+cdef void drop_interrupt(Search *s) noexcept:
+    Py_XDECREF(s.raised_type)
+    Py_XDECREF(s.raised_value)
+    Py_XDECREF(s.raised_tb)
+    s.raised_type = s.raised_value = s.raised_tb = NULL
 
 
 cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept nogil:
@@ -621,11 +663,12 @@ cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
     s.capture = check_code(capture, CAPTURE_RULES, "capture")
     s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
     s.prune = prune
+    s.signals = on_main_thread()
     begin(&s, 0, 0)
     with nogil:
         value = negamax(&s, v, d, -INF, INF, 0, 0)
     if s.interrupted:
-        raise KeyboardInterrupt
+        raise_interrupt(&s)
     return value, (None if s.root_move == NO_MOVE else s.root_move), s.nodes
 
 
@@ -667,21 +710,48 @@ def egdb_build(max_seeds, capture, progress=None, threads=1):
         raise ValueError(f"threads is 1 to 64, not {threads!r}")
     values = bytearray(egdb_count(top))
     memset(<char *> values, EGDB_UNKNOWN, len(values))
+    cdef BuildStop stop = BuildStop()
     for n in range(top + 1):
-        helpers = [Thread(target=_egdb_build_part, args=(values, top, n, rule, part, threads))
-                   for part in range(1, threads if n >= EGDB_SHARED_LEVEL else 1)]
-        for helper in helpers:
-            helper.start()
-        _egdb_build_part(values, top, n, rule, 0, len(helpers) + 1)
-        for helper in helpers:
-            helper.join()
+        if n < EGDB_SHARED_LEVEL:
+            _egdb_build_part(values, top, n, rule, 0, 1, stop)
+        else:
+            # every part on a thread of its own: this one waits where Ctrl-C reaches it
+            parts = [Thread(target=_egdb_build_part, args=(values, top, n, rule, part, threads, stop),
+                            daemon=True) for part in range(threads)]
+            try:
+                for part in parts:
+                    part.start()
+                for part in parts:
+                    part.join()
+            except BaseException:
+                store_flag(&stop.value, True)
+                join_all(parts)
+                raise
         if progress is not None:
             progress(n, egdb_count(n), egdb_count(top))
         PyErr_CheckSignals()
     return values
 
 
-def _egdb_build_part(values, int top, int n, int rule, int part, int parts):
+cdef class BuildStop:
+    """The flag an interrupted egdb_build raises to end its threads' parts."""
+    cdef int value
+
+
+cdef join_all(list threads):
+    """Wait for every thread, even through another Ctrl-C (raised at the end)."""
+    raised = None
+    for thread in threads:
+        while thread.is_alive():
+            try:
+                thread.join()
+            except BaseException as exc:
+                raised = exc
+    if raised is not None:
+        raise raised
+
+
+def _egdb_build_part(values, int top, int n, int rule, int part, int parts, BuildStop stop not None):
     """One thread's part of level n of egdb_build (levels below n done)."""
     cdef unsigned char[::1] view = values
     cdef egdb_table t
@@ -689,7 +759,7 @@ def _egdb_build_part(values, int top, int n, int rule, int part, int parts):
     t.max_seeds = top
     t.size = view.shape[0]
     with nogil:
-        egdb_build_level(&t, n, rule, part, parts)
+        egdb_build_level(&t, n, rule, part, parts, &stop.value)
 
 
 def egdb_hash(values, previous=None):
@@ -883,6 +953,8 @@ cdef class Searcher:
 
     Every method takes a position as (slots in absolute order, side to move,
     capture code) and returns plain tuples; the GIL is released while it searches.
+    One thread at a time: a call while another thread is inside a method raises
+    RuntimeError (mancala.Engine serialises its calls with a lock).
     """
 
     def __cinit__(self, hash_mb=0, ordering=True, futility=True):
@@ -900,8 +972,17 @@ cdef class Searcher:
         self.s.use_tt = self.table.buckets != NULL
 
     def __dealloc__(self):
+        drop_interrupt(&self.s)
         tt_free(&self.table)
         free(self._busy)
+
+    cdef int _enter(self) except -1:
+        """Mark the searcher in use, or refuse: its state is one C struct."""
+        if self._running:
+            raise RuntimeError("this Searcher is in use by another thread; "
+                               "give each thread its own, or call it under a lock")
+        self._running = True
+        return 0
 
     def share_table(self, Searcher owner not None):
         """Search in owner's table from now on, and stop when owner.abort() is called.
@@ -910,6 +991,13 @@ cdef class Searcher:
         Sharers searching the same position split the work: each marks the
         subtrees it is in, and the others put those off till last.
         """
+        self._enter()
+        try:
+            self._share_table(owner)
+        finally:
+            self._running = False
+
+    def _share_table(self, Searcher owner):
         if owner._busy == NULL:
             owner._busy = <uint64_t *> calloc(BUSY_SLOTS, sizeof(uint64_t))
             if owner._busy == NULL:
@@ -928,6 +1016,13 @@ cdef class Searcher:
     def set_endgame(self, values, int max_seeds):
         """Answer positions with at most max_seeds seeds in the pits from values
         (a buffer from egdb_build, one signed byte a position); None: no database."""
+        self._enter()
+        try:
+            self._set_endgame(values, max_seeds)
+        finally:
+            self._running = False
+
+    def _set_endgame(self, values, int max_seeds):
         cdef const unsigned char[::1] view
         if values is None:
             self.s.egdb.values = NULL
@@ -939,7 +1034,7 @@ cdef class Searcher:
         if <uint64_t> view.shape[0] != egdb_count(max_seeds):
             raise ValueError(f"an endgame table for {max_seeds} seeds holds {egdb_count(max_seeds)} "
                              f"values, not {view.shape[0]}")
-        self._egdb_owner = values
+        self._egdb_owner = view
         self.s.egdb.values = <signed char *> &view[0]
         self.s.egdb.max_seeds = max_seeds
         self.s.egdb.size = view.shape[0]
@@ -960,8 +1055,12 @@ cdef class Searcher:
 
     def clear(self):
         """Empty the table."""
-        with nogil:
-            tt_clear(self.s.tt)
+        self._enter()
+        try:
+            with nogil:
+                tt_clear(self.s.tt)
+        finally:
+            self._running = False
 
     def hashfull(self):
         """Per mille of the first 1000 buckets' entries in use."""
@@ -990,16 +1089,21 @@ cdef class Searcher:
         cdef int v[14]
         cdef Outcome out
         cdef bint futility = self.s.futility
-        self._setup(slots, to_move, capture, evaluation, v)
-        check_depth(max_depth, 1)
-        begin(&self.s, time_limit, node_limit)
-        # futility cuts with bounds on the store difference: valid for the store evaluation only
-        self.s.futility = futility and self.s.evaluation == EVAL_STORE
-        with nogil:
-            out = deepen(&self.s, v, max_depth, iterative)
-        self.s.futility = futility
-        if self.s.interrupted:
-            raise KeyboardInterrupt
+        self._enter()
+        try:
+            self._setup(slots, to_move, capture, evaluation, v)
+            check_depth(max_depth, 1)
+            self.s.signals = on_main_thread()
+            begin(&self.s, time_limit, node_limit)
+            # futility cuts with bounds on the store difference: valid for the store evaluation only
+            self.s.futility = futility and self.s.evaluation == EVAL_STORE
+            with nogil:
+                out = deepen(&self.s, v, max_depth, iterative)
+            self.s.futility = futility
+            if self.s.interrupted:
+                raise_interrupt(&self.s)
+        finally:
+            self._running = False
         return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
 
     def probe(self, slots, to_move, capture, int beta,
@@ -1014,14 +1118,19 @@ cdef class Searcher:
         """
         cdef int v[14]
         cdef int value
-        self._setup(slots, to_move, capture, 0, v)
-        if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
-            raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
-        begin(&self.s, time_limit, node_limit, not helper)
-        with nogil:
-            value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
-        if self.s.interrupted:
-            raise KeyboardInterrupt
+        self._enter()
+        try:
+            self._setup(slots, to_move, capture, 0, v)
+            if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
+                raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
+            self.s.signals = on_main_thread()
+            begin(&self.s, time_limit, node_limit, not helper)
+            with nogil:
+                value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
+            if self.s.interrupted:
+                raise_interrupt(&self.s)
+        finally:
+            self._running = False
         if self.s.stopped:
             return 0, None, False
         return value, (None if self.s.root_move == NO_MOVE else self.s.root_move), True

@@ -1,19 +1,43 @@
 """Engine, SearchLimit, SearchResult: the Python face of the compiled search."""
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import time as _time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher, evaluate
 from mancala import endgame as _endgame
 from mancala.board import Board
-from mancala.errors import InvalidLimitError, InvalidRuleError
+from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError
 
 DEFAULT_DEPTH = 12
 SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
+
+_Call = TypeVar("_Call", bound=Callable)
+
+
+def _serialised(method: _Call) -> _Call:
+    """Run method holding the engine's lock: one call at a time on one engine.
+
+    The lock is reentrant (solve calls search); a call from outside (not from
+    another method) starts with the stop flag down, so stop() ends only the
+    call that was running when it was made.
+    """
+    @functools.wraps(method)
+    def call(self: "Engine", *args, **kwargs):
+        with self._lock:
+            if self._calls == 0:
+                self._stopping = False
+                self._searcher.abort(False)
+            self._calls += 1
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                self._calls -= 1
+    return call  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -83,6 +107,18 @@ class Engine:
     has been built (``python -m mancala solve --endgame N``); an
     ``EndgameDatabase`` is used by ``search`` and ``solve`` alike; ``None``
     uses none. Depth-limited searches stay pure unless given a database.
+
+    Threads: one engine may be shared between threads. Its calls (``search``,
+    ``solve``, ``analyse``, ``optimal_moves``, ``clear``, ``hashfull``) are
+    serialised by a lock: a call waits for the one another thread is making,
+    then runs alone, so each answer is the one it would be with the calls made
+    one after another. Give each thread its own engine to search in parallel.
+    ``stop()`` takes no lock: from any thread it ends the running call at once
+    (``search`` answers with its last finished depth, as a time limit does;
+    ``solve`` and ``analyse`` with what they proved, ``exact=False``;
+    ``optimal_moves`` raises ``SearchStoppedError``); later calls are not
+    affected. Ctrl-C stops a search within milliseconds, on all its threads,
+    and raises ``KeyboardInterrupt``; the engine stays usable.
     """
 
     def __init__(self, hash_mb: float = 64, *, evaluation: str = "store",
@@ -107,6 +143,9 @@ class Engine:
         self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
         self._context: Optional[tuple] = None
         self.evaluation = evaluation
+        self._lock = threading.RLock()      # held by every call: the core's state is one C struct
+        self._calls = 0                     # calls in progress (nested ones included), under the lock
+        self._stopping = False              # stop() was called during the running call
         self._searcher = Searcher(hash_mb, ordering, futility)
         # solve's helpers: they search beside this one, in its table
         self._helpers = [Searcher(0, ordering, futility) for _ in range(threads - 1)]
@@ -123,16 +162,28 @@ class Engine:
     def hash_mb(self) -> float:
         return self._searcher.table_bytes / 2 ** 20
 
+    def stop(self) -> None:
+        """End the running call at once; safe from any thread (it takes no lock).
+
+        The call answers as if it had hit a limit (see the class docstring);
+        a call started after this one is not affected.
+        """
+        self._stopping = True
+        self._searcher.abort()
+
+    @_serialised
     def clear(self) -> None:
         """Forget everything the table holds."""
         self._searcher.clear()
 
+    @_serialised
     def hashfull(self) -> int:
         """Table use, per mille (sampled)."""
         return self._searcher.hashfull()
 
     # -- searching
 
+    @_serialised
     def search(self, board: Board, limit: Optional[SearchLimit] = None, *,
                depth: Optional[int] = None, time: Optional[float] = None,
                nodes: Optional[int] = None) -> SearchResult:
@@ -160,6 +211,7 @@ class Engine:
         return SearchResult(move, score, reached, nodes_used, self._pv(args, move, reached),
                             _time.perf_counter() - start, exact, hits, db)
 
+    @_serialised
     def solve(self, board: Board, *, time: Optional[float] = None,
               nodes: Optional[int] = None,
               progress: Optional[Callable[[int, int, int, float], None]] = None) -> SearchResult:
@@ -231,33 +283,37 @@ class Engine:
                     answers.append(answer)
                     self._searcher.abort()
 
-        self._searcher.abort(False)
+        self._rearm()
         helpers = [threading.Thread(target=work, args=(h,), daemon=True) for h in self._helpers]
-        for thread in helpers:
-            thread.start()
         try:
+            for thread in helpers:
+                thread.start()
             work(self._searcher)
-        except BaseException:
+        except BaseException:   # Ctrl-C: the helpers stop too
             self._searcher.abort()
             raise
         finally:
-            for thread in helpers:
-                thread.join()
-            self._searcher.abort(False)
+            self._join(helpers)
+            self._rearm()
         spent = sum(s.nodes for s in searchers), sum(s.tt_hits for s in searchers)
         if not answers:
             return (0, None, False) + spent
         return answers[0] + spent
 
+    @_serialised
     def optimal_moves(self, board: Board, value: Optional[int] = None) -> Tuple[int, ...]:
         """Every move that keeps the perfect-play value (solved first if not given).
 
         One null-window search per move: cheaper than solving each child.
+        Raises SearchStoppedError if ``stop()`` ends it.
         """
         if board.is_game_over():
             return ()
         if value is None:
-            value = self.solve(board).score
+            solved = self.solve(board)
+            if not solved.exact:
+                raise SearchStoppedError("optimal_moves was stopped before it had an answer")
+            value = solved.score
         moves = []
         for pit in board.legal_moves:
             child = board.copy(stack=False)
@@ -268,15 +324,18 @@ class Engine:
             else:
                 args, _ = self._position(child, solving=True)
                 if record.extra_turn:   # the child's value is ours: is it >= value?
-                    bound, _, _ = self._searcher.probe(*args, value)
+                    bound, _, finished = self._searcher.probe(*args, value)
                     keeps = bound >= value
                 else:                   # the child's value is -ours: is it <= -value?
-                    bound, _, _ = self._searcher.probe(*args, -value + 1)
+                    bound, _, finished = self._searcher.probe(*args, -value + 1)
                     keeps = bound < -value + 1
+                if not finished:
+                    raise SearchStoppedError("optimal_moves was stopped before it had an answer")
             if keeps:
                 moves.append(pit)
         return tuple(moves)
 
+    @_serialised
     def analyse(self, board: Board, limit: Optional[SearchLimit] = None, *,
                 depth: Optional[int] = None, time: Optional[float] = None,
                 nodes: Optional[int] = None, exact: bool = False) -> Dict[int, SearchResult]:
@@ -309,6 +368,30 @@ class Engine:
         return results
 
     # -- helpers
+
+    def _rearm(self) -> None:
+        """Let searches run again after the helpers' abort, unless stop() was called.
+
+        stop() raises the flag after _stopping: whichever order the two
+        threads take, a stop is never lost.
+        """
+        self._searcher.abort(False)
+        if self._stopping:
+            self._searcher.abort()
+
+    def _join(self, threads: List[threading.Thread]) -> None:
+        """Wait for every helper, even through a second Ctrl-C: none may
+        still be searching when the engine is used again."""
+        raised: Optional[BaseException] = None
+        for thread in threads:
+            while thread.is_alive():
+                try:
+                    thread.join()
+                except BaseException as exc:
+                    self._searcher.abort()
+                    raised = exc
+        if raised is not None:
+            raise raised
 
     def _limit(self, limit: Optional[SearchLimit], depth, time, nodes,
                default_depth: Optional[int] = DEFAULT_DEPTH) -> SearchLimit:

@@ -19,3 +19,7 @@ class IllegalMoveError(MancalaError):
 
 class InvalidLimitError(MancalaError):
     """A search limit that is not a positive depth, time or node count."""
+
+
+class SearchStoppedError(MancalaError):
+    """A call that Engine.stop() ended before it had an answer."""

@@ -51,7 +51,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return args.run(args) or 0
     except KeyboardInterrupt:
-        print("\nmancala: interrupted", file=sys.stderr)
+        # on a terminal, first end the line the echoed ^C is on
+        print(("\n" if sys.stderr.isatty() else "") + "mancala: interrupted", file=sys.stderr)
         return 130
     except (CommandError, MancalaError, OSError) as exc:
         fail(str(exc))

@@ -1,0 +1,156 @@
+"""Ctrl-C stops any search: the library raises KeyboardInterrupt and stays
+usable; every command exits with status 130 and one line, no traceback.
+
+The commands run as real subprocesses and get a real SIGINT in the middle of
+a search that would take far longer. The bound on the time to exit is
+generous (a loaded machine); the goal, 50 ms, is measured apart.
+"""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from mancala import Board, Engine
+
+EXIT_BOUND = 3.0    # seconds from SIGINT to exit
+
+
+def cpu_seconds(pid):
+    """CPU time a process and its children (the arena's workers) have used (Linux /proc)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        children = open(f"/proc/{pid}/task/{pid}/children").read().split()
+    except OSError:   # it has just ended
+        return 0.0
+    return ((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            + sum(cpu_seconds(int(child)) for child in children))
+
+
+def interrupt(args, tmp_path, ready, settle=0.3):
+    """Start `python -m mancala args`, wait until it is searching, send SIGINT.
+
+    ready: ("stdout" or "stderr", text the command prints as its search
+    starts), or ("cpu", seconds of CPU time it has used: past its imports even
+    on a loaded machine); then settle more seconds.
+    Returns (status, seconds from SIGINT to exit, stdout, stderr).
+    """
+    env = dict(os.environ, MANCALA_HOME=str(tmp_path / "home"),
+               MANCALA_CACHE=str(tmp_path / "cache"), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "mancala", *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    seen = {"stdout": "", "stderr": ""}
+    try:
+        how, what = ready
+        if how == "cpu":
+            while cpu_seconds(proc.pid) < what and proc.poll() is None:
+                time.sleep(0.02)
+        else:
+            seen[how] = getattr(proc, how).readline()
+            assert what in seen[how], seen[how]
+        time.sleep(settle)
+        assert proc.poll() is None, "finished before the signal"
+        proc.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        out, err = proc.communicate(timeout=30)
+        took = time.perf_counter() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, took, seen["stdout"] + out, seen["stderr"] + err
+
+
+def assert_clean_exit(status, took, err, line="mancala: interrupted"):
+    assert status == 130, err
+    assert took < EXIT_BOUND, f"{took:.2f} s from SIGINT to exit"
+    assert "Exception ignored" not in err and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith(line), err
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_stops_solve(threads, tmp_path):
+    status, took, _, err = interrupt(
+        ["solve", "--seeds", "4", "--endgame", "0", "--hash-mb", "64", "--threads", threads],
+        tmp_path, ("stderr", "solving"))
+    assert_clean_exit(status, took, err)
+
+
+def test_ctrl_c_stops_analyze(tmp_path):
+    status, took, _, err = interrupt(["analyze", "--depth", "30"], tmp_path, ("cpu", 0.6))
+    assert_clean_exit(status, took, err)
+    assert err == "mancala: interrupted\n"     # one line, no blank line before it
+
+
+def test_ctrl_c_stops_bench(tmp_path):
+    status, took, out, err = interrupt(["bench", "--time", "5"], tmp_path, ("stdout", "mancala bench"))
+    assert_clean_exit(status, took, err)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_arena_and_prints_the_finished_games(workers, tmp_path):
+    status, took, out, err = interrupt(
+        ["arena", "ai:hard", "ai:medium", "--workers", workers], tmp_path, ("cpu", 0.8))
+    assert_clean_exit(status, took, err, "mancala: interrupted: ")
+    assert "of 20 games finished" in err and "A win rate" in out   # the table of the finished games
+
+
+def test_ctrl_c_while_the_ai_thinks_saves_the_game(tmp_path):
+    status, took, out, err = interrupt(
+        ["play", "--south", "ai:time=60", "--north", "ai:time=60"], tmp_path, ("cpu", 0.6))
+    assert status == 130 and took < EXIT_BOUND, (status, took, err)
+    assert "Exception ignored" not in err and "Traceback" not in err, err
+    assert "python -m mancala play --resume" in out
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_raises_in_solve_and_the_engine_stays_usable(threads):
+    engine = Engine(hash_mb=16, endgame=None, threads=threads)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    begun = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        engine.solve(Board(seeds=4))      # minutes
+    assert time.perf_counter() - begun < EXIT_BOUND
+    timer.join()
+    solved = engine.solve(Board(seeds=2))
+    assert (solved.score, solved.exact) == (6, True)
+    searched = engine.search(Board(seeds=4), depth=9)
+    assert searched.depth == 9
+    assert searched.score == Engine(endgame=None).search(Board(seeds=4), depth=9).score
+
+
+def test_a_signal_handlers_own_exception_is_raised():
+    def handler(signum, frame):
+        raise SystemExit("terminated")
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        with pytest.raises(SystemExit, match="terminated"):
+            Engine(hash_mb=16, endgame=None).search(Board(seeds=6), depth=40)
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
+    from mancala import _core
+
+    sent = []
+    timer = threading.Timer(0.2, lambda: (sent.append(time.perf_counter()),
+                                          os.kill(os.getpid(), signal.SIGINT)))
+
+    def progress(seeds, done, total):
+        if seeds == 14:     # level 15 takes about a second: interrupt it early
+            timer.start()
+
+    with pytest.raises(KeyboardInterrupt):
+        _core.egdb_build(18, 0, progress, threads=2)
+    took = time.perf_counter() - sent[0]
+    timer.join()
+    assert took < 0.5, f"{took:.2f} s from SIGINT to KeyboardInterrupt"
+    assert not [thread for thread in threading.enumerate()    # every part has ended
+                if "_egdb_build_part" in thread.name]
