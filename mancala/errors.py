@@ -1,5 +1,7 @@
 """Errors raised by mancala: each is a ValueError whose message quotes the bad input."""
 
+QUOTE_LIMIT = 60
+
 
 class MancalaError(ValueError):
     """Base class of every input error mancala raises."""
@@ -18,4 +20,20 @@ class IllegalMoveError(MancalaError):
 
 
 class InvalidLimitError(MancalaError):
-    """A search limit that is not a positive depth, time or node count."""
+    """A number out of its range: a depth, time, node count, table size or value to keep."""
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters.
+
+    Error messages quote what the user gave; a 500 KB name must not come back
+    whole, and a repr that fails (an int too long to print) must not hide the error.
+    """
+    try:
+        text = repr(value)
+    except Exception:   # e.g. an int over 4,300 digits: repr itself refuses
+        bits = value.bit_length() if isinstance(value, int) else None
+        return f"<{type(value).__name__}{f' of {bits:,} bits' if bits else ''}>"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"

@@ -11,6 +11,7 @@ from mancala.board import PLAYER_NAMES, Board
 from mancala.cli import CommandError, limits
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
+from mancala.limits import solve_table_mb
 
 BOOK_STARTS = [(3, "standard"), (3, "empty"), (4, "standard"), (4, "empty")]
 
@@ -23,8 +24,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "built, an endgame database. Progress goes to stderr. Pits are shown 1..6 "
                     "from the mover's left.")
     add_position_arguments(p)
-    p.add_argument("--hash-mb", type=limits.megabytes, default=1024.0, metavar="MB",
-                   help="transposition table size (default 1024)")
+    p.add_argument("--hash-mb", type=limits.megabytes, default=None, metavar="MB",
+                   help="transposition table size (default: by the seeds on the board, 16 MB "
+                        "up to 36 seeds, doubling every 2 seeds up to 1024 MB, at most half "
+                        "the memory available)")
     p.add_argument("--endgame", type=int, default=None, metavar="N",
                    help="use the endgame database of positions with at most N seeds in the pits, "
                         "building and caching it first if needed (on two threads N = 16 builds in "
@@ -50,6 +53,8 @@ def say(text: str) -> None:
 def engine_for(args: argparse.Namespace, capture: str) -> Engine:
     if not 1 <= args.threads <= 64:
         raise CommandError(f"--threads is 1 to 64, not {args.threads}")
+    if args.hash_mb is None:    # update_book's starts: the full default
+        args.hash_mb = solve_table_mb()
     if args.endgame is None:
         return Engine(hash_mb=args.hash_mb, threads=args.threads)
     if args.endgame == 0:
@@ -85,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     if args.update_book:
         return update_book(args)
     board = board_from(args)
+    if args.hash_mb is None:
+        args.hash_mb = solve_table_mb(board.seeds)
     if board.is_game_over():
         raise CommandError("the game is over: nothing to solve")
     entry = book.lookup(board) if args.book else None
