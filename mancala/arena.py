@@ -37,6 +37,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
 from mancala.board import PLAYER_NAMES, Board
+from mancala.errors import quote
 from mancala.game import Game
 from mancala.players import VALID_SPECS, Player, PlayerSpecError, parse_player
 
@@ -63,10 +64,10 @@ class ArenaConfig:
         for spec in (self.player_a, self.player_b):
             check_player(spec)
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games is a whole number from 1, not {self.games!r}")
+            raise ValueError(f"games is a whole number from 1, not {quote(self.games)}")
         Board(seeds=self.seeds, capture=self.capture)       # InvalidRuleError quoting a bad rule
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"the seed is a whole number from 0, not {self.seed!r}")
+            raise ValueError(f"the seed is a whole number from 0, not {quote(self.seed)}")
 
     def a_side(self, index: int) -> int:
         """The side A plays in game ``index``: 0 (South, moves first) or 1 (North)."""
@@ -142,7 +143,7 @@ def check_player(spec: str) -> Player:
     except PlayerSpecError as exc:
         raise PlayerSpecError(str(exc).replace(VALID_SPECS, MACHINE_SPECS)) from None
     if player.is_human:
-        raise PlayerSpecError(f"the arena plays computer players, not {spec!r}; "
+        raise PlayerSpecError(f"the arena plays computer players, not {quote(spec)}; "
                               f"use one of: {MACHINE_SPECS}")
     return player
 
@@ -163,7 +164,7 @@ def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, f
     if games <= 0:
         return 0.0, 1.0
     if not 0 <= score <= games:
-        raise ValueError(f"score is between 0 and games ({games}), not {score!r}")
+        raise ValueError(f"score is between 0 and games ({games}), not {quote(score)}")
     p = score / games
     z2 = z * z
     denominator = 1 + z2 / games
@@ -240,7 +241,7 @@ def run_arena(config: ArenaConfig, workers: int = 1,
     stopped at once, their unfinished games dropped.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers is a whole number from 1, not {workers!r}")
+        raise ValueError(f"workers is a whole number from 1, not {quote(workers)}")
     workers = min(workers, config.games)
     start = time.perf_counter()
     finished: Dict[int, GameResult] = {}

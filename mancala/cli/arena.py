@@ -20,7 +20,7 @@ from typing import Optional, TextIO
 import mancala
 from mancala.arena import ArenaConfig, ArenaReport, GameResult, check_player, run_arena
 from mancala.board import start_slots
-from mancala.errors import MancalaError
+from mancala.errors import MancalaError, quote
 from mancala.players import PlayerSpecError
 
 DEFAULT_GAMES = 20
@@ -79,7 +79,7 @@ def _positive(what: str, most: Optional[int] = None):
         value = int(text) if text.strip().isdigit() else 0
         if value < 1 or (most is not None and value > most):
             upto = f" to {most}" if most is not None else ""
-            raise argparse.ArgumentTypeError(f"{what} is a whole number from 1{upto}, not {text!r}")
+            raise argparse.ArgumentTypeError(f"{what} is a whole number from 1{upto}, not {quote(text)}")
         return value
     return parse
 
@@ -90,13 +90,13 @@ def _seeds(text: str) -> int:
         start_slots(value)
     except (ValueError, MancalaError):
         raise argparse.ArgumentTypeError(
-            f"seeds per pit is a whole number from 1 to 12, not {text!r}") from None
+            f"seeds per pit is a whole number from 1 to 12, not {quote(text)}") from None
     return value
 
 
 def _seed(text: str) -> int:
     if not text.strip().isdigit() or int(text) >= 2 ** 63:
-        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0, not {text!r}")
+        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0, not {quote(text)}")
     return int(text)
 
 

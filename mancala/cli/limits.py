@@ -16,7 +16,7 @@ def depth(text: str) -> int:
         value = 0
     if not 1 <= value <= mancala.MAX_DEPTH:
         raise argparse.ArgumentTypeError(
-            f"depth is a whole number from 1 to {mancala.MAX_DEPTH}, not {text!r}")
+            f"depth is a whole number from 1 to {mancala.MAX_DEPTH}, not {quote(text)}")
     return value
 
 
@@ -30,7 +30,7 @@ def _number(text: str) -> float:
 def seconds(text: str) -> float:
     value = _number(text)
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"time is a positive number of seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(f"time is a positive number of seconds, not {quote(text)}")
     return value
 
 

@@ -7,6 +7,7 @@ from typing import List
 
 from mancala.board import Board
 from mancala.cli import CommandError
+from mancala.errors import quote
 
 
 def add_position_arguments(p: argparse.ArgumentParser) -> None:
@@ -43,7 +44,7 @@ def slots(text: str) -> List[int]:
     try:
         return [int(part) for part in parts]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {quote(text)}") from None
 
 
 def side(text: str) -> int:
@@ -51,11 +52,11 @@ def side(text: str) -> int:
     try:
         return sides[text.strip().lower()]
     except KeyError:
-        raise argparse.ArgumentTypeError(f"the side is south or north, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"the side is south or north, not {quote(text)}") from None
 
 
 def moves(text: str) -> List[int]:
     parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
     if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
-        raise argparse.ArgumentTypeError(f"moves are pits 1..6, not {text!r}")
+        raise argparse.ArgumentTypeError(f"moves are pits 1..6, not {quote(text)}")
     return [int(part) - 1 for part in parts]
