@@ -103,3 +103,59 @@ def test_solve_default_table_never_exceeds_half_the_memory(tmp_path, monkeypatch
 def test_solve_seeds_3_uses_a_small_table_by_default(capsys):
     assert main(["solve", "--seeds", "3", "--endgame", "0", "--threads", "1"]) == 0
     assert "table 16 MB" in capsys.readouterr().err
+
+
+# -- the command line's edges
+
+def test_to_move_without_board_is_refused(capsys):
+    for command in (["solve", "--seeds", "2"], ["analyze", "--depth", "2"]):
+        with pytest.raises(SystemExit) as info:
+            main(command + ["--to-move", "north"])
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--to-move sets who moves in a --board position" in err
+
+
+def test_to_move_with_board_still_works(capsys):
+    board = "0,0,0,0,1,1,0,2,0,0,0,0,0,0"
+    assert main(["analyze", "--board", board, "--to-move", "north", "--depth", "2",
+                 "--hash-mb", "1"]) == 0
+    assert "North to move" in capsys.readouterr().out
+
+
+def test_to_move_without_board_is_refused_by_the_real_command():
+    run = subprocess.run([sys.executable, "-m", "mancala", "solve", "--seeds", "2",
+                          "--to-move", "north"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("mancala: --to-move sets who moves")
+
+
+class ClosedPipe:
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_stdout_ends_a_command_quietly_in_process(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert main(["analyze", "--json", "--depth", "2", "--hash-mb", "1"]) == 1
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", [["analyze", "--json", "--depth", "2", "--hash-mb", "1"],
+                                     ["solve", "--seeds", "1", "--json"],
+                                     ["bench", "--depth", "2"]])
+def test_a_reader_that_went_away_gives_no_broken_pipe_message(command):
+    import os
+    read, write = os.pipe()
+    os.close(read)      # the reader is gone before the first line: every write fails
+    try:
+        run = subprocess.run([sys.executable, "-m", "mancala", *command], stdout=write,
+                             stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert run.returncode == 1
+    assert "Broken pipe" not in run.stderr and "Traceback" not in run.stderr
+    assert "Exception ignored" not in run.stderr
