@@ -28,7 +28,10 @@ DEFAULT_HASH_MB = 64
 DEFAULT_COMPARE_DEPTH = 8
 # The compiled tree is searched first and is the same tree the twin will walk;
 # beyond this many nodes (tens of seconds of pure Python) the twin is skipped.
+# The compiled search stops there too: at depth 30 even it would run for hours.
 TWIN_NODE_BUDGET = 3_000_000
+TWIN_NODES_PER_SECOND = 150_000     # the pure-Python twin, roughly: for the warning
+TWIN_WARN_SECONDS = 5               # a longer twin run is announced on stderr first
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -86,8 +89,9 @@ def compare_position(position: Position, depth: int) -> Dict[str, Any]:
     """The same plain alpha-beta tree, compiled and in pure Python."""
     board, engine = position.board(), Engine(plain=True)
     start = time.perf_counter()
-    compiled = engine.search(board, depth=depth)
+    compiled = engine.search(board, depth=depth, nodes=TWIN_NODE_BUDGET + 1)
     compiled_time = time.perf_counter() - start
+    finished = compiled.depth == depth or compiled.exact
     row: Dict[str, Any] = {
         "name": position.name,
         "depth": depth,
@@ -98,9 +102,19 @@ def compare_position(position: Position, depth: int) -> Dict[str, Any]:
         "nodes_python": None, "time_python": None, "move_python": None, "score_python": None,
         "ratio": None,
         "match": None,          # None: the twin was skipped
+        "compiled_complete": True,  # False: stopped past TWIN_NODE_BUDGET nodes, a lower bound
     }
-    if compiled.nodes > TWIN_NODE_BUDGET:
+    if not finished or compiled.nodes > TWIN_NODE_BUDGET:
+        # a stopped search: its count is the budget's and its move is no answer
+        row.update(nodes_compiled=max(compiled.nodes, TWIN_NODE_BUDGET + 1), move_compiled=None,
+                   score_compiled=None, compiled_complete=finished)
+        print(f"compare {position.name}: pure Python skipped: the tree has more than "
+              f"{TWIN_NODE_BUDGET:,} nodes (the twin's budget, TWIN_NODE_BUDGET)",
+              file=sys.stderr, flush=True)
         return row
+    if compiled.nodes / TWIN_NODES_PER_SECOND > TWIN_WARN_SECONDS:
+        print(f"compare {position.name}: pure Python walks {compiled.nodes:,} nodes, about "
+              f"{compiled.nodes / TWIN_NODES_PER_SECOND:.0f} s", file=sys.stderr, flush=True)
     start = time.perf_counter()
     score, move, nodes = _reference.alphabeta(
         position.pits, position.to_move, depth, capture_code(position.capture))
@@ -279,7 +293,9 @@ class _Text:
 
     def compare_row(self, row: Dict[str, Any]) -> None:
         if row["match"] is None:
-            self.line(f"{row['name']:<{self.NAME}} {row['nodes_compiled']:>11,} "
+            nodes = (f"{row['nodes_compiled']:,}" if row["compiled_complete"]
+                     else f">{TWIN_NODE_BUDGET:,}")
+            self.line(f"{row['name']:<{self.NAME}} {nodes:>11} "
                       f"{'skipped':>10} {_ms(row['time_compiled']):>11} {'':>8}  "
                       f"(too many nodes for pure Python)")
             return
