@@ -90,7 +90,16 @@ class GameResult:
     b_moves: int
     a_time: float       #: seconds A spent on its moves, all together
     b_time: float
-    line: str           #: the moves in order, one digit each: pit 0..5 from the mover's left
+    line: str           #: the moves in order, one digit each: pit index 0..5 from the mover's left
+
+    def to_dict(self) -> Dict[str, object]:
+        """The fields as JSON and CSV show them (``line`` as ``pit_indices``)."""
+        return {OUTPUT_NAMES.get(name, name): value for name, value in asdict(self).items()}
+
+
+# Output names of the fields whose own name would not say that its pits are
+# indices 0..5 (people see pits 1..6)
+OUTPUT_NAMES = {"line": "pit_indices"}
 
 
 @dataclass(frozen=True)
@@ -130,7 +139,7 @@ class ArenaReport:
             "elapsed": self.elapsed,
             "interrupted": self.interrupted,
             "summary": asdict(self.summary),
-            "games": [asdict(game) for game in self.games],
+            "games": [game.to_dict() for game in self.games],
         }
 
 
@@ -279,5 +288,5 @@ def _run_parallel(config: ArenaConfig, workers: int,
         pool.join()
 
 
-__all__ = ["ArenaConfig", "ArenaReport", "GameResult", "Summary", "run_arena", "play_game",
+__all__ = ["ArenaConfig", "ArenaReport", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena", "play_game",
            "summarise", "wilson_interval", "game_seed", "check_player"]

@@ -22,7 +22,7 @@ SIGNATURE_LINE = re.compile(r"depth=(\d+) nodes=(\d+)$")
 RECIPE = re.compile(r"#\s*(\d+) random moves from the Kalah\(6,(\d+)\) start, seed (\d+)")
 
 POSITION_FIELDS = {"name", "pits", "to_move", "capture", "depth", "nodes", "time", "nps",
-                   "move", "score", "exact", "tt_hits", "hashfull"}
+                   "move_index", "score", "exact", "tt_hits", "hashfull"}
 TOTAL_FIELDS = {"positions", "nodes", "time", "nps"}
 
 
@@ -72,7 +72,7 @@ def test_json_report_holds_every_field(capsys):
         assert POSITION_FIELDS <= set(row), row
         assert row["depth"] == 5
         assert row["nodes"] > 0 and row["time"] >= 0 and row["nps"] >= 0
-        assert row["move"] in range(6)
+        assert row["move_index"] in range(6)
         assert 0 <= row["tt_hits"] <= row["nodes"]
         assert 0 <= row["hashfull"] <= 1000
     totals = report["totals"]
@@ -245,7 +245,7 @@ def test_compare_at_depth_30_stops_at_the_budget_and_says_so(capsys, monkeypatch
     rows = report["compare"]["positions"]
     stopped = [row for row in rows if not row["compiled_complete"]]
     assert stopped, "depth-30 plain trees are far beyond 20,000 nodes"
-    assert all(row["match"] is None and row["nodes_python"] is None and row["move_compiled"] is None
+    assert all(row["match"] is None and row["nodes_python"] is None and row["move_index_compiled"] is None
                for row in stopped)
     assert all(row["time_compiled"] < 5 for row in rows)
     first = rows[0]["name"]

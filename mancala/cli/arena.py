@@ -18,7 +18,8 @@ import time
 from typing import Optional, TextIO
 
 import mancala
-from mancala.arena import ArenaConfig, ArenaReport, GameResult, check_player, run_arena
+from mancala.arena import (OUTPUT_NAMES, ArenaConfig, ArenaReport, GameResult, check_player,
+                           run_arena)
 from mancala.board import start_slots
 from mancala.errors import MancalaError, quote
 from mancala.players import PlayerSpecError
@@ -129,7 +130,7 @@ def _is_terminal(stream: TextIO) -> bool:
 
 # -- output
 
-CSV_FIELDS = [field.name for field in dataclasses.fields(GameResult)]
+CSV_FIELDS = [OUTPUT_NAMES.get(field.name, field.name) for field in dataclasses.fields(GameResult)]
 
 
 def write_json(report: ArenaReport, out: TextIO) -> None:
@@ -140,11 +141,13 @@ def write_json(report: ArenaReport, out: TextIO) -> None:
 
 
 def write_csv(report: ArenaReport, out: TextIO) -> None:
-    """One row per finished game, in game order; the columns are GameResult's fields."""
+    """One row per finished game, in game order; the columns are GameResult's fields
+    (``line``, the moves as pit indices 0..5, is named ``pit_indices``)."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
     for game in report.games:
-        writer.writerow([getattr(game, name) for name in CSV_FIELDS])
+        fields = game.to_dict()
+        writer.writerow([fields[name] for name in CSV_FIELDS])
 
 
 def _percent(value: Optional[float]) -> str:

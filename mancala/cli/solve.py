@@ -13,6 +13,8 @@ from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
 from mancala.limits import solve_table_mb
 
+# --json names the fields that hold pits 0..5 (people see 1..6) as indices
+JSON_FIELDS = {"move": "move_index", "optimal_moves": "optimal_move_indices", "pv": "pv_indices"}
 BOOK_STARTS = [(3, "standard"), (3, "empty"), (4, "standard"), (4, "empty")]
 
 
@@ -22,7 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Solve a position exactly: null-window searches over the final margin "
                     "(MTD(f)) to the end of the game, with a transposition table and, when "
                     "built, an endgame database. Progress goes to stderr. Pits are shown 1..6 "
-                    "from the mover's left.")
+                    "from the mover's left; --json gives pit indices 0..5 (move_index, "
+                    "optimal_move_indices, pv_indices).")
     add_position_arguments(p)
     p.add_argument("--hash-mb", type=limits.megabytes, default=None, metavar="MB",
                    help="transposition table size (default: by the seeds on the board, 16 MB "
@@ -110,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
                if hasattr(engine.endgame, "max_seeds") else ")"))
         report = solve(board, engine, args.all)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps({JSON_FIELDS.get(key, key): value for key, value in report.items()},
+                         indent=2))
         return 0
     side = PLAYER_NAMES[board.to_move]
     print(board)
