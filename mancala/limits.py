@@ -7,6 +7,7 @@ everywhere, with the same one line.
 from __future__ import annotations
 
 import math
+import operator
 import os
 from typing import Optional
 
@@ -51,8 +52,13 @@ def check_hash_mb(value: object) -> float:
     upto = f"{most:,} (the memory this machine can give now)" if most is not None else "any size"
     bad = InvalidLimitError(
         f"hash_mb is a table size in megabytes from 0 (no table) to {upto}, not {quote(value)}")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool):
         raise bad
+    if not isinstance(value, (int, float)):
+        try:
+            value = operator.index(value)   # a NumPy integer
+        except TypeError:
+            raise bad from None
     if isinstance(value, int) and (value < 0 or (most is not None and value > most)):
         raise bad       # before float(): 10**400 has no float
     size = float(value)
@@ -74,6 +80,12 @@ def solve_table_mb(seeds: Optional[int] = None) -> float:
         size = SOLVE_SMALL_TABLE_MB
     elif seeds is not None:
         size = min(SOLVE_TABLE_MB, SOLVE_SMALL_TABLE_MB << ((seeds - SOLVE_SMALL_SEEDS + 1) // 2))
+    return default_table_mb(size)
+
+
+def default_table_mb(size: int) -> float:
+    """A default table size (a power of two), halved until it fits in half of
+    what the machine can give: a default must never be the size refused."""
     most = machine_mb()
     while most is not None and size > 1 and size > most / 2:
         size //= 2
@@ -94,4 +106,4 @@ def check_seconds(value: object) -> object:
     return value
 
 
-__all__ = ["machine_mb", "check_hash_mb", "check_seconds", "solve_table_mb"]
+__all__ = ["machine_mb", "check_hash_mb", "check_seconds", "solve_table_mb", "default_table_mb"]

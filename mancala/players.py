@@ -41,6 +41,7 @@ from mancala import book
 from mancala._core import MAX_DEPTH
 from mancala.board import PLAYER_NAMES, Board, capture_code
 from mancala.errors import MancalaError, quote
+from mancala.limits import default_table_mb
 
 PITS = 6
 LEVELS = ("easy", "medium", "hard", "perfect")
@@ -315,9 +316,10 @@ class EnginePlayer(Player):
         if self._engine is None:
             from mancala.engine import Engine
             if self.level == "perfect":
-                self._engine = Engine(hash_mb=PERFECT_HASH_MB, threads=PERFECT_THREADS)
+                self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
+                                      threads=PERFECT_THREADS)
             else:
-                self._engine = Engine(hash_mb=HASH_MB)
+                self._engine = Engine(hash_mb=default_table_mb(HASH_MB))
         return self._engine
 
     def choose(self, board: Board) -> int:

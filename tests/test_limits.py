@@ -159,3 +159,18 @@ def test_a_reader_that_went_away_gives_no_broken_pipe_message(command):
     assert run.returncode == 1
     assert "Broken pipe" not in run.stderr and "Traceback" not in run.stderr
     assert "Exception ignored" not in run.stderr
+
+
+def test_players_default_tables_fit_a_small_machine(tmp_path, monkeypatch):
+    from mancala.players import parse_player
+    fake_meminfo(tmp_path, monkeypatch, 100 * 1024)         # 100 MB available
+    assert parse_player("ai:perfect").engine.hash_mb == 32  # 256 MB halved to fit
+    assert parse_player("ai:hard").engine.hash_mb == 16
+
+
+def test_index_integers_are_table_sizes():
+    class Integer:
+        def __index__(self):
+            return 2
+
+    assert mancala.Engine(hash_mb=Integer()).hash_mb == 2
