@@ -1,7 +1,6 @@
 """Engine, SearchLimit, SearchResult: the Python face of the compiled search."""
 from __future__ import annotations
 
-import math
 import threading
 import time as _time
 from dataclasses import dataclass
