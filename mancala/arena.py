@@ -288,5 +288,5 @@ def _run_parallel(config: ArenaConfig, workers: int,
         pool.join()
 
 
-__all__ = ["ArenaConfig", "ArenaReport", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena", "play_game",
-           "summarise", "wilson_interval", "game_seed", "check_player"]
+__all__ = ["ArenaConfig", "ArenaReport", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena",
+           "play_game", "summarise", "wilson_interval", "game_seed", "check_player"]
