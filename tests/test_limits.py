@@ -86,7 +86,8 @@ def test_hash_mb_100000_is_one_line_not_a_memory_error_traceback(tmp_path):
     assert run.stderr.strip().splitlines()[-1].endswith(f"not {size!r}")
 
 
-def test_solve_default_table_grows_with_the_seeds():
+def test_solve_default_table_grows_with_the_seeds(tmp_path, monkeypatch):
+    fake_meminfo(tmp_path, monkeypatch, 64 * 2 ** 20)      # 64 GB available
     assert limits.solve_table_mb(36) == 16        # Kalah(6,3)
     assert limits.solve_table_mb(12) == 16
     assert limits.solve_table_mb(40) == 64
