@@ -41,10 +41,11 @@ cdef extern from "Python.h":
     # the error exit before the search is stopped: here it returns its -1 to us
     int check_signals "PyErr_CheckSignals"() noexcept
 
+from collections.abc import Mapping, Set
 from operator import index
 from threading import Thread, get_ident, main_thread
 
-from mancala.errors import IllegalMoveError, InvalidBoardError
+from mancala.errors import IllegalMoveError, InvalidBoardError, quote
 
 CAPTURE_RULES = ("standard", "empty", "none")
 EVALUATIONS = ("store", "positional")
@@ -519,37 +520,54 @@ cdef int load_slots(object slots, int *out) except -1:
     """Copy a 14-int sequence into out, or raise InvalidBoardError quoting it."""
     cdef Py_ssize_t i
     cdef long total = 0
+    if isinstance(slots, (str, bytes, Mapping, Set)):
+        raise InvalidBoardError(f"a board is a list of 14 seed counts, not {quote(slots)}")
     try:
         n = len(slots)
     except TypeError:
-        raise InvalidBoardError(f"a board is a list of 14 seed counts, not {slots!r}") from None
+        raise InvalidBoardError(f"a board is a list of 14 seed counts, not {quote(slots)}") from None
     if n != KALAH_SLOTS:
-        raise InvalidBoardError(f"a board has 14 slots, not {n}: {slots!r}")
+        raise InvalidBoardError(f"a board has 14 slots, not {n}: {quote(slots)}")
     for i in range(KALAH_SLOTS):
-        item = slots[i]
+        try:
+            item = slots[i]
+        except (LookupError, TypeError):
+            raise InvalidBoardError(f"a board is a list of 14 seed counts, not {quote(slots)}") from None
         try:
             if isinstance(item, bool):
                 raise TypeError
             item = index(item)
         except TypeError:
-            raise InvalidBoardError(f"slot {i} holds {item!r}, not a seed count: {slots!r}") from None
+            raise InvalidBoardError(f"slot {i} holds {quote(item)}, not a seed count: {quote(slots)}") from None
         if item < 0:
-            raise InvalidBoardError(f"slot {i} holds {item} seeds, fewer than 0: {slots!r}")
+            raise InvalidBoardError(f"slot {i} holds {quote(item)} seeds, fewer than 0: {quote(slots)}")
         if item > KALAH_MAX_SEEDS:
             raise InvalidBoardError(
-                f"slot {i} holds {item} seeds; a board holds at most {KALAH_MAX_SEEDS}: {slots!r}")
+                f"slot {i} holds {quote(item)} seeds; a board holds at most {KALAH_MAX_SEEDS}: {quote(slots)}")
         out[i] = item
         total += item
     if total > KALAH_MAX_SEEDS:
         raise InvalidBoardError(
-            f"the board holds {total} seeds; at most {KALAH_MAX_SEEDS} are allowed: {slots!r}")
+            f"the board holds {total} seeds; at most {KALAH_MAX_SEEDS} are allowed: {quote(slots)}")
     return 0
 
 
+cdef object as_index(object value):
+    """value as an int if it is a whole number (int, NumPy integer: anything with
+    __index__) and not a bool, else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return index(value)
+    except TypeError:
+        return None
+
+
 cdef int check_side(object to_move) except -1:
-    if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in (0, 1):
-        raise InvalidBoardError(f"the side to move is 0 (South) or 1 (North), not {to_move!r}")
-    return to_move
+    side = as_index(to_move)
+    if side is None or side not in (0, 1):
+        raise InvalidBoardError(f"the side to move is 0 (South) or 1 (North), not {quote(to_move)}")
+    return side
 
 
 cdef int check_code(object code, tuple names, str what) except -1:
@@ -560,13 +578,14 @@ cdef int check_code(object code, tuple names, str what) except -1:
 
 cdef int check_pit(const int *view, object pit) except -1:
     """The pit as an int, or IllegalMoveError naming the legal ones."""
+    number = as_index(pit)
     if row_empty(view):
-        raise IllegalMoveError(f"no move is legal: the game is over (pit {pit!r})")
-    if isinstance(pit, bool) or not isinstance(pit, int) or not 0 <= pit < KALAH_PITS:
-        raise IllegalMoveError(f"a pit is 0..5, not {pit!r}; legal: {view_moves(view)}")
-    if view[<int>pit] == 0:
-        raise IllegalMoveError(f"pit {pit} is empty; legal: {view_moves(view)}")
-    return pit
+        raise IllegalMoveError(f"no move is legal: the game is over (pit {quote(pit)})")
+    if number is None or not 0 <= number < KALAH_PITS:
+        raise IllegalMoveError(f"a pit is 0..5, not {quote(pit)}; legal: {view_moves(view)}")
+    if view[<int>number] == 0:
+        raise IllegalMoveError(f"pit {number} is empty; legal: {view_moves(view)}")
+    return number
 
 
 cdef list view_moves(const int *view):
@@ -603,7 +622,7 @@ def play(slots, to_move, pit, capture):
     load_slots(slots, a)
     mover = check_side(to_move)
     orient(a, mover, v)
-    check_pit(v, pit)
+    pit = check_pit(v, pit)
     flags = kalah_play(v, pit, check_code(capture, CAPTURE_RULES, "capture"), &captured)
     if not flags & PLAY_EXTRA_TURN:
         mover = 1 - mover
@@ -897,8 +916,9 @@ cdef class BoardBase:
     def is_legal(self, pit):
         cdef int v[14]
         orient(self.slots, self._to_move, v)
-        return (not isinstance(pit, bool) and isinstance(pit, int) and 0 <= pit < KALAH_PITS
-                and not row_empty(v) and v[<int>pit] > 0)
+        number = as_index(pit)
+        return (number is not None and 0 <= number < KALAH_PITS
+                and not row_empty(v) and v[<int>number] > 0)
 
     def _push(self, pit):
         """Play pit; returns (player, pit, extra_turn, captured, game_over)."""

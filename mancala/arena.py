@@ -37,6 +37,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
 from mancala.board import PLAYER_NAMES, Board
+from mancala.errors import quote
 from mancala.game import Game
 from mancala.players import VALID_SPECS, Player, PlayerSpecError, parse_player
 
@@ -63,10 +64,10 @@ class ArenaConfig:
         for spec in (self.player_a, self.player_b):
             check_player(spec)
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games is a whole number from 1, not {self.games!r}")
+            raise ValueError(f"games is a whole number from 1, not {quote(self.games)}")
         Board(seeds=self.seeds, capture=self.capture)       # InvalidRuleError quoting a bad rule
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"the seed is a whole number from 0, not {self.seed!r}")
+            raise ValueError(f"the seed is a whole number from 0, not {quote(self.seed)}")
 
     def a_side(self, index: int) -> int:
         """The side A plays in game ``index``: 0 (South, moves first) or 1 (North)."""
@@ -89,7 +90,16 @@ class GameResult:
     b_moves: int
     a_time: float       #: seconds A spent on its moves, all together
     b_time: float
-    line: str           #: the moves in order, one digit each: pit 0..5 from the mover's left
+    line: str           #: the moves in order, one digit each: pit index 0..5 from the mover's left
+
+    def to_dict(self) -> Dict[str, object]:
+        """The fields as JSON and CSV show them (``line`` as ``pit_indices``)."""
+        return {OUTPUT_NAMES.get(name, name): value for name, value in asdict(self).items()}
+
+
+# Output names of the fields whose own name would not say that its pits are
+# indices 0..5 (people see pits 1..6)
+OUTPUT_NAMES = {"line": "pit_indices"}
 
 
 @dataclass(frozen=True)
@@ -129,7 +139,7 @@ class ArenaReport:
             "elapsed": self.elapsed,
             "interrupted": self.interrupted,
             "summary": asdict(self.summary),
-            "games": [asdict(game) for game in self.games],
+            "games": [game.to_dict() for game in self.games],
         }
 
 
@@ -142,7 +152,7 @@ def check_player(spec: str) -> Player:
     except PlayerSpecError as exc:
         raise PlayerSpecError(str(exc).replace(VALID_SPECS, MACHINE_SPECS)) from None
     if player.is_human:
-        raise PlayerSpecError(f"the arena plays computer players, not {spec!r}; "
+        raise PlayerSpecError(f"the arena plays computer players, not {quote(spec)}; "
                               f"use one of: {MACHINE_SPECS}")
     return player
 
@@ -163,7 +173,7 @@ def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, f
     if games <= 0:
         return 0.0, 1.0
     if not 0 <= score <= games:
-        raise ValueError(f"score is between 0 and games ({games}), not {score!r}")
+        raise ValueError(f"score is between 0 and games ({games}), not {quote(score)}")
     p = score / games
     z2 = z * z
     denominator = 1 + z2 / games
@@ -240,7 +250,7 @@ def run_arena(config: ArenaConfig, workers: int = 1,
     stopped at once, their unfinished games dropped.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers is a whole number from 1, not {workers!r}")
+        raise ValueError(f"workers is a whole number from 1, not {quote(workers)}")
     workers = min(workers, config.games)
     start = time.perf_counter()
     finished: Dict[int, GameResult] = {}
@@ -278,5 +288,5 @@ def _run_parallel(config: ArenaConfig, workers: int,
         pool.join()
 
 
-__all__ = ["ArenaConfig", "ArenaReport", "GameResult", "Summary", "run_arena", "play_game",
-           "summarise", "wilson_interval", "game_seed", "check_player"]
+__all__ = ["ArenaConfig", "ArenaReport", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena",
+           "play_game", "summarise", "wilson_interval", "game_seed", "check_player"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import List, NamedTuple, Optional, Sequence
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
-from mancala.errors import InvalidBoardError, InvalidRuleError
+from mancala.errors import InvalidBoardError, InvalidRuleError, quote
 
 PLAYER_NAMES = ("South", "North")
 DEFAULT_SEEDS = 4
@@ -39,14 +39,14 @@ def capture_code(capture: str) -> int:
         return CAPTURE_RULES.index(capture)
     except ValueError:
         raise InvalidRuleError(
-            f"unknown capture rule {capture!r}; choose one of {', '.join(CAPTURE_RULES)}"
+            f"unknown capture rule {quote(capture)}; choose one of {', '.join(CAPTURE_RULES)}"
         ) from None
 
 
 def start_slots(seeds: int) -> List[int]:
     """The 14 slots of a new game with `seeds` per pit (1..12)."""
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= 12:
-        raise InvalidRuleError(f"seeds per pit is a whole number from 1 to 12, not {seeds!r}")
+        raise InvalidRuleError(f"seeds per pit is a whole number from 1 to 12, not {quote(seeds)}")
     return ([seeds] * 6 + [0]) * 2
 
 
@@ -64,7 +64,7 @@ class Board(BoardBase):
     def __init__(self, pits: Optional[Sequence[int]] = None, to_move: int = 0, *,
                  seeds: Optional[int] = None, capture: str = "standard") -> None:
         if pits is not None and seeds is not None:
-            raise InvalidBoardError(f"give pits or seeds, not both (seeds={seeds!r})")
+            raise InvalidBoardError(f"give pits or seeds, not both (seeds={quote(seeds)})")
         if pits is None:
             pits = start_slots(DEFAULT_SEEDS if seeds is None else seeds)
         self._load(pits, to_move, capture_code(capture))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import math
 import threading
 import time as _time
 from dataclasses import dataclass
@@ -11,7 +10,8 @@ from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher, evaluate
 from mancala import endgame as _endgame
 from mancala.board import Board
-from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError
+from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
+from mancala.limits import check_hash_mb, check_seconds
 
 DEFAULT_DEPTH = 12
 SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
@@ -52,15 +52,13 @@ class SearchLimit:
         if self.depth is not None and (
                 isinstance(self.depth, bool) or not isinstance(self.depth, int)
                 or not 1 <= self.depth <= MAX_DEPTH):
-            raise InvalidLimitError(f"depth is a whole number from 1 to {MAX_DEPTH}, not {self.depth!r}")
-        if self.time is not None and (
-                isinstance(self.time, bool) or not isinstance(self.time, (int, float))
-                or not math.isfinite(self.time) or self.time <= 0):
-            raise InvalidLimitError(f"time is a positive number of seconds, not {self.time!r}")
+            raise InvalidLimitError(f"depth is a whole number from 1 to {MAX_DEPTH}, not {quote(self.depth)}")
+        if self.time is not None:
+            check_seconds(self.time)
         if self.nodes is not None and (
                 isinstance(self.nodes, bool) or not isinstance(self.nodes, int)
                 or not 1 <= self.nodes < 2 ** 63):
-            raise InvalidLimitError(f"nodes is a positive whole number, not {self.nodes!r}")
+            raise InvalidLimitError(f"nodes is a positive whole number, not {quote(self.nodes)}")
 
     @property
     def is_empty(self) -> bool:
@@ -125,9 +123,7 @@ class Engine:
                  ordering: bool = True, futility: bool = True, plain: bool = False,
                  endgame: Union[None, str, _endgame.EndgameDatabase] = "auto",
                  threads: int = 1) -> None:
-        if isinstance(hash_mb, bool) or not isinstance(hash_mb, (int, float)) \
-                or not math.isfinite(hash_mb) or hash_mb < 0:
-            raise ValueError(f"hash_mb is a size in megabytes (0 for no table), not {hash_mb!r}")
+        hash_mb = check_hash_mb(hash_mb)
         if evaluation not in EVALUATIONS:
             raise InvalidRuleError(
                 f"unknown evaluation {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
@@ -314,6 +310,9 @@ class Engine:
             if not solved.exact:
                 raise SearchStoppedError("optimal_moves was stopped before it had an answer")
             value = solved.score
+        elif isinstance(value, bool) or not isinstance(value, int) or not -MAX_SEEDS <= value <= MAX_SEEDS:
+            raise InvalidLimitError(f"the value to keep is a final margin, a whole number from "
+                                    f"{-MAX_SEEDS} to {MAX_SEEDS}, not {quote(value)}")
         moves = []
         for pit in board.legal_moves:
             child = board.copy(stack=False)

@@ -1,4 +1,6 @@
-"""Errors raised by mancala: each is a ValueError whose message quotes the bad input."""
+"""Errors raised by mancala: bad input is a ValueError (MancalaError) whose message quotes it briefly."""
+
+QUOTE_LIMIT = 60
 
 
 class MancalaError(ValueError):
@@ -18,8 +20,24 @@ class IllegalMoveError(MancalaError):
 
 
 class InvalidLimitError(MancalaError):
-    """A search limit that is not a positive depth, time or node count."""
+    """A number out of its range: a depth, time, node count, table size or value to keep."""
 
 
-class SearchStoppedError(MancalaError):
-    """A call that Engine.stop() ended before it had an answer."""
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters.
+
+    Error messages quote what the user gave; a 500 KB name must not come back
+    whole, and a repr that fails (an int too long to print) must not hide the error.
+    """
+    try:
+        text = repr(value)
+    except Exception:   # e.g. an int over 4,300 digits: repr itself refuses
+        bits = value.bit_length() if isinstance(value, int) else None
+        return f"<{type(value).__name__}{f' of {bits:,} bits' if bits else ''}>"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+class SearchStoppedError(RuntimeError):
+    """A call that Engine.stop() ended before it had an answer (not bad input: a RuntimeError)."""

@@ -41,7 +41,8 @@ from typing import Callable, List, NamedTuple, Optional, Union
 from mancala import book
 from mancala._core import MAX_DEPTH
 from mancala.board import PLAYER_NAMES, Board, capture_code
-from mancala.errors import MancalaError
+from mancala.errors import MancalaError, quote
+from mancala.limits import default_table_mb
 
 PITS = 6
 LEVELS = ("easy", "medium", "hard", "perfect")
@@ -136,10 +137,10 @@ def parse_entry(text: str, board: Board) -> Union[int, Request]:
         if word == "load" and not argument:
             raise ValueError("load needs a file name: load FILE")
         if argument and word not in ("save", "load"):
-            raise ValueError(f"{word} takes no argument, not {argument!r}")
+            raise ValueError(f"{word} takes no argument, not {quote(argument)}")
         return Request(word, argument)
     if argument:
-        raise ValueError(f"{text.strip()!r} is not a pit or a command")
+        raise ValueError(f"{quote(text.strip())} is not a pit or a command")
     mover = board.to_move
     if len(word) == 1 and "a" <= word <= "l":
         index = ord(word) - ord("a")
@@ -154,7 +155,7 @@ def parse_entry(text: str, board: Board) -> Union[int, Request]:
             raise ValueError(f"there is no pit {number}; pits are 1-{PITS}")
         pit = number - 1
     else:
-        raise ValueError(f"{text.strip()!r} is not a pit or a command (type help)")
+        raise ValueError(f"{quote(text.strip())} is not a pit or a command (type help)")
     if pit not in board.legal_moves:
         raise ValueError(f"pit {pit + 1} ({pit_label(pit, mover)}) is empty")
     return pit
@@ -292,19 +293,19 @@ class EnginePlayer(Player):
             raise PlayerSpecError("give one of level, depth or time")
         if level is not None:
             if level not in LEVELS:
-                raise PlayerSpecError(f"unknown level {level!r}; use {', '.join(LEVELS)}")
+                raise PlayerSpecError(f"unknown level {quote(level)}; use {', '.join(LEVELS)}")
             self.spec = f"ai:{level}"
             self.description = self.DESCRIPTIONS[level]
         elif depth is not None:
             if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-                raise PlayerSpecError(f"depth is a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
+                raise PlayerSpecError(f"depth is a whole number from 1 to {MAX_DEPTH}, not {quote(depth)}")
             self.spec = f"ai:depth={depth}"
             self.description = f"looks {depth} moves ahead"
         else:
             if isinstance(time, bool) or not isinstance(time, (int, float)) \
                     or not math.isfinite(time) or not 0 < time <= MAX_TIME:
                 raise PlayerSpecError(f"time is seconds, more than 0 and at most {MAX_TIME:g}, "
-                                      f"not {time!r}")
+                                      f"not {quote(time)}")
             self.spec = f"ai:time={time:g}"
             self.description = f"searches {time:g} s per move"
         self.level, self.depth, self.time = level, depth, time
@@ -317,9 +318,10 @@ class EnginePlayer(Player):
         if self._engine is None:
             from mancala.engine import Engine
             if self.level == "perfect":
-                self._engine = Engine(hash_mb=PERFECT_HASH_MB, threads=PERFECT_THREADS)
+                self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
+                                      threads=PERFECT_THREADS)
             else:
-                self._engine = Engine(hash_mb=HASH_MB)
+                self._engine = Engine(hash_mb=default_table_mb(HASH_MB))
         return self._engine
 
     def choose(self, board: Board) -> int:
@@ -391,7 +393,7 @@ class EnginePlayer(Player):
 
 def _bad(spec: object, why: str = "") -> PlayerSpecError:
     reason = f" ({why})" if why else ""
-    return PlayerSpecError(f"unknown player {spec!r}{reason}; use one of: {VALID_SPECS}")
+    return PlayerSpecError(f"unknown player {quote(spec)}{reason}; use one of: {VALID_SPECS}")
 
 
 def parse_player(spec: str, seed: Optional[int] = None, *,

@@ -212,7 +212,15 @@ def test_csv_has_one_row_per_game(capsys):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [row["index"] for row in rows] == ["0", "1", "2"]
     assert {row["a_side"] for row in rows} == {"South"}
-    assert set(rows[0]) == {field.name for field in dataclasses.fields(GameResult)}
+    assert set(rows[0]) == {field.name for field in dataclasses.fields(GameResult)} - {"line"} \
+        | {"pit_indices"}
+    assert all(set(row["pit_indices"]) <= set("012345") for row in rows)
+
+
+def test_json_games_name_their_moves_as_pit_indices(capsys):
+    assert main(["arena", "random", "random", "--games", "2", "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)["games"]
+    assert all("line" not in game and set(game["pit_indices"]) <= set("012345") for game in games)
 
 
 def test_table_names_the_players_and_the_interval(capsys):

@@ -22,7 +22,7 @@ SIGNATURE_LINE = re.compile(r"depth=(\d+) nodes=(\d+)$")
 RECIPE = re.compile(r"#\s*(\d+) random moves from the Kalah\(6,(\d+)\) start, seed (\d+)")
 
 POSITION_FIELDS = {"name", "pits", "to_move", "capture", "depth", "nodes", "time", "nps",
-                   "move", "score", "exact", "tt_hits", "hashfull"}
+                   "move_index", "score", "exact", "tt_hits", "hashfull"}
 TOTAL_FIELDS = {"positions", "nodes", "time", "nps"}
 
 
@@ -72,7 +72,7 @@ def test_json_report_holds_every_field(capsys):
         assert POSITION_FIELDS <= set(row), row
         assert row["depth"] == 5
         assert row["nodes"] > 0 and row["time"] >= 0 and row["nps"] >= 0
-        assert row["move"] in range(6)
+        assert row["move_index"] in range(6)
         assert 0 <= row["tt_hits"] <= row["nodes"]
         assert 0 <= row["hashfull"] <= 1000
     totals = report["totals"]
@@ -234,3 +234,31 @@ def test_packaged_positions_are_legal_varied_and_reproducible():
         assert next(p for p in positions if p.name == name) == expected, line
         replayed += 1
     assert replayed == len(positions) - 4
+
+
+@pytest.mark.timeout(60)
+def test_compare_at_depth_30_stops_at_the_budget_and_says_so(capsys, monkeypatch):
+    # before: the compiled plain tree itself was searched to depth 30 first (hours)
+    monkeypatch.setattr(bench, "TWIN_NODE_BUDGET", 20_000)
+    code, report, err = bench_json(capsys, "--depth", "2", "--compare", "--compare-depth", "30")
+    assert code == 0
+    rows = report["compare"]["positions"]
+    stopped = [row for row in rows if not row["compiled_complete"]]
+    assert stopped, "depth-30 plain trees are far beyond 20,000 nodes"
+    assert all(row["match"] is None and row["nodes_python"] is None and row["move_index_compiled"] is None
+               for row in stopped)
+    assert all(row["time_compiled"] < 5 for row in rows)
+    first = rows[0]["name"]
+    assert (f"compare {first}: pure Python skipped: the tree has more than 20,000 nodes" in err
+            or rows[0]["match"] is not None)
+
+
+def test_compare_at_depth_30_finishes_in_a_real_run(tmp_path):
+    start = tmp_path / "start.txt"
+    start.write_text("kalah-6-4  4,4,4,4,4,4,0,4,4,4,4,4,4,0  south  standard\n")
+    run = subprocess.run([sys.executable, "-m", "mancala", "bench", "--depth", "1", "--compare",
+                          "--compare-depth", "30", "--positions", str(start)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0
+    assert "pure Python skipped: the tree has more than 3,000,000 nodes" in run.stderr
+    assert ">3,000,000" in run.stdout

@@ -16,10 +16,10 @@ def analyze_json(capsys, *argv):
 
 def test_start_position_scores_every_pit_and_marks_the_best(capsys):
     report = analyze_json(capsys, "--depth", "6")
-    assert [m["pit"] for m in report["moves"]] == [0, 1, 2, 3, 4, 5]
+    assert [m["pit_index"] for m in report["moves"]] == [0, 1, 2, 3, 4, 5]
     best = mancala.Engine(hash_mb=4).search(mancala.Board(), depth=6)
     assert max(m["score"] for m in report["moves"]) == best.score
-    assert any(m["best"] and m["pit"] == best.move for m in report["moves"])
+    assert any(m["best"] and m["pit_index"] == best.move for m in report["moves"])
 
 
 def test_exact_scores_of_a_small_endgame(capsys):
@@ -28,7 +28,7 @@ def test_exact_scores_of_a_small_endgame(capsys):
     #         0  0  0  0  1  1
     # pit 6: extra turn, then pit 5 captures North's 2 (+4); pit 5 first ends 1-3 (-2)
     report = analyze_json(capsys, "--board", "0,0,0,0,1,1,0,2,0,0,0,0,0,0", "--exact")
-    assert {m["pit"]: m["score"] for m in report["moves"]} == {4: -2, 5: 4}
+    assert {m["pit_index"]: m["score"] for m in report["moves"]} == {4: -2, 5: 4}
     assert all(m["exact"] for m in report["moves"])
 
 

@@ -28,7 +28,7 @@ def test_all_optimal_moves_of_a_small_endgame(capsys):
     #   [ 0]  0  0  0  0  0  2  [ 0]
     #         0  0  0  0  1  1
     report, _ = solve_json(capsys, "--board", "0,0,0,0,1,1,0,2,0,0,0,0,0,0", "--all")
-    assert report["value"] == 4 and report["optimal_moves"] == [5]
+    assert report["value"] == 4 and report["optimal_move_indices"] == [5]
 
 
 def test_endgame_option_builds_and_reuses_a_database(capsys):
@@ -44,7 +44,7 @@ def test_book_answers_without_searching(capsys, tmp_path, monkeypatch):
     book.save([book.BookEntry(3, "standard", 2, (4,), 123, 0.5)], path)
     monkeypatch.setattr(book, "BOOK_PATH", path)
     report, _ = solve_json(capsys, "--seeds", "3", "--book")
-    assert (report["value"], report["optimal_moves"], report["from_book"], report["nodes"]) == \
+    assert (report["value"], report["optimal_move_indices"], report["from_book"], report["nodes"]) == \
         (2, [4], True, 0)
     with pytest.raises(SystemExit):
         main(["solve", "--seeds", "5", "--book"])

@@ -3,10 +3,13 @@
 Each command lives in its own module here with ``add_parser(subparsers)``,
 which registers its arguments and sets ``run(args) -> int``. This module only
 dispatches and turns user mistakes into one line on stderr and a non-zero exit.
+A closed stdout (``python -m mancala analyze --json | head -1``) ends any
+command quietly with status 1.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import List, NoReturn, Optional
 
@@ -23,6 +26,22 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print one line to stderr and exit non-zero."""
     print(f"mancala: {message}", file=sys.stderr)
     raise SystemExit(code)
+
+
+def _silence_stdout() -> None:
+    """The reader of stdout went away (``| head``): send what is left to /dev/null.
+
+    The command then exits with status 1 and no message, as ``play`` does (not
+    141, the shell's code for a process killed by SIGPIPE: Python ignores that
+    signal and exits on its own); otherwise the interpreter's last flush would
+    print ``Exception ignored ... BrokenPipeError`` at exit.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):   # not a real file (a test's capture)
+        pass
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,7 +68,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.command is None:
         args = parser.parse_args(["play"])
     try:
-        return args.run(args) or 0
+        code = args.run(args) or 0
+        sys.stdout.flush()      # a reader that went away shows here, not at exit
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
     except KeyboardInterrupt:
         # on a terminal, first end the line the echoed ^C is on
         print(("\n" if sys.stderr.isatty() else "") + "mancala: interrupted", file=sys.stderr)

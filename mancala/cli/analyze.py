@@ -16,7 +16,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Score every legal move of a position (from the side to move's view, in "
                     "seeds) to a depth, for a time, or exactly. The position is a start "
                     "(--seeds, --capture), any board (--board), and/or moves played from it "
-                    "(--moves). Pits are shown 1..6 from the mover's left.")
+                    "(--moves). Pits are shown 1..6 from the mover's left; --json gives pit "
+                    "indices 0..5 (pit_index, pv_indices).")
     add_position_arguments(p)
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--depth", type=limits.depth, metavar="N",
@@ -41,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "board": board.pits, "to_move": board.to_move, "capture": board.capture,
-            "moves": [{"pit": pit, "score": r.score, "depth": r.depth, "exact": r.exact,
-                       "nodes": r.nodes, "pv": list(r.pv), "best": r.score == best}
+            "moves": [{"pit_index": pit, "score": r.score, "depth": r.depth, "exact": r.exact,
+                       "nodes": r.nodes, "pv_indices": list(r.pv), "best": r.score == best}
                       for pit, r in results.items()],
         }, indent=2))
         return 0

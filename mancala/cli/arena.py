@@ -18,9 +18,10 @@ import time
 from typing import Optional, TextIO
 
 import mancala
-from mancala.arena import ArenaConfig, ArenaReport, GameResult, check_player, run_arena
+from mancala.arena import (OUTPUT_NAMES, ArenaConfig, ArenaReport, GameResult, check_player,
+                           run_arena)
 from mancala.board import start_slots
-from mancala.errors import MancalaError
+from mancala.errors import MancalaError, quote
 from mancala.players import PlayerSpecError
 
 DEFAULT_GAMES = 20
@@ -79,7 +80,7 @@ def _positive(what: str, most: Optional[int] = None):
         value = int(text) if text.strip().isdigit() else 0
         if value < 1 or (most is not None and value > most):
             upto = f" to {most}" if most is not None else ""
-            raise argparse.ArgumentTypeError(f"{what} is a whole number from 1{upto}, not {text!r}")
+            raise argparse.ArgumentTypeError(f"{what} is a whole number from 1{upto}, not {quote(text)}")
         return value
     return parse
 
@@ -90,13 +91,13 @@ def _seeds(text: str) -> int:
         start_slots(value)
     except (ValueError, MancalaError):
         raise argparse.ArgumentTypeError(
-            f"seeds per pit is a whole number from 1 to 12, not {text!r}") from None
+            f"seeds per pit is a whole number from 1 to 12, not {quote(text)}") from None
     return value
 
 
 def _seed(text: str) -> int:
     if not text.strip().isdigit() or int(text) >= 2 ** 63:
-        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0, not {text!r}")
+        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0, not {quote(text)}")
     return int(text)
 
 
@@ -129,7 +130,7 @@ def _is_terminal(stream: TextIO) -> bool:
 
 # -- output
 
-CSV_FIELDS = [field.name for field in dataclasses.fields(GameResult)]
+CSV_FIELDS = [OUTPUT_NAMES.get(field.name, field.name) for field in dataclasses.fields(GameResult)]
 
 
 def write_json(report: ArenaReport, out: TextIO) -> None:
@@ -140,11 +141,13 @@ def write_json(report: ArenaReport, out: TextIO) -> None:
 
 
 def write_csv(report: ArenaReport, out: TextIO) -> None:
-    """One row per finished game, in game order; the columns are GameResult's fields."""
+    """One row per finished game, in game order; the columns are GameResult's fields
+    (``line``, the moves as pit indices 0..5, is named ``pit_indices``)."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
     for game in report.games:
-        writer.writerow([getattr(game, name) for name in CSV_FIELDS])
+        fields = game.to_dict()
+        writer.writerow([fields[name] for name in CSV_FIELDS])
 
 
 def _percent(value: Optional[float]) -> str:

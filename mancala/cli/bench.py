@@ -28,14 +28,18 @@ DEFAULT_HASH_MB = 64
 DEFAULT_COMPARE_DEPTH = 8
 # The compiled tree is searched first and is the same tree the twin will walk;
 # beyond this many nodes (tens of seconds of pure Python) the twin is skipped.
+# The compiled search stops there too: at depth 30 even it would run for hours.
 TWIN_NODE_BUDGET = 3_000_000
+TWIN_NODES_PER_SECOND = 150_000     # the pure-Python twin, roughly: for the warning
+TWIN_WARN_SECONDS = 5               # a longer twin run is announced on stderr first
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bench", help="search a fixed list of positions and report nodes, time and table use",
         description="Search a fixed list of positions, each with a fresh engine, and report "
-                    "depth, nodes, time, nodes/s, best move (pit 0..5 from the mover's left), "
+                    "depth, nodes, time, nodes/s, best move (pit 1..6 from the mover's left; "
+                    "--json: move_index 0..5), "
                     "score and table use. With a depth limit the total node count is a "
                     "behaviour signature: identical run after run.")
     limit = p.add_mutually_exclusive_group()
@@ -74,7 +78,7 @@ def search_position(position: Position, limit: SearchLimit, hash_mb: float) -> D
         "nodes": result.nodes,
         "time": result.elapsed,
         "nps": result.nps,
-        "move": result.move,
+        "move_index": result.move,      # pit 0..5 from the mover's left
         "score": result.score,
         "exact": result.exact,
         "tt_hits": result.tt_hits,
@@ -86,26 +90,37 @@ def compare_position(position: Position, depth: int) -> Dict[str, Any]:
     """The same plain alpha-beta tree, compiled and in pure Python."""
     board, engine = position.board(), Engine(plain=True)
     start = time.perf_counter()
-    compiled = engine.search(board, depth=depth)
+    compiled = engine.search(board, depth=depth, nodes=TWIN_NODE_BUDGET + 1)
     compiled_time = time.perf_counter() - start
+    finished = compiled.depth == depth or compiled.exact
     row: Dict[str, Any] = {
         "name": position.name,
         "depth": depth,
         "nodes_compiled": compiled.nodes,
         "time_compiled": compiled_time,
-        "move_compiled": compiled.move,
+        "move_index_compiled": compiled.move,
         "score_compiled": compiled.score,
-        "nodes_python": None, "time_python": None, "move_python": None, "score_python": None,
+        "nodes_python": None, "time_python": None, "move_index_python": None, "score_python": None,
         "ratio": None,
         "match": None,          # None: the twin was skipped
+        "compiled_complete": True,  # False: stopped past TWIN_NODE_BUDGET nodes, a lower bound
     }
-    if compiled.nodes > TWIN_NODE_BUDGET:
+    if not finished or compiled.nodes > TWIN_NODE_BUDGET:
+        # a stopped search: its count is the budget's and its move is no answer
+        row.update(nodes_compiled=max(compiled.nodes, TWIN_NODE_BUDGET + 1), move_index_compiled=None,
+                   score_compiled=None, compiled_complete=finished)
+        print(f"compare {position.name}: pure Python skipped: the tree has more than "
+              f"{TWIN_NODE_BUDGET:,} nodes (the twin's budget, TWIN_NODE_BUDGET)",
+              file=sys.stderr, flush=True)
         return row
+    if compiled.nodes / TWIN_NODES_PER_SECOND > TWIN_WARN_SECONDS:
+        print(f"compare {position.name}: pure Python walks {compiled.nodes:,} nodes, about "
+              f"{compiled.nodes / TWIN_NODES_PER_SECOND:.0f} s", file=sys.stderr, flush=True)
     start = time.perf_counter()
     score, move, nodes = _reference.alphabeta(
         position.pits, position.to_move, depth, capture_code(position.capture))
     python_time = time.perf_counter() - start
-    row.update(nodes_python=nodes, time_python=python_time, move_python=move,
+    row.update(nodes_python=nodes, time_python=python_time, move_index_python=move,
                score_python=score, ratio=_ratio(python_time, compiled_time),
                match=(nodes, score, move) == (compiled.nodes, compiled.score, compiled.move))
     return row
@@ -196,7 +211,8 @@ def _mismatch(row: Dict[str, Any]) -> str:
     return (f"MISMATCH {row['name']} at depth {row['depth']}: the pure-Python twin and the "
             f"compiled plain alpha-beta walked different trees (nodes {row['nodes_python']} vs "
             f"{row['nodes_compiled']}, score {row['score_python']} vs {row['score_compiled']}, "
-            f"move {row['move_python']} vs {row['move_compiled']}): a bug in one of them")
+            f"move pit {_move(row['move_index_python'])} vs {_move(row['move_index_compiled'])}): "
+            f"a bug in one of them")
 
 
 # -- output
@@ -210,7 +226,8 @@ def _score(value: Optional[int]) -> str:
 
 
 def _move(value: Optional[int]) -> str:
-    return "-" if value is None else str(value)
+    """A pit index 0..5 as people see it: 1..6."""
+    return "-" if value is None else str(value + 1)
 
 
 class _Progress:
@@ -253,17 +270,17 @@ class _Text:
         self.line(f"mancala bench: {count} positions, {what}, {hash_mb:g} MB table, "
                   f"a fresh engine each ({source})")
         self.line(f"{'position':<{self.NAME}} {'depth':>5} {'nodes':>11} {'ms':>9} "
-                  f"{'nodes/s':>11} {'move':>4} {'score':>5} {'tt hits':>10} {'fill':>5}")
+                  f"{'nodes/s':>11} {'pit':>4} {'score':>5} {'tt hits':>10} {'fill':>5}")
 
     def row(self, row: Dict[str, Any]) -> None:
         self.line(f"{row['name']:<{self.NAME}} {row['depth']:>5} {row['nodes']:>11,} "
-                  f"{_ms(row['time']):>9} {row['nps']:>11,.0f} {_move(row['move']):>4} "
+                  f"{_ms(row['time']):>9} {row['nps']:>11,.0f} {_move(row['move_index']):>4} "
                   f"{_score(row['score']):>5} {row['tt_hits']:>10,} {row['hashfull']:>5}")
 
     def totals(self, summary: Dict[str, Any], signature: Optional[int]) -> None:
         self.line(f"{'total':<{self.NAME}} {'':>5} {summary['nodes']:>11,} "
                   f"{_ms(summary['time']):>9} {summary['nps']:>11,.0f}")
-        self.line("(move: pit 0..5 from the mover's left; score: seeds, side to move's view; "
+        self.line("(pit: the best move, 1..6 from the mover's left; score: seeds, side to move's view; "
                   "fill: table entries in use, per mille)")
         if signature is not None:
             self.line(f"signature: {signature} nodes")
@@ -279,14 +296,16 @@ class _Text:
 
     def compare_row(self, row: Dict[str, Any]) -> None:
         if row["match"] is None:
-            self.line(f"{row['name']:<{self.NAME}} {row['nodes_compiled']:>11,} "
+            nodes = (f"{row['nodes_compiled']:,}" if row["compiled_complete"]
+                     else f">{TWIN_NODE_BUDGET:,}")
+            self.line(f"{row['name']:<{self.NAME}} {nodes:>11} "
                       f"{'skipped':>10} {_ms(row['time_compiled']):>11} {'':>8}  "
                       f"(too many nodes for pure Python)")
             return
         ratio = "-" if row["ratio"] is None else f"{row['ratio']:.0f}x"
         agree = "yes" if row["match"] else (
             f"MISMATCH: python {row['nodes_python']:,} nodes, score {_score(row['score_python'])},"
-            f" move {_move(row['move_python'])}")
+            f" pit {_move(row['move_index_python'])}")
         self.line(f"{row['name']:<{self.NAME}} {row['nodes_compiled']:>11,} "
                   f"{_ms(row['time_python']):>10} {_ms(row['time_compiled']):>11} "
                   f"{ratio:>8}  {agree}")

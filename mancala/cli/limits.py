@@ -5,6 +5,8 @@ import argparse
 import math
 
 import mancala
+from mancala.errors import MancalaError, quote
+from mancala.limits import check_hash_mb
 
 
 def depth(text: str) -> int:
@@ -14,7 +16,7 @@ def depth(text: str) -> int:
         value = 0
     if not 1 <= value <= mancala.MAX_DEPTH:
         raise argparse.ArgumentTypeError(
-            f"depth is a whole number from 1 to {mancala.MAX_DEPTH}, not {text!r}")
+            f"depth is a whole number from 1 to {mancala.MAX_DEPTH}, not {quote(text)}")
     return value
 
 
@@ -28,12 +30,14 @@ def _number(text: str) -> float:
 def seconds(text: str) -> float:
     value = _number(text)
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"time is a positive number of seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(f"time is a positive number of seconds, not {quote(text)}")
     return value
 
 
 def megabytes(text: str) -> float:
-    value = _number(text)
-    if not (math.isfinite(value) and 0 <= value <= 1 << 20):
-        raise argparse.ArgumentTypeError(f"hash size is a number of megabytes >= 0, not {text!r}")
-    return value
+    """A table size: mancala.limits.check_hash_mb's range and its one line."""
+    try:
+        return check_hash_mb(_number(text))
+    except MancalaError as exc:
+        range_ = str(exc).rsplit(", not ", 1)[0]
+        raise argparse.ArgumentTypeError(f"{range_}, not {quote(text)}") from None

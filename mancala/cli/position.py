@@ -7,6 +7,7 @@ from typing import List
 
 from mancala.board import Board
 from mancala.cli import CommandError
+from mancala.errors import quote
 
 
 def add_position_arguments(p: argparse.ArgumentParser) -> None:
@@ -16,8 +17,8 @@ def add_position_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", type=slots, metavar="SLOTS",
                    help="any position: 14 seed counts in rule order (South pits, South store, "
                         "North pits, North store), e.g. '0,3,0,0,1,2,20,1,0,0,4,0,0,17'")
-    p.add_argument("--to-move", type=side, default=0, metavar="SIDE",
-                   help="south or north (with --board; default south)")
+    p.add_argument("--to-move", type=side, default=None, metavar="SIDE",
+                   help="south or north: who moves in the --board position (default south)")
     p.add_argument("--moves", type=moves, default=[], metavar="PITS",
                    help="moves to play first, pits 1..6 from each mover's left, e.g. '3 6 1'")
 
@@ -27,7 +28,10 @@ def board_from(args: argparse.Namespace) -> Board:
     if args.board is not None:
         if args.seeds is not None:
             raise CommandError("give --board or --seeds, not both")
-        board = Board(args.board, args.to_move, capture=args.capture)
+        board = Board(args.board, args.to_move or 0, capture=args.capture)
+    elif args.to_move is not None:
+        raise CommandError("--to-move sets who moves in a --board position; a start always has "
+                           "South to move (give --board, or --moves to play from the start)")
     else:
         board = Board(seeds=4 if args.seeds is None else args.seeds, capture=args.capture)
     for number, pit in enumerate(args.moves, 1):
@@ -43,7 +47,7 @@ def slots(text: str) -> List[int]:
     try:
         return [int(part) for part in parts]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {quote(text)}") from None
 
 
 def side(text: str) -> int:
@@ -51,11 +55,11 @@ def side(text: str) -> int:
     try:
         return sides[text.strip().lower()]
     except KeyError:
-        raise argparse.ArgumentTypeError(f"the side is south or north, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"the side is south or north, not {quote(text)}") from None
 
 
 def moves(text: str) -> List[int]:
     parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
     if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
-        raise argparse.ArgumentTypeError(f"moves are pits 1..6, not {text!r}")
+        raise argparse.ArgumentTypeError(f"moves are pits 1..6, not {quote(text)}")
     return [int(part) - 1 for part in parts]

@@ -11,7 +11,10 @@ from mancala.board import PLAYER_NAMES, Board, start_slots
 from mancala.cli import CommandError, limits
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
+from mancala.limits import solve_table_mb
 
+# --json names the fields that hold pits 0..5 (people see 1..6) as indices
+JSON_FIELDS = {"move": "move_index", "optimal_moves": "optimal_move_indices", "pv": "pv_indices"}
 BOOK_STARTS = [(3, "standard"), (3, "empty"), (4, "standard"), (4, "empty")]
 
 
@@ -21,10 +24,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Solve a position exactly: null-window searches over the final margin "
                     "(MTD(f)) to the end of the game, with a transposition table and, when "
                     "built, an endgame database. Progress goes to stderr. Pits are shown 1..6 "
-                    "from the mover's left.")
+                    "from the mover's left; --json gives pit indices 0..5 (move_index, "
+                    "optimal_move_indices, pv_indices).")
     add_position_arguments(p)
-    p.add_argument("--hash-mb", type=limits.megabytes, default=1024.0, metavar="MB",
-                   help="transposition table size (default 1024)")
+    p.add_argument("--hash-mb", type=limits.megabytes, default=None, metavar="MB",
+                   help="transposition table size (default: by the seeds on the board, 16 MB "
+                        "up to 36 seeds, doubling every 2 seeds up to 1024 MB, at most half "
+                        "the memory available)")
     p.add_argument("--endgame", type=int, default=None, metavar="N",
                    help="use the endgame database of positions with at most N seeds in the pits, "
                         "building and caching it first if needed (on two threads N = 16 builds in "
@@ -50,6 +56,8 @@ def say(text: str) -> None:
 def engine_for(args: argparse.Namespace, capture: str) -> Engine:
     if not 1 <= args.threads <= 64:
         raise CommandError(f"--threads is 1 to 64, not {args.threads}")
+    if args.hash_mb is None:    # update_book's starts: the full default
+        args.hash_mb = solve_table_mb()
     if args.endgame is None:
         return Engine(hash_mb=args.hash_mb, threads=args.threads)
     if args.endgame == 0:
@@ -85,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     if args.update_book:
         return update_book(args)
     board = board_from(args)
+    if args.hash_mb is None:
+        args.hash_mb = solve_table_mb(board.seeds)
     if board.is_game_over():
         raise CommandError("the game is over: nothing to solve")
     entry = book.lookup(board) if args.book else None
@@ -108,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
                if hasattr(engine.endgame, "max_seeds") else ")"))
         report = solve(board, engine, args.all)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps({JSON_FIELDS.get(key, key): value for key, value in report.items()},
+                         indent=2))
         return 0
     side = PLAYER_NAMES[board.to_move]
     print(board)
@@ -128,7 +139,7 @@ def update_book(args: argparse.Namespace) -> int:
     """Solve the quick starts again (Kalah(6,3) and (6,4)), or with --seeds that start
     only; the book's other entries are kept."""
     given = [flag for flag, used in (("--board", args.board is not None), ("--moves", args.moves),
-                                     ("--to-move", args.to_move)) if used]
+                                     ("--to-move", args.to_move is not None)) if used]
     if given:
         raise CommandError(f"--update-book solves standard starts (--seeds, --capture), "
                            f"not {' or '.join(given)}")
