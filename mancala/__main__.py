@@ -1,7 +1,11 @@
 """``python -m mancala``: see mancala.cli."""
 import sys
 
-from mancala.cli import main
-
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        from mancala.cli import main   # Ctrl-C may come while the commands are imported
+        status = main()
+    except KeyboardInterrupt:
+        print("mancala: interrupted", file=sys.stderr)
+        status = 130
+    sys.exit(status)

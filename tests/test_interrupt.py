@@ -155,3 +155,21 @@ def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
     assert took < 0.5, f"{took:.2f} s from SIGINT to KeyboardInterrupt"
     assert not [thread for thread in threading.enumerate()    # every part has ended
                 if "_egdb_build_part" in thread.name]
+
+
+def test_ctrl_c_while_the_commands_are_imported_is_one_line(tmp_path):
+    # Ctrl-C in the first moments, before the CLI's handler runs: simulated
+    # deterministically by an import hook that raises as Ctrl-C would
+    script = (
+        "import runpy, sys\n"
+        "class CtrlC:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'mancala.cli.solve':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, CtrlC())\n"
+        "sys.argv = ['mancala', 'solve', '--seeds', '3']\n"
+        "runpy.run_module('mancala', run_name='__main__', alter_sys=True)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 130
+    assert done.stderr == "mancala: interrupted\n"
