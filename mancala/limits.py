@@ -42,16 +42,17 @@ def machine_mb() -> Optional[int]:
         return None
 
 
-def check_hash_mb(value: object) -> float:
+def check_hash_mb(value: object, given: object = None) -> float:
     """A transposition-table size in megabytes, as a float, or InvalidLimitError.
 
     From 0 (no table) to what the machine can give (:func:`machine_mb`): a
     larger table would end in the kernel's out-of-memory killer, not an error.
+    ``given``: what the user typed, quoted in the error instead of ``value``.
     """
     most = machine_mb()
     upto = f"{most:,} (the memory this machine can give now)" if most is not None else "any size"
     bad = InvalidLimitError(
-        f"hash_mb is a table size in megabytes from 0 (no table) to {upto}, not {quote(value)}")
+        f"hash_mb is a table size in megabytes from 0 (no table) to {upto}, not {quote(value if given is None else given)}")
     if isinstance(value, bool):
         raise bad
     if not isinstance(value, (int, float)):

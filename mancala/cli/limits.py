@@ -37,7 +37,6 @@ def seconds(text: str) -> float:
 def megabytes(text: str) -> float:
     """A table size: mancala.limits.check_hash_mb's range and its one line."""
     try:
-        return check_hash_mb(_number(text))
+        return check_hash_mb(_number(text), given=text)
     except MancalaError as exc:
-        range_ = str(exc).rsplit(", not ", 1)[0]
-        raise argparse.ArgumentTypeError(f"{range_}, not {quote(text)}") from None
+        raise argparse.ArgumentTypeError(str(exc)) from None
