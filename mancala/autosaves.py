@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from mancala import storage
+from mancala._system import process_alive
 
 try:
     import fcntl
@@ -314,20 +315,8 @@ def _remove_stale_temporary_files(where: Path, pattern: str) -> None:
             old = now - os.stat(path).st_mtime > STALE_TMP_SECONDS
         except OSError:
             continue
-        if old or (match and not _alive(int(match.group(1)))):
+        if old or (match and not process_alive(int(match.group(1)))):
             _unlink(path)
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 __all__ = ["Slot", "Entry", "Scan", "scan", "folder", "cannot_write", "AutosaveError",

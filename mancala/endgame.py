@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 from mancala import _core
 from mancala.board import Board, capture_code
+from mancala._system import available_bytes, process_alive
 from mancala.errors import MancalaError
 
 MAGIC = b"MKALAHDB"
@@ -124,21 +125,6 @@ def save(db: EndgameDatabase, path: Optional[Path] = None) -> Path:
     return path
 
 
-def available_memory() -> Optional[int]:
-    """Bytes the system says it can still give (MemAvailable), or None if it does not say."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, AttributeError):
-        return None
-
-
 def _refuse(path: Path, reason: str, set_aside: bool = True) -> EndgameFileError:
     """The error for a refused file; set_aside renames the file (whatever it is)
     to ``<name>.refused`` first, so the next process neither reads it nor pays
@@ -204,7 +190,7 @@ def load(capture: str, max_seeds: int, path: Optional[Path] = None) -> EndgameDa
                                     f"{count} values) than {capture} {max_seeds}")
             if st.st_size != HEADER.size + size:
                 raise _refuse(path, f"{st.st_size} bytes, expected {HEADER.size + size}")
-            free = available_memory()
+            free = available_bytes()
             if free is not None and size > free:
                 raise _refuse(path, f"{size:,} bytes of values, more than the {free:,} bytes "
                                     "of memory available", set_aside=False)
@@ -253,25 +239,13 @@ def remove_stale_temp_files(directory: Optional[Path] = None, max_age: float = S
         path = directory / name
         try:
             st = os.lstat(path)
-            gone = m.group(1) is not None and not _alive(int(m.group(1)))
+            gone = m.group(1) is not None and not process_alive(int(m.group(1)))
             if gone or now - st.st_mtime > max_age:
                 os.unlink(path)
                 removed.append(path)
         except (OSError, ValueError):
             continue
     return removed
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True         # someone else's process (or a number we cannot ask about): keep
-    return True
 
 
 def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import operator
-import os
 from typing import Optional
 
+from mancala._system import available_bytes
 from mancala.errors import InvalidLimitError, quote
 
 MB = 1 << 20
@@ -20,26 +20,13 @@ MB = 1 << 20
 SOLVE_TABLE_MB = 1024
 SOLVE_SMALL_TABLE_MB = 16
 SOLVE_SMALL_SEEDS = 36          # Kalah(6,3): 16 MB solves it faster than 1 GB
-MEMINFO = "/proc/meminfo"
 
 
 def machine_mb() -> Optional[int]:
-    """Megabytes the machine can give a table now, or None if it does not say.
-
-    MemAvailable from /proc/meminfo where it is readable (what can be had
-    without swapping), else the physical memory (``os.sysconf``).
-    """
-    try:
-        with open(MEMINFO, encoding="ascii") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) // 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // MB
-    except (AttributeError, OSError, ValueError):
-        return None
+    """Megabytes the machine can give a table now, or None if it does not say
+    (:func:`mancala._system.available_bytes`)."""
+    most = available_bytes()
+    return None if most is None else most // MB
 
 
 def check_hash_mb(value: object, given: object = None) -> float:

@@ -11,7 +11,7 @@ import time
 import pytest
 
 import mancala
-from mancala import _core, endgame
+from mancala import _core, _system, endgame
 
 SEEDS = 8                                    # 125,970 positions: milliseconds to build
 #        12 11 10  9  8  7
@@ -103,7 +103,7 @@ def test_a_hostile_database_is_refused_with_one_line_and_set_aside(how, good, ca
     assert time.perf_counter() - start < 2
     message = str(info.value)
     assert str(path) in message and "\n" not in message
-    if "26" not in how or endgame.available_memory() > _core.egdb_size(26):
+    if "26" not in how or _system.available_bytes() > _core.egdb_size(26):
         assert not os.path.lexists(path), "a refused file stays where the next process pays for it"
         assert "renamed to" in message or "removed" in message
     # what Engine(endgame="auto") does: never raises, says so once, finds nothing
@@ -133,7 +133,7 @@ def test_solve_still_answers_right_beside_a_hostile_database(how, good, cache):
     assert time.perf_counter() - start < 10
     lines = [line for line in out.stderr.splitlines() if "refused" in line]
     assert len(lines) == 1, out.stderr
-    if "26" not in how or endgame.available_memory() > _core.egdb_size(26):
+    if "26" not in how or _system.available_bytes() > _core.egdb_size(26):
         assert endgame.find("standard") is None and "refused" in lines[0] and \
             not any(name.endswith(".bin") for name in os.listdir(cache)), "the next process pays again"
 

@@ -5,7 +5,7 @@ import sys
 import pytest
 
 import mancala
-from mancala import limits
+from mancala import _system, limits
 from mancala.cli import main
 from mancala.errors import InvalidLimitError, quote
 
@@ -13,7 +13,7 @@ from mancala.errors import InvalidLimitError, quote
 def fake_meminfo(tmp_path, monkeypatch, available_kb):
     path = tmp_path / "meminfo"
     path.write_text(f"MemTotal:  99999999 kB\nMemFree:  1 kB\nMemAvailable:  {available_kb} kB\n")
-    monkeypatch.setattr(limits, "MEMINFO", str(path))
+    monkeypatch.setattr(_system, "MEMINFO", str(path))
 
 
 def test_table_larger_than_available_memory_is_refused(tmp_path, monkeypatch):
@@ -24,7 +24,7 @@ def test_table_larger_than_available_memory_is_refused(tmp_path, monkeypatch):
 
 
 def test_without_meminfo_the_physical_memory_bounds_the_table(tmp_path, monkeypatch):
-    monkeypatch.setattr(limits, "MEMINFO", str(tmp_path / "missing"))
+    monkeypatch.setattr(_system, "MEMINFO", str(tmp_path / "missing"))
     import os
     physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2 ** 20
     assert limits.machine_mb() == physical
