@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
+from mancala._system import FileTooLarge, read_regular_file
 from mancala.board import CAPTURE_RULES, Board, start_slots
 from mancala.errors import MancalaError
 
@@ -53,12 +54,11 @@ def load(path: Optional[Path] = None) -> Dict[Tuple[int, str], BookEntry]:
     """
     path = Path(path or BOOK_PATH)
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+        raw = read_regular_file(path, MAX_BYTES)
+    except FileTooLarge:
+        raise BookError(f"opening book {path}: more than {MAX_BYTES:,} bytes, not a book") from None
     except OSError as exc:
         raise BookError(f"opening book {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_BYTES:
-        raise BookError(f"opening book {path}: more than {MAX_BYTES:,} bytes, not a book")
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:

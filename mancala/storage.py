@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
 
+from mancala._system import FileTooLarge, read_regular_file
 from mancala.board import Board
 from mancala.errors import MancalaError
 
@@ -177,24 +177,15 @@ def loads(text: str) -> SavedGame:
 def _read(path: Path) -> bytes:
     name = repr(str(path))
     try:
-        info = os.stat(path)
+        return read_regular_file(path, MAX_BYTES)
     except FileNotFoundError:
         raise SaveFileError(f"{name}: no such file") from None
+    except FileTooLarge as exc:
+        size = f"{exc.size} bytes is " if exc.size is not None else ""
+        raise SaveFileError(f"{name}: {size}larger than {MAX_BYTES // 1024} KB, "
+                            "so not a mancala save") from None
     except OSError as exc:
         raise SaveFileError(f"{name}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise SaveFileError(f"{name}: not a regular file")
-    if info.st_size > MAX_BYTES:
-        raise SaveFileError(f"{name}: {info.st_size} bytes is larger than "
-                            f"{MAX_BYTES // 1024} KB, so not a mancala save")
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise SaveFileError(f"{name}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_BYTES:
-        raise SaveFileError(f"{name}: larger than {MAX_BYTES // 1024} KB, so not a mancala save")
-    return raw
 
 
 def _parse(path: Path, raw: bytes) -> Any:

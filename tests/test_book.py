@@ -145,3 +145,27 @@ def test_update_book_refuses_a_position(argv, flag, tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and flag in err and "--update-book" in err
     assert path.read_bytes() == before
+
+
+def test_a_fifo_named_like_the_book_is_refused_at_once(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "openings.json"
+    os.mkfifo(fifo)
+    outcome = []
+
+    def read():
+        try:
+            book.load(fifo)
+        except book.BookError as exc:
+            outcome.append(str(exc))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(5)
+    if reader.is_alive():           # blocked in open(): let it go, then fail
+        with open(fifo, "w"):
+            pass
+        pytest.fail("book.load blocked on a FIFO")
+    assert len(outcome) == 1 and "not a regular file" in outcome[0] and "\n" not in outcome[0]
