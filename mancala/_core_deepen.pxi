@@ -1,0 +1,55 @@
+# Iterative deepening: a search's start, and depth after depth till a limit.
+
+cdef void begin(Search *s, double time_limit, uint64_t node_limit,
+                bint new_generation=True) noexcept nogil:
+    s.nodes = 0
+    s.tt_hits = 0
+    s.horizon = 0
+    s.stopped = False
+    s.interrupted = False
+    s.root_move = NO_MOVE
+    s.next_poll = POLL_CLOCK
+    s.next_signal_poll = POLL_SIGNALS
+    s.node_limit = node_limit
+    s.deadline = monotonic() + time_limit if time_limit > 0 else 0
+    if new_generation:  # a search of its own: older entries may be replaced first
+        s.tt.generation += 1
+
+
+cdef struct Outcome:
+    int score
+    int move
+    int depth
+    bint exact
+
+
+cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noexcept nogil:
+    """Iterative deepening to max_depth; stops early once the value is exact.
+
+    A stopped iteration is discarded: the result is the last finished depth.
+    """
+    cdef Outcome out
+    cdef int depth, value
+    cdef uint64_t horizon0
+    cdef double started = monotonic()
+    out.move = NO_MOVE
+    out.depth = 0
+    out.exact = False
+    out.score = 0
+    depth = 1 if iterative else max_depth
+    while depth <= max_depth:
+        horizon0 = s.horizon
+        value = negamax(s, b, depth, -INF, INF, 0, 0)
+        if s.stopped:
+            break
+        out.score = value
+        out.move = s.root_move
+        out.depth = depth
+        out.exact = s.horizon == horizon0
+        if out.exact:
+            break
+        # the next depth costs several times this one: do not start what cannot finish
+        if s.deadline and monotonic() + 2 * (monotonic() - started) > s.deadline:
+            break
+        depth += 1
+    return out

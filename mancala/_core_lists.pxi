@@ -1,0 +1,102 @@
+# The twin-compatible API: the questions mancala._reference answers, on
+# untrusted lists of 14 slots (every argument checked).
+
+def is_game_over(slots):
+    """Whether either row of six pits is empty."""
+    cdef int b[14]
+    load_slots(slots, b)
+    return row_empty(b)
+
+
+def legal_moves(slots, to_move):
+    """The non-empty pits (0..5 from the mover's left) of the side to move."""
+    cdef int a[14]
+    cdef int v[14]
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    return view_moves(v)
+
+
+def play(slots, to_move, pit, capture):
+    """Apply a legal move: (new_slots, next_to_move, seeds captured)."""
+    cdef int a[14]
+    cdef int v[14]
+    cdef int mover, flags, captured
+    load_slots(slots, a)
+    mover = check_side(to_move)
+    orient(a, mover, v)
+    pit = check_pit(v, pit)
+    flags = kalah_play(v, pit, check_code(capture, CAPTURE_RULES, "capture"), &captured)
+    if not flags & PLAY_EXTRA_TURN:
+        mover = 1 - mover
+    orient(v, mover, a)
+    return as_list(a), mover, captured
+
+
+def score(slots, to_move):
+    """Store difference from the side to move's view."""
+    cdef int a[14]
+    cdef int v[14]
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    return v[KALAH_STORE] - v[KALAH_OPP_STORE]
+
+
+def evaluate(slots, to_move, capture, evaluation):
+    """The static evaluation (EVALUATIONS) from the side to move's view."""
+    cdef int a[14]
+    cdef int v[14]
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    return evaluate_view(v, check_code(capture, CAPTURE_RULES, "capture"),
+                         check_code(evaluation, EVALUATIONS, "evaluation"))
+
+
+
+def perft(slots, to_move, depth, capture):
+    """Leaf positions after exactly `depth` moves (finished games count as leaves)."""
+    cdef int a[14]
+    cdef int v[14]
+    cdef int d = check_depth(depth, 0), rule = check_code(capture, CAPTURE_RULES, "capture")
+    cdef uint64_t total
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    with nogil:
+        total = perft_view(v, d, rule)
+    return total
+
+
+cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
+    cdef int a[14]
+    cdef int v[14]
+    cdef int value, d = check_depth(depth, 0)
+    cdef Search s
+    cdef tt_table none
+    load_slots(slots, a)
+    orient(a, check_side(to_move), v)
+    memset(&s, 0, sizeof(s))
+    memset(&none, 0, sizeof(none))
+    s.tt = &none
+    s.capture = check_code(capture, CAPTURE_RULES, "capture")
+    s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
+    s.prune = prune
+    s.signals = on_main_thread()
+    begin(&s, 0, 0)
+    with nogil:
+        value = negamax(&s, v, d, -INF, INF, 0, 0)
+    if s.interrupted:
+        raise_interrupt(&s)
+    return value, (None if s.root_move == NO_MOVE else s.root_move), s.nodes
+
+
+def alphabeta(slots, to_move, depth, capture, evaluation=0):
+    """Plain fail-soft alpha-beta, natural move order, no table: (score, move, nodes).
+
+    Node for node the tree of mancala._reference.alphabeta.
+    """
+    return plain_search(slots, to_move, depth, capture, evaluation, True)
+
+
+def minimax(slots, to_move, depth, capture, evaluation=0):
+    """Plain minimax (negamax without cut-offs): (score, move, nodes)."""
+    return plain_search(slots, to_move, depth, capture, evaluation, False)

@@ -1,0 +1,208 @@
+# Searcher: the search state and table behind mancala.Engine.
+
+cdef class Searcher:
+    """The search state and transposition table behind mancala.Engine.
+
+    Every method takes a position as (slots in absolute order, side to move,
+    capture code) and returns plain tuples; the GIL is released while it searches.
+    One thread at a time: a call while another thread is inside a method raises
+    RuntimeError (mancala.Engine serialises its calls with a lock).
+    """
+
+    def __cinit__(self, hash_mb=0, ordering=True, futility=True):
+        cdef double mb = hash_mb
+        memset(&self.s, 0, sizeof(self.s))
+        self.s.tt = &self.table
+        if not 0 <= mb <= 1 << 24:
+            raise ValueError(f"hash_mb is 0 (no table) to {1 << 24} MB, not {hash_mb!r}")
+        self.s.ordering = ordering
+        self.s.futility = futility
+        self.s.prune = True
+        self.s.abort = &self._abort
+        if mb > 0 and tt_alloc(&self.table, max(1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))):
+            raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
+        self.s.use_tt = self.table.buckets != NULL
+
+    def __dealloc__(self):
+        drop_interrupt(&self.s)
+        tt_free(&self.table)
+        free(self._busy)
+
+    cdef int _enter(self) except -1:
+        """Mark the searcher in use, or refuse: its state is one C struct."""
+        if self._running:
+            raise RuntimeError("this Searcher is in use by another thread; "
+                               "give each thread its own, or call it under a lock")
+        self._running = True
+        return 0
+
+    def share_table(self, Searcher owner not None):
+        """Search in owner's table from now on, and stop when owner.abort() is called.
+
+        Entries are written lock-free (tt.h): torn ones are misses, never lies.
+        Sharers searching the same position split the work: each marks the
+        subtrees it is in, and the others put those off till last.
+        """
+        self._enter()
+        try:
+            self._share_table(owner)
+        finally:
+            self._running = False
+
+    def _share_table(self, Searcher owner):
+        if owner._busy == NULL:
+            owner._busy = <uint64_t *> calloc(BUSY_SLOTS, sizeof(uint64_t))
+            if owner._busy == NULL:
+                raise MemoryError()
+            owner.s.busy = owner._busy
+        self.s.tt = &owner.table
+        self.s.use_tt = owner.table.buckets != NULL
+        self.s.abort = &owner._abort
+        self.s.busy = owner._busy
+        self._table_owner = owner
+
+    def abort(self, bint stop=True):
+        """Stop (or, with False, allow again) the searches that watch this searcher."""
+        store_flag(&self._abort, stop)
+
+    def set_endgame(self, values, int max_seeds):
+        """Answer positions with at most max_seeds seeds in the pits from values
+        (a buffer from egdb_build, one signed byte a position); None: no database."""
+        self._enter()
+        try:
+            self._set_endgame(values, max_seeds)
+        finally:
+            self._running = False
+
+    def _set_endgame(self, values, int max_seeds):
+        cdef const unsigned char[::1] view
+        if values is None:
+            self.s.egdb.values = NULL
+            self.s.egdb.max_seeds = -1
+            self._egdb_owner = None
+            return
+        check_egdb_seeds(max_seeds)
+        view = values
+        if <uint64_t> view.shape[0] != egdb_count(max_seeds):
+            raise ValueError(f"an endgame table for {max_seeds} seeds holds {egdb_count(max_seeds)} "
+                             f"values, not {view.shape[0]}")
+        self._egdb_owner = view
+        self.s.egdb.values = <signed char *> &view[0]
+        self.s.egdb.max_seeds = max_seeds
+        self.s.egdb.size = view.shape[0]
+
+    @property
+    def table_bytes(self):
+        return self.s.tt.n_buckets * sizeof(tt_bucket)
+
+    @property
+    def nodes(self):
+        """Nodes of the last search."""
+        return self.s.nodes
+
+    @property
+    def tt_hits(self):
+        """Table probes that found their position in the last search."""
+        return self.s.tt_hits
+
+    def clear(self):
+        """Empty the table."""
+        self._enter()
+        try:
+            with nogil:
+                tt_clear(self.s.tt)
+        finally:
+            self._running = False
+
+    def hashfull(self):
+        """Per mille of the first 1000 buckets' entries in use."""
+        cdef uint64_t i, used = 0, n
+        cdef int w
+        if self.s.tt.buckets == NULL:
+            return 0
+        n = min(<uint64_t> 1000, self.s.tt.n_buckets)
+        for i in range(n):
+            for w in range(4):
+                if self.s.tt.buckets[i].way[w].data:
+                    used += 1
+        return <int> (used * 1000 // (4 * n))
+
+    cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1:
+        cdef int a[14]
+        load_slots(slots, a)
+        orient(a, check_side(to_move), view)
+        self.s.capture = check_code(capture, CAPTURE_RULES, "capture")
+        self.s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
+        return 0
+
+    def search(self, slots, to_move, capture, evaluation, int max_depth,
+               bint iterative=True, double time_limit=0, uint64_t node_limit=0):
+        """Depth-limited search: (score, move, depth, exact); move None if none finished."""
+        cdef int v[14]
+        cdef Outcome out
+        cdef bint futility = self.s.futility
+        self._enter()
+        try:
+            self._setup(slots, to_move, capture, evaluation, v)
+            check_depth(max_depth, 1)
+            self.s.signals = on_main_thread()
+            begin(&self.s, time_limit, node_limit)
+            # futility cuts with bounds on the store difference: valid for the store evaluation only
+            self.s.futility = futility and self.s.evaluation == EVAL_STORE
+            with nogil:
+                out = deepen(&self.s, v, max_depth, iterative)
+            self.s.futility = futility
+            if self.s.interrupted:
+                raise_interrupt(&self.s)
+        finally:
+            self._running = False
+        return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
+
+    def probe(self, slots, to_move, capture, int beta,
+              double time_limit=0, uint64_t node_limit=0, bint helper=False):
+        """Null-window test to the end of the game: is the value >= beta?
+
+        Returns (value, move, finished): a fail-soft bound (value >= beta: a
+        lower bound, reached by move; else an upper bound). The caller's
+        search over the margin (MTD(f)) lives in mancala.Engine.solve.
+        helper: another thread runs the same probe in the same table (one
+        that was shared), so this one leaves the table's generation alone.
+        """
+        cdef int v[14]
+        cdef int value
+        self._enter()
+        try:
+            self._setup(slots, to_move, capture, 0, v)
+            if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
+                raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
+            self.s.signals = on_main_thread()
+            begin(&self.s, time_limit, node_limit, not helper)
+            with nogil:
+                value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
+            if self.s.interrupted:
+                raise_interrupt(&self.s)
+        finally:
+            self._running = False
+        if self.s.stopped:
+            return 0, None, False
+        return value, (None if self.s.root_move == NO_MOVE else self.s.root_move), True
+
+    def principal_variation(self, slots, to_move, capture, int limit=64):
+        """Follow the table's best moves from a position, as far as it holds them."""
+        cdef int a[14]
+        cdef int v[14]
+        cdef int flags, captured, pit
+        cdef tt_data e
+        cdef list pv = []
+        if self.s.tt.buckets == NULL:
+            return pv
+        load_slots(slots, a)
+        orient(a, check_side(to_move), v)
+        rule = check_code(capture, CAPTURE_RULES, "capture")
+        while len(pv) < limit and not row_empty(v):
+            if not tt_probe(self.s.tt, tt_key(v), &e) or e.move >= KALAH_PITS or v[e.move] == 0:
+                break
+            pit = e.move
+            pv.append(pit)
+            kalah_play(v, pit, rule, &captured)
+        return pv
