@@ -1,4 +1,26 @@
-# The alpha-beta search itself: negamax.
+# The alpha-beta search itself: negamax, a short numbered recipe over the
+# pieces of the files before (the clock, the children, the cut-off test).
+
+cdef inline int value_without_search(Search *s, const Children *c, int pit) noexcept nogil:
+    """The value, from the parent's mover's view, of a child known without a
+    call: one in the endgame database, or a leaf (the parent has depth 1).
+    Counts the child as a node, and a leaf's horizon."""
+    cdef const int *child = c.board[pit]
+    cdef int flags = c.flags[pit], value
+    s.nodes += 1
+    if flags & CHILD_IN_DATABASE:
+        # its exact value is one byte away
+        value = child[KALAH_STORE] - child[KALAH_OPP_STORE] + s.egdb.values[c.db_index[pit]]
+    else:
+        if flags & PLAY_GAME_OVER or s.evaluation == EVAL_STORE:
+            # a finished child is swept already: its stores are the final margin
+            value = child[KALAH_STORE] - child[KALAH_OPP_STORE]
+        else:
+            value = evaluate_view(child, s.capture, s.evaluation)
+        if not flags & PLAY_GAME_OVER:
+            s.horizon += 1
+    return value if flags & PLAY_EXTRA_TURN else -value
+
 
 cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int ply,
                  uint64_t key) noexcept nogil:
@@ -11,23 +33,17 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     3. leaf: evaluation (a horizon: the value is not the game's)
     4. futility: the seeds left in play cannot bring the value inside the window
     5. probe the table
-    6. order the moves (or keep the natural order); a child the table
-       already proves good enough cuts at once (enhanced transposition cut-off)
+    6. make and order the children (make_children); a child the table
+       already proves good enough cuts at once (etc_cutoff)
     7. search the children: an extra turn keeps the window and the sign;
        a child another thread is searching waits till last (ABDADA)
     8. store the result, marked resolved if no horizon was met below
     """
-    cdef int children[6][14]
-    cdef int child_flags[6]
-    cdef uint64_t child_keys[6]
-    cdef uint64_t child_db[6]
-    cdef int order[12]      # the moves in search order, then those put off till last
-    cdef int keys[6]
-    cdef int *child
+    cdef Children c
     cdef uint64_t *busy
-    cdef int pit, n_moves = 0, n_listed, i, j, k, flags, captured, gain, value, best = -INF
+    cdef int pit, n_listed, i, captured, value, best = -INF
     cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
-    cdef int stored_depth, bound, seeds_left, mine, theirs, child_seeds
+    cdef int stored_depth, bound, seeds_left, mine, theirs
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
     cdef uint64_t child_key, horizon0 = s.horizon, nodes0 = s.nodes
     cdef tt_data e
@@ -71,96 +87,38 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
                         s.horizon += 1
                     return value
 
-    if s.ordering:                                                      # 6
-        # make every child now (children[pit]): the ordering needs their stores
-        for pit in range(KALAH_PITS):
-            if b[pit] == 0:
-                continue
-            child = children[pit]
-            memcpy(child, b, KALAH_SLOTS * sizeof(int))
-            flags = child_flags[pit] = kalah_play(child, pit, s.capture, &captured)
-            child_keys[pit] = 0
-            child_seeds = seeds_left - (child[KALAH_STORE] + child[KALAH_OPP_STORE]
-                                        - b[KALAH_STORE] - b[KALAH_OPP_STORE])
-            if s.egdb.values != NULL and child_seeds <= s.egdb.max_seeds and not flags & PLAY_GAME_OVER:
-                # the database knows this child: fetch its byte now, read it when searched
-                child_db[pit] = egdb_index(child, child_seeds)
-                __builtin_prefetch(&s.egdb.values[child_db[pit]])
-                flags = child_flags[pit] = flags | CHILD_IN_DATABASE
-            elif s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
-                # the table is far bigger than the cache: ask for the child's bucket early
-                child_keys[pit] = tt_key(child)
-                tt_prefetch(s.tt, child_keys[pit])
-            if flags & PLAY_EXTRA_TURN:
-                gain = child[KALAH_STORE] - child[KALAH_OPP_STORE] - diff
-            else:
-                gain = child[KALAH_OPP_STORE] - child[KALAH_STORE] - diff
-            k = order_key(pit, flags, gain, tt_move)
-            j = n_moves
-            while j > 0 and keys[j - 1] < k:
-                keys[j] = keys[j - 1]
-                order[j] = order[j - 1]
-                j -= 1
-            keys[j] = k
-            order[j] = pit
-            n_moves += 1
-        if s.use_tt and depth - 1 > TT_MIN_DEPTH and ply > 0:
-            value = etc_cutoff(s, children, child_flags, child_keys, child_db, order, n_moves,
-                               depth - 1, alpha, beta)
-            if value != NO_CUTOFF:
-                return value
-    else:
-        for pit in range(KALAH_PITS):
-            if b[pit]:
-                order[n_moves] = pit
-                n_moves += 1
+    make_children(s, b, depth, tt_move, &c)                             # 6
+    if s.ordering and s.use_tt and depth - 1 > TT_MIN_DEPTH and ply > 0:
+        value = etc_cutoff(s, &c, depth - 1, alpha, beta)
+        if value != NO_CUTOFF:
+            return value
 
-    n_listed = n_moves
+    n_listed = c.n_moves
     i = 0
     while i < n_listed:                                                 # 7
-        pit = order[i]
+        pit = c.order[i]
         i += 1
-        child = children[pit]
-        child_key = 0
-        if s.ordering:
-            flags = child_flags[pit]
-            child_key = child_keys[pit]
-        else:
+        if not s.ordering:
             # natural order makes each child only when its turn comes
-            memcpy(child, b, KALAH_SLOTS * sizeof(int))
-            flags = kalah_play(child, pit, s.capture, &captured)
-        if flags & CHILD_IN_DATABASE:
-            # its exact value is one byte away: no call needed
-            s.nodes += 1
-            value = child[KALAH_STORE] - child[KALAH_OPP_STORE] + s.egdb.values[child_db[pit]]
-            if not flags & PLAY_EXTRA_TURN:
-                value = -value
-        elif depth == 1:
-            # the children are leaves: visit them here rather than with a call each
-            s.nodes += 1
-            if flags & PLAY_GAME_OVER or s.evaluation == EVAL_STORE:
-                # a finished child is swept already: its stores are the final margin
-                value = child[KALAH_STORE] - child[KALAH_OPP_STORE]
-            else:
-                value = evaluate_view(child, s.capture, s.evaluation)
-            if not flags & PLAY_GAME_OVER:
-                s.horizon += 1
-            if not flags & PLAY_EXTRA_TURN:
-                value = -value
+            memcpy(c.board[pit], b, KALAH_SLOTS * sizeof(int))
+            c.flags[pit] = kalah_play(c.board[pit], pit, s.capture, &captured)
+        if c.flags[pit] & CHILD_IN_DATABASE or depth == 1:
+            value = value_without_search(s, &c, pit)
         else:
+            child_key = c.key[pit]
             busy = NULL
-            if child_key and s.busy != NULL and i <= n_moves:
-                busy = &s.busy[child_key & (BUSY_SLOTS - 1)]
+            if child_key and s.busy != NULL and i <= c.n_moves:
+                busy = busy_slot(s, child_key)
                 if i > 1 and load_key(busy) == child_key:
                     # another thread is in this subtree: take it last, when the table may know it
-                    order[n_listed] = pit
+                    c.order[n_listed] = pit
                     n_listed += 1
                     continue
                 store_key(busy, child_key)
-            if flags & PLAY_EXTRA_TURN:
-                value = negamax(s, child, depth - 1, alpha, beta, ply + 1, child_key)
+            if c.flags[pit] & PLAY_EXTRA_TURN:
+                value = negamax(s, c.board[pit], depth - 1, alpha, beta, ply + 1, child_key)
             else:
-                value = -negamax(s, child, depth - 1, -beta, -alpha, ply + 1, child_key)
+                value = -negamax(s, c.board[pit], depth - 1, -beta, -alpha, ply + 1, child_key)
             if busy != NULL:
                 clear_key(busy, child_key)
         if s.stopped:

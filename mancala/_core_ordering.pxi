@@ -1,4 +1,14 @@
-# Move ordering and enhanced transposition cut-offs.
+# Move ordering and enhanced transposition cut-offs: the children of a node,
+# made, keyed and sorted by one function, and the cut-off test over them.
+
+cdef struct Children:
+    int board[6][14]        # board[pit]: the position after pit, its mover at the bottom
+    int flags[6]            # flags[pit]: PLAY_* bits of pit, plus CHILD_IN_DATABASE
+    uint64_t key[6]         # key[pit]: the child's table key, its bucket prefetched; 0: none
+    uint64_t db_index[6]    # db_index[pit]: the child's database index (if CHILD_IN_DATABASE)
+    int order[12]           # the moves in search order, then those put off till last (ABDADA)
+    int n_moves             # legal moves: order[:n_moves]
+
 
 cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept nogil:
     """Higher first: the table's move, then extra turns, then store gain;
@@ -6,18 +16,72 @@ cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept no
     return ((pit == tt_move) << 14) + ((flags & PLAY_EXTRA_TURN) << 12) + gain * 8 + pit
 
 
-cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint64_t *keys,
-                    const uint64_t *db_index, int *order, int n_moves, int child_depth,
-                    int alpha, int beta) noexcept nogil:
+cdef inline void make_children(Search *s, const int *b, int depth, int tt_move,
+                               Children *c) noexcept nogil:
+    """List b's moves in c.order; with ordering on, make every child now too.
+
+    The ordering needs the children's stores; making them also lets their
+    table buckets and database bytes load while the siblings are searched.
+    With ordering off the moves keep their natural order and each child is
+    made when its turn comes (negamax, step 7).
+    """
+    cdef int sort_keys[6]
+    cdef int pit, j, k, flags, captured, gain, child_seeds
+    cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
+    cdef int seeds_left = kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)
+    cdef int *child
+    c.n_moves = 0
+    if not s.ordering:
+        for pit in range(KALAH_PITS):
+            if b[pit]:
+                c.key[pit] = 0
+                c.order[c.n_moves] = pit
+                c.n_moves += 1
+        return
+    for pit in range(KALAH_PITS):
+        if b[pit] == 0:
+            continue
+        child = c.board[pit]
+        memcpy(child, b, KALAH_SLOTS * sizeof(int))
+        flags = c.flags[pit] = kalah_play(child, pit, s.capture, &captured)
+        c.key[pit] = 0
+        child_seeds = seeds_left - (child[KALAH_STORE] + child[KALAH_OPP_STORE]
+                                    - b[KALAH_STORE] - b[KALAH_OPP_STORE])
+        if s.egdb.values != NULL and child_seeds <= s.egdb.max_seeds and not flags & PLAY_GAME_OVER:
+            # the database knows this child: fetch its byte now, read it when searched
+            c.db_index[pit] = egdb_index(child, child_seeds)
+            __builtin_prefetch(&s.egdb.values[c.db_index[pit]])
+            flags = c.flags[pit] = flags | CHILD_IN_DATABASE
+        elif s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
+            # the table is far bigger than the cache: ask for the child's bucket early
+            c.key[pit] = tt_key(child)
+            tt_prefetch(s.tt, c.key[pit])
+        if flags & PLAY_EXTRA_TURN:
+            gain = child[KALAH_STORE] - child[KALAH_OPP_STORE] - diff
+        else:
+            gain = child[KALAH_OPP_STORE] - child[KALAH_STORE] - diff
+        k = order_key(pit, flags, gain, tt_move)
+        j = c.n_moves
+        while j > 0 and sort_keys[j - 1] < k:
+            sort_keys[j] = sort_keys[j - 1]
+            c.order[j] = c.order[j - 1]
+            j -= 1
+        sort_keys[j] = k
+        c.order[j] = pit
+        c.n_moves += 1
+
+
+cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta) noexcept nogil:
     """Enhanced transposition cut-off: settle the node from what is known of its
     children before searching any (their buckets and database bytes were
     prefetched as they were made, so this costs little).
 
     Returns a value >= beta if one child is proven that good, a value <= alpha
     if every child is proven no better than alpha, else NO_CUTOFF, with the
-    children proven no better than alpha moved to the end of the order.
+    children proven no better than alpha moved to the end of c.order.
     """
     cdef int i, j, pit, value, low, high, n_hopeless = 0, best_hopeless = -INF
+    cdef int n_moves = c.n_moves
     cdef int stored = child_depth if child_depth < TT_DEPTH_END else TT_DEPTH_END
     cdef int hopeless[6]
     cdef int was[6]
@@ -25,16 +89,16 @@ cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint
     cdef bint unresolved = False
     cdef tt_data e
     for i in range(n_moves):
-        pit = order[i]
-        child = children[pit]
+        pit = c.order[i]
+        child = c.board[pit]
         hopeless[i] = False
         # the child's value, from its own mover's view: exactly, or between low and high
         value = child[KALAH_STORE] - child[KALAH_OPP_STORE]
-        if flags[pit] & PLAY_GAME_OVER:
+        if c.flags[pit] & PLAY_GAME_OVER:
             low = high = value
-        elif flags[pit] & CHILD_IN_DATABASE:
-            low = high = value + s.egdb.values[db_index[pit]]
-        elif keys[pit] and tt_probe(s.tt, keys[pit], &e) and (
+        elif c.flags[pit] & CHILD_IN_DATABASE:
+            low = high = value + s.egdb.values[c.db_index[pit]]
+        elif c.key[pit] and tt_probe(s.tt, c.key[pit], &e) and (
                 e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
             value += e.value
             low = value if e.bound & TT_LOWER else -INF
@@ -43,7 +107,7 @@ cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint
                 unresolved = True
         else:
             continue
-        if not flags[pit] & PLAY_EXTRA_TURN:
+        if not c.flags[pit] & PLAY_EXTRA_TURN:
             low, high = -high, -low
         if low >= beta:
             if unresolved:
@@ -59,14 +123,14 @@ cdef int etc_cutoff(Search *s, int children[6][14], const int *flags, const uint
             s.horizon += 1
         return best_hopeless
     if n_hopeless:
-        memcpy(was, order, n_moves * sizeof(int))
+        memcpy(was, c.order, n_moves * sizeof(int))
         j = 0
         for i in range(n_moves):
             if not hopeless[i]:
-                order[j] = was[i]
+                c.order[j] = was[i]
                 j += 1
         for i in range(n_moves):
             if hopeless[i]:
-                order[j] = was[i]
+                c.order[j] = was[i]
                 j += 1
     return NO_CUTOFF

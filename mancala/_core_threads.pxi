@@ -17,3 +17,12 @@ cdef extern from *:
     uint64_t load_key(const uint64_t *slot) nogil   # the busy table (see negamax)
     void store_key(uint64_t *slot, uint64_t key) nogil
     void clear_key(uint64_t *slot, uint64_t key) nogil  # only if it still holds key
+
+
+cdef inline uint64_t *busy_slot(const Search *s, uint64_t key) noexcept nogil:
+    """Where the busy table marks key's position as being searched (s.busy: not NULL).
+
+    Sharing threads mark each subtree they enter and clear the mark as they
+    leave; the others put a marked subtree off till last (negamax, step 7).
+    """
+    return &s.busy[key & (BUSY_SLOTS - 1)]
