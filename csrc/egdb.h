@@ -26,6 +26,10 @@ enum {
     EGDB_UNKNOWN = -128             /* a value not computed yet (building only) */
 };
 
+KALAH_STATIC_ASSERT(EGDB_MAX_SEEDS <= INT8_MAX && EGDB_UNKNOWN < -EGDB_MAX_SEEDS,
+                    "a value -n..n fits a signed byte, apart from the unknown marker");
+KALAH_STATIC_ASSERT(EGDB_PITS + 2 == KALAH_SLOTS, "the key is every slot but the two stores");
+
 typedef struct {
     int8_t *values;         /* one value a position, by egdb_index; NULL when absent */
     int max_seeds;          /* N: positions with at most N seeds in the pits */

@@ -28,6 +28,16 @@ enum {
     KALAH_MAX_SEEDS = 144                   /* 12 pits x 12 seeds: the biggest legal game */
 };
 
+/* Compile-time checks of the layouts the code relies on (C11, or C++11). */
+#ifdef __cplusplus
+#define KALAH_STATIC_ASSERT static_assert
+#else
+#define KALAH_STATIC_ASSERT _Static_assert
+#endif
+
+KALAH_STATIC_ASSERT(KALAH_PITS == 6, "kalah_row_sum, tt_key and the core's arrays are written for six pits");
+KALAH_STATIC_ASSERT(KALAH_SLOTS == 14 && KALAH_HALF * 2 == KALAH_SLOTS, "two halves of pits and a store");
+
 /* Capture rules, in the order of mancala.CAPTURE_RULES. */
 enum { CAPTURE_STANDARD = 0, CAPTURE_EMPTY = 1, CAPTURE_NONE = 2 };
 

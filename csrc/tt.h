@@ -61,6 +61,16 @@ typedef struct {
     size_t mapped;
 } tt_table;
 
+/* The layout the table relies on: a tt_data packs into the data word, four
+   16-byte entries fill one 64-byte cache line, and every field holds its range. */
+KALAH_STATIC_ASSERT(sizeof(tt_data) == sizeof(uint64_t), "tt_data packs into one 64-bit data word");
+KALAH_STATIC_ASSERT(sizeof(tt_entry) == 16, "an entry is two 64-bit words");
+KALAH_STATIC_ASSERT(sizeof(tt_bucket) == 64, "a bucket is one 64-byte cache line");
+KALAH_STATIC_ASSERT(KALAH_MAX_SEEDS <= UINT8_MAX, "tt_key packs each pit into a byte");
+KALAH_STATIC_ASSERT(KALAH_MAX_SEEDS <= INT16_MAX, "a value in seeds fits tt_data.value");
+KALAH_STATIC_ASSERT(TT_DEPTH_MAX < TT_DEPTH_END && TT_DEPTH_END <= UINT8_MAX, "depths fit tt_data.depth");
+KALAH_STATIC_ASSERT(KALAH_PITS <= TT_NO_MOVE && TT_NO_MOVE <= UINT8_MAX, "a pit and TT_NO_MOVE fit tt_data.move apart");
+
 enum { TT_HUGE_PAGE = 2 << 20 };
 
 /* Map n_buckets of zeroed memory; 0 on success, -1 if the system refuses.

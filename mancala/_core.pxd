@@ -35,6 +35,7 @@ cdef extern from "tt.h" nogil:
         TT_DEPTH_END
         TT_DEPTH_MAX
         TT_NO_MOVE
+        TT_WAYS             # entries a bucket
     ctypedef struct tt_data:
         short value
         uint8_t depth
@@ -45,7 +46,7 @@ cdef extern from "tt.h" nogil:
         uint64_t check
         uint64_t data
     ctypedef struct tt_bucket:
-        tt_entry way[4]
+        tt_entry way[TT_WAYS]
     ctypedef struct tt_table:
         tt_bucket *buckets      # NULL when the table is off
         uint64_t n_buckets
@@ -113,10 +114,10 @@ cdef struct Search:
 
 
 cdef class BoardBase:
-    cdef int slots[14]      # absolute index order: South pits 0..5, store 6, North pits 7..12, store 13
+    cdef int slots[KALAH_SLOTS]     # absolute index order: South pits 0..5, store 6, North pits 7..12, store 13
     cdef int _to_move       # 0 South, 1 North
     cdef int _capture       # CAPTURE_*
-    cdef int *_undo         # per pushed move: 14 slots, to_move, pit, captured, flags
+    cdef int *_undo         # per pushed move: the slots before it, to_move, pit, captured, flags (UNDO_*)
     cdef Py_ssize_t _ply
     cdef Py_ssize_t _undo_cap
     cdef int _reserve(self, Py_ssize_t n) except -1

@@ -1,5 +1,13 @@
 # BoardBase: the compiled half of mancala.Board (slots, side, rule, undo stack).
 
+cdef enum:
+    # One pushed move's undo record: the KALAH_SLOTS slots before it, then
+    UNDO_TO_MOVE = KALAH_SLOTS  # the side that moved
+    UNDO_PIT                    # the pit it played (0..5 from its left)
+    UNDO_CAPTURED               # seeds its capture put in the store
+    UNDO_FLAGS                  # its PLAY_* bits
+    UNDO_STRIDE                 # ints a record: 18
+
 cdef class BoardBase:
     """A position with its move history; the compiled half of mancala.Board.
 
@@ -18,7 +26,7 @@ cdef class BoardBase:
 
     def _load(self, slots, to_move, capture):
         """Set the position (validated) and forget the history."""
-        cdef int b[14]
+        cdef int b[KALAH_SLOTS]
         load_slots(slots, b)
         self._to_move = check_side(to_move)
         self._capture = check_code(capture, CAPTURE_RULES, "capture")
@@ -73,7 +81,7 @@ cdef class BoardBase:
     @property
     def legal_moves(self):
         """The pits (0..5 from the mover's left) the side to move may play."""
-        cdef int v[14]
+        cdef int v[KALAH_SLOTS]
         orient(self.slots, self._to_move, v)
         return view_moves(v)
 
@@ -82,7 +90,7 @@ cdef class BoardBase:
         return row_empty(self.slots)
 
     def is_legal(self, pit):
-        cdef int v[14]
+        cdef int v[KALAH_SLOTS]
         orient(self.slots, self._to_move, v)
         number = as_index(pit)
         return (number is not None and 0 <= number < KALAH_PITS
@@ -90,7 +98,7 @@ cdef class BoardBase:
 
     def _push(self, pit):
         """Play pit; returns (player, pit, extra_turn, captured, game_over)."""
-        cdef int v[14]
+        cdef int v[KALAH_SLOTS]
         cdef int *rec
         cdef int mover = self._to_move, p, flags, captured
         orient(self.slots, mover, v)
@@ -99,10 +107,10 @@ cdef class BoardBase:
         flags = kalah_play(v, p, self._capture, &captured)
         rec = self._undo + self._ply * UNDO_STRIDE
         memcpy(rec, self.slots, sizeof(self.slots))
-        rec[14] = mover
-        rec[15] = p
-        rec[16] = captured
-        rec[17] = flags
+        rec[UNDO_TO_MOVE] = mover
+        rec[UNDO_PIT] = p
+        rec[UNDO_CAPTURED] = captured
+        rec[UNDO_FLAGS] = flags
         self._ply += 1
         self._to_move = mover if flags & PLAY_EXTRA_TURN else 1 - mover
         orient(v, self._to_move, self.slots)
@@ -114,8 +122,8 @@ cdef class BoardBase:
         if not 0 <= index < self._ply:
             raise IndexError(index)
         cdef int *rec = self._undo + index * UNDO_STRIDE
-        return (rec[14], rec[15], bool(rec[17] & PLAY_EXTRA_TURN and not rec[17] & PLAY_GAME_OVER),
-                rec[16], bool(rec[17] & PLAY_GAME_OVER))
+        return (rec[UNDO_TO_MOVE], rec[UNDO_PIT], bool(rec[UNDO_FLAGS] & PLAY_EXTRA_TURN and not rec[UNDO_FLAGS] & PLAY_GAME_OVER),
+                rec[UNDO_CAPTURED], bool(rec[UNDO_FLAGS] & PLAY_GAME_OVER))
 
     def _pop(self):
         """Take back the last move; returns its record."""
@@ -125,7 +133,7 @@ cdef class BoardBase:
         self._ply -= 1
         cdef int *rec = self._undo + self._ply * UNDO_STRIDE
         memcpy(self.slots, rec, sizeof(self.slots))
-        self._to_move = rec[14]
+        self._to_move = rec[UNDO_TO_MOVE]
         return record
 
     def _same_position(self, BoardBase other not None):

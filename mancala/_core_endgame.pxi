@@ -102,8 +102,8 @@ def egdb_verify_values(values, start=0, stop=None):
 
 def egdb_lookup(values, int max_seeds, slots, to_move):
     """The database's value of a position's pits for the side to move (its rest of the game)."""
-    cdef int a[14]
-    cdef int v[14]
+    cdef int a[KALAH_SLOTS]
+    cdef int v[KALAH_SLOTS]
     cdef egdb_table t
     cdef const unsigned char[::1] view = values
     cdef int seeds

@@ -3,15 +3,15 @@
 
 def is_game_over(slots):
     """Whether either row of six pits is empty."""
-    cdef int b[14]
+    cdef int b[KALAH_SLOTS]
     load_slots(slots, b)
     return row_empty(b)
 
 
 def legal_moves(slots, to_move):
     """The non-empty pits (0..5 from the mover's left) of the side to move."""
-    cdef int a[14]
-    cdef int v[14]
+    cdef int a[KALAH_SLOTS]
+    cdef int v[KALAH_SLOTS]
     load_slots(slots, a)
     orient(a, check_side(to_move), v)
     return view_moves(v)
@@ -19,8 +19,8 @@ def legal_moves(slots, to_move):
 
 def play(slots, to_move, pit, capture):
     """Apply a legal move: (new_slots, next_to_move, seeds captured)."""
-    cdef int a[14]
-    cdef int v[14]
+    cdef int a[KALAH_SLOTS]
+    cdef int v[KALAH_SLOTS]
     cdef int mover, flags, captured
     load_slots(slots, a)
     mover = check_side(to_move)
@@ -35,8 +35,8 @@ def play(slots, to_move, pit, capture):
 
 def score(slots, to_move):
     """Store difference from the side to move's view."""
-    cdef int a[14]
-    cdef int v[14]
+    cdef int a[KALAH_SLOTS]
+    cdef int v[KALAH_SLOTS]
     load_slots(slots, a)
     orient(a, check_side(to_move), v)
     return v[KALAH_STORE] - v[KALAH_OPP_STORE]
@@ -44,8 +44,8 @@ def score(slots, to_move):
 
 def evaluate(slots, to_move, capture, evaluation):
     """The static evaluation (EVALUATIONS) from the side to move's view."""
-    cdef int a[14]
-    cdef int v[14]
+    cdef int a[KALAH_SLOTS]
+    cdef int v[KALAH_SLOTS]
     load_slots(slots, a)
     orient(a, check_side(to_move), v)
     return evaluate_view(v, check_code(capture, CAPTURE_RULES, "capture"),
@@ -55,8 +55,8 @@ def evaluate(slots, to_move, capture, evaluation):
 
 def perft(slots, to_move, depth, capture):
     """Leaf positions after exactly `depth` moves (finished games count as leaves)."""
-    cdef int a[14]
-    cdef int v[14]
+    cdef int a[KALAH_SLOTS]
+    cdef int v[KALAH_SLOTS]
     cdef int d = check_depth(depth, 0), rule = check_code(capture, CAPTURE_RULES, "capture")
     cdef uint64_t total
     load_slots(slots, a)
@@ -67,8 +67,8 @@ def perft(slots, to_move, depth, capture):
 
 
 cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
-    cdef int a[14]
-    cdef int v[14]
+    cdef int a[KALAH_SLOTS]
+    cdef int v[KALAH_SLOTS]
     cdef int value, d = check_depth(depth, 0)
     cdef Search s
     cdef tt_table none

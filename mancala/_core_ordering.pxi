@@ -2,12 +2,12 @@
 # made, keyed and sorted by one function, and the cut-off test over them.
 
 cdef struct Children:
-    int board[6][14]        # board[pit]: the position after pit, its mover at the bottom
-    int flags[6]            # flags[pit]: PLAY_* bits of pit, plus CHILD_IN_DATABASE
-    uint64_t key[6]         # key[pit]: the child's table key, its bucket prefetched; 0: none
-    uint64_t db_index[6]    # db_index[pit]: the child's database index (if CHILD_IN_DATABASE)
-    int order[12]           # the moves in search order, then those put off till last (ABDADA)
-    int n_moves             # legal moves: order[:n_moves]
+    int board[KALAH_PITS][KALAH_SLOTS]  # board[pit]: the position after pit, its mover at the bottom
+    int flags[KALAH_PITS]               # flags[pit]: PLAY_* bits of pit, plus CHILD_IN_DATABASE
+    uint64_t key[KALAH_PITS]            # key[pit]: the child's table key, its bucket prefetched; 0: none
+    uint64_t db_index[KALAH_PITS]       # db_index[pit]: the child's database index (if CHILD_IN_DATABASE)
+    int order[2 * KALAH_PITS]           # the moves in search order, then those put off till last (ABDADA)
+    int n_moves                         # legal moves: order[:n_moves]
 
 
 cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept nogil:
@@ -25,7 +25,7 @@ cdef inline void make_children(Search *s, const int *b, int depth, int tt_move,
     With ordering off the moves keep their natural order and each child is
     made when its turn comes (negamax, step 7).
     """
-    cdef int sort_keys[6]
+    cdef int sort_keys[KALAH_PITS]
     cdef int pit, j, k, flags, captured, gain, child_seeds
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
     cdef int seeds_left = kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)
@@ -83,8 +83,8 @@ cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta
     cdef int i, j, pit, value, low, high, n_hopeless = 0, best_hopeless = -INF
     cdef int n_moves = c.n_moves
     cdef int stored = child_depth if child_depth < TT_DEPTH_END else TT_DEPTH_END
-    cdef int hopeless[6]
-    cdef int was[6]
+    cdef int hopeless[KALAH_PITS]
+    cdef int was[KALAH_PITS]
     cdef int *child
     cdef bint unresolved = False
     cdef tt_data e

@@ -53,7 +53,7 @@ cdef inline int evaluate_view(const int *b, int capture, int evaluation) noexcep
 
 
 cdef uint64_t perft_view(const int *b, int depth, int capture) noexcept nogil:
-    cdef int child[14]
+    cdef int child[KALAH_SLOTS]
     cdef int pit, captured
     cdef uint64_t total = 0
     if depth == 0 or row_empty(b):

@@ -19,7 +19,7 @@ cdef class Searcher:
         self.s.futility = futility
         self.s.prune = True
         self.s.abort = &self._abort
-        if mb > 0 and tt_alloc(&self.table, max(1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))):
+        if mb > 0 and tt_alloc(&self.table, max(<uint64_t> 1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))):
             raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
         self.s.use_tt = self.table.buckets != NULL
 
@@ -122,13 +122,13 @@ cdef class Searcher:
             return 0
         n = min(<uint64_t> 1000, self.s.tt.n_buckets)
         for i in range(n):
-            for w in range(4):
+            for w in range(TT_WAYS):
                 if self.s.tt.buckets[i].way[w].data:
                     used += 1
-        return <int> (used * 1000 // (4 * n))
+        return <int> (used * 1000 // (TT_WAYS * n))
 
     cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1:
-        cdef int a[14]
+        cdef int a[KALAH_SLOTS]
         load_slots(slots, a)
         orient(a, check_side(to_move), view)
         self.s.capture = check_code(capture, CAPTURE_RULES, "capture")
@@ -138,7 +138,7 @@ cdef class Searcher:
     def search(self, slots, to_move, capture, evaluation, int max_depth,
                bint iterative=True, double time_limit=0, uint64_t node_limit=0):
         """Depth-limited search: (score, move, depth, exact); move None if none finished."""
-        cdef int v[14]
+        cdef int v[KALAH_SLOTS]
         cdef Outcome out
         cdef bint futility = self.s.futility
         self._enter()
@@ -168,7 +168,7 @@ cdef class Searcher:
         helper: another thread runs the same probe in the same table (one
         that was shared), so this one leaves the table's generation alone.
         """
-        cdef int v[14]
+        cdef int v[KALAH_SLOTS]
         cdef int value
         self._enter()
         try:
@@ -189,8 +189,8 @@ cdef class Searcher:
 
     def principal_variation(self, slots, to_move, capture, int limit=64):
         """Follow the table's best moves from a position, as far as it holds them."""
-        cdef int a[14]
-        cdef int v[14]
+        cdef int a[KALAH_SLOTS]
+        cdef int v[KALAH_SLOTS]
         cdef int flags, captured, pit
         cdef tt_data e
         cdef list pv = []
