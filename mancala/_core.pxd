@@ -132,4 +132,4 @@ cdef class Searcher:
     cdef object _egdb_owner     # a view of the buffer behind s.egdb.values: keeps it alive and unresized
     cdef bint _running          # a method is using s (checked and set with the GIL): refuse another
     cdef int _enter(self) except -1
-    cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1
+    cdef int _setup(self, BoardBase board, evaluation, int *view) except -1

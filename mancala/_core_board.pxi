@@ -8,6 +8,12 @@ cdef enum:
     UNDO_FLAGS                  # its PLAY_* bits
     UNDO_STRIDE                 # ints a record: 18
 
+cdef inline void board_view(BoardBase board, int *view) noexcept:
+    """The prologue of every question about a Board: its slots as the side to
+    move sees them (kalah.h). A Board is valid by construction: no checks."""
+    orient(board.slots, board._to_move, view)
+
+
 cdef class BoardBase:
     """A position with its move history; the compiled half of mancala.Board.
 
@@ -82,7 +88,7 @@ cdef class BoardBase:
     def legal_moves(self):
         """The pits (0..5 from the mover's left) the side to move may play."""
         cdef int v[KALAH_SLOTS]
-        orient(self.slots, self._to_move, v)
+        board_view(self, v)
         return view_moves(v)
 
     def is_game_over(self):
@@ -91,7 +97,7 @@ cdef class BoardBase:
 
     def is_legal(self, pit):
         cdef int v[KALAH_SLOTS]
-        orient(self.slots, self._to_move, v)
+        board_view(self, v)
         number = as_index(pit)
         return (number is not None and 0 <= number < KALAH_PITS
                 and not row_empty(v) and v[<int>number] > 0)
@@ -101,7 +107,7 @@ cdef class BoardBase:
         cdef int v[KALAH_SLOTS]
         cdef int *rec
         cdef int mover = self._to_move, p, flags, captured
-        orient(self.slots, mover, v)
+        board_view(self, v)
         p = check_pit(v, pit)
         self._reserve(self._ply + 1)
         flags = kalah_play(v, p, self._capture, &captured)

@@ -37,6 +37,17 @@ cdef int load_slots(object slots, int *out) except -1:
     return 0
 
 
+cdef int list_view(object slots, object to_move, int *view) except -1:
+    """The list API's prologue: a checked board (slots in absolute order) and
+    side to move, put in view as the mover sees it; returns the side."""
+    cdef int a[KALAH_SLOTS]
+    cdef int side
+    load_slots(slots, a)
+    side = check_side(to_move)
+    orient(a, side, view)
+    return side
+
+
 cdef object as_index(object value):
     """value as an int if it is a whole number (int, NumPy integer: anything with
     __index__) and not a bool, else None."""

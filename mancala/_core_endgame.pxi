@@ -102,7 +102,6 @@ def egdb_verify_values(values, start=0, stop=None):
 
 def egdb_lookup(values, int max_seeds, slots, to_move):
     """The database's value of a position's pits for the side to move (its rest of the game)."""
-    cdef int a[KALAH_SLOTS]
     cdef int v[KALAH_SLOTS]
     cdef egdb_table t
     cdef const unsigned char[::1] view = values
@@ -110,8 +109,7 @@ def egdb_lookup(values, int max_seeds, slots, to_move):
     check_egdb_seeds(max_seeds)
     if <uint64_t> view.shape[0] != egdb_count(max_seeds):
         raise ValueError("the values do not fit the seed count")
-    load_slots(slots, a)
-    orient(a, check_side(to_move), v)
+    list_view(slots, to_move, v)
     seeds = kalah_row_sum(v) + kalah_row_sum(v + KALAH_OPP_PIT)
     if seeds > max_seeds:
         raise ValueError(f"the position has {seeds} seeds in its pits; the database covers {max_seeds}")

@@ -10,10 +10,8 @@ def is_game_over(slots):
 
 def legal_moves(slots, to_move):
     """The non-empty pits (0..5 from the mover's left) of the side to move."""
-    cdef int a[KALAH_SLOTS]
     cdef int v[KALAH_SLOTS]
-    load_slots(slots, a)
-    orient(a, check_side(to_move), v)
+    list_view(slots, to_move, v)
     return view_moves(v)
 
 
@@ -21,10 +19,7 @@ def play(slots, to_move, pit, capture):
     """Apply a legal move: (new_slots, next_to_move, seeds captured)."""
     cdef int a[KALAH_SLOTS]
     cdef int v[KALAH_SLOTS]
-    cdef int mover, flags, captured
-    load_slots(slots, a)
-    mover = check_side(to_move)
-    orient(a, mover, v)
+    cdef int mover = list_view(slots, to_move, v), flags, captured
     pit = check_pit(v, pit)
     flags = kalah_play(v, pit, check_code(capture, CAPTURE_RULES, "capture"), &captured)
     if not flags & PLAY_EXTRA_TURN:
@@ -35,45 +30,36 @@ def play(slots, to_move, pit, capture):
 
 def score(slots, to_move):
     """Store difference from the side to move's view."""
-    cdef int a[KALAH_SLOTS]
     cdef int v[KALAH_SLOTS]
-    load_slots(slots, a)
-    orient(a, check_side(to_move), v)
+    list_view(slots, to_move, v)
     return v[KALAH_STORE] - v[KALAH_OPP_STORE]
 
 
 def evaluate(slots, to_move, capture, evaluation):
     """The static evaluation (EVALUATIONS) from the side to move's view."""
-    cdef int a[KALAH_SLOTS]
     cdef int v[KALAH_SLOTS]
-    load_slots(slots, a)
-    orient(a, check_side(to_move), v)
+    list_view(slots, to_move, v)
     return evaluate_view(v, check_code(capture, CAPTURE_RULES, "capture"),
                          check_code(evaluation, EVALUATIONS, "evaluation"))
 
 
-
 def perft(slots, to_move, depth, capture):
     """Leaf positions after exactly `depth` moves (finished games count as leaves)."""
-    cdef int a[KALAH_SLOTS]
     cdef int v[KALAH_SLOTS]
     cdef int d = check_depth(depth, 0), rule = check_code(capture, CAPTURE_RULES, "capture")
     cdef uint64_t total
-    load_slots(slots, a)
-    orient(a, check_side(to_move), v)
+    list_view(slots, to_move, v)
     with nogil:
         total = perft_view(v, d, rule)
     return total
 
 
 cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
-    cdef int a[KALAH_SLOTS]
     cdef int v[KALAH_SLOTS]
     cdef int value, d = check_depth(depth, 0)
     cdef Search s
     cdef tt_table none
-    load_slots(slots, a)
-    orient(a, check_side(to_move), v)
+    list_view(slots, to_move, v)
     memset(&s, 0, sizeof(s))
     memset(&none, 0, sizeof(none))
     s.tt = &none

@@ -3,8 +3,9 @@
 cdef class Searcher:
     """The search state and transposition table behind mancala.Engine.
 
-    Every method takes a position as (slots in absolute order, side to move,
-    capture code) and returns plain tuples; the GIL is released while it searches.
+    Every method takes the position as a BoardBase (a mancala.Board): its C
+    slots, side to move and rule are read as they are, valid by construction,
+    and the answers are plain tuples; the GIL is released while it searches.
     One thread at a time: a call while another thread is inside a method raises
     RuntimeError (mancala.Engine serialises its calls with a lock).
     """
@@ -127,15 +128,20 @@ cdef class Searcher:
                     used += 1
         return <int> (used * 1000 // (TT_WAYS * n))
 
-    cdef int _setup(self, slots, to_move, capture, evaluation, int *view) except -1:
-        cdef int a[KALAH_SLOTS]
-        load_slots(slots, a)
-        orient(a, check_side(to_move), view)
-        self.s.capture = check_code(capture, CAPTURE_RULES, "capture")
+    cdef int _setup(self, BoardBase board, evaluation, int *view) except -1:
+        """The prologue of a search: board as its mover sees it, its rule, the evaluation."""
+        board_view(board, view)
+        self.s.capture = board._capture
         self.s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
         return 0
 
-    def search(self, slots, to_move, capture, evaluation, int max_depth,
+    def evaluate(self, BoardBase board not None, evaluation):
+        """The static evaluation (an index into EVALUATIONS) from the side to move's view."""
+        cdef int v[KALAH_SLOTS]
+        board_view(board, v)
+        return evaluate_view(v, board._capture, check_code(evaluation, EVALUATIONS, "evaluation"))
+
+    def search(self, BoardBase board not None, evaluation, int max_depth,
                bint iterative=True, double time_limit=0, uint64_t node_limit=0):
         """Depth-limited search: (score, move, depth, exact); move None if none finished."""
         cdef int v[KALAH_SLOTS]
@@ -143,7 +149,7 @@ cdef class Searcher:
         cdef bint futility = self.s.futility
         self._enter()
         try:
-            self._setup(slots, to_move, capture, evaluation, v)
+            self._setup(board, evaluation, v)
             check_depth(max_depth, 1)
             self.s.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit)
@@ -158,7 +164,7 @@ cdef class Searcher:
             self._running = False
         return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
 
-    def probe(self, slots, to_move, capture, int beta,
+    def probe(self, BoardBase board not None, int beta,
               double time_limit=0, uint64_t node_limit=0, bint helper=False):
         """Null-window test to the end of the game: is the value >= beta?
 
@@ -172,7 +178,7 @@ cdef class Searcher:
         cdef int value
         self._enter()
         try:
-            self._setup(slots, to_move, capture, 0, v)
+            self._setup(board, EVAL_STORE, v)
             if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
                 raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
             self.s.signals = on_main_thread()
@@ -187,22 +193,19 @@ cdef class Searcher:
             return 0, None, False
         return value, (None if self.s.root_move == NO_MOVE else self.s.root_move), True
 
-    def principal_variation(self, slots, to_move, capture, int limit=64):
-        """Follow the table's best moves from a position, as far as it holds them."""
-        cdef int a[KALAH_SLOTS]
+    def principal_variation(self, BoardBase board not None, int limit=64):
+        """Follow the table's best moves from board, as far as the table holds them."""
         cdef int v[KALAH_SLOTS]
         cdef int flags, captured, pit
         cdef tt_data e
         cdef list pv = []
         if self.s.tt.buckets == NULL:
             return pv
-        load_slots(slots, a)
-        orient(a, check_side(to_move), v)
-        rule = check_code(capture, CAPTURE_RULES, "capture")
+        board_view(board, v)
         while len(pv) < limit and not row_empty(v):
             if not tt_probe(self.s.tt, tt_key(v), &e) or e.move >= KALAH_PITS or v[e.move] == 0:
                 break
             pit = e.move
             pv.append(pit)
-            kalah_play(v, pit, rule, &captured)
+            kalah_play(v, pit, board._capture, &captured)
         return pv

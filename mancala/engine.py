@@ -7,7 +7,7 @@ import time as _time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
-from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher, evaluate
+from mancala._core import EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher
 from mancala import endgame as _endgame
 from mancala.board import Board
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
@@ -192,19 +192,19 @@ class Engine:
         done = self._finished(board, start)
         if done is not None:
             return done
-        args, db = self._position(board, solving=False)
+        db = self._position(board, solving=False)
+        evaluation = EVALUATIONS.index(self.evaluation)
         iterative = not self.plain or limit.depth is None
         score, move, reached, exact = self._searcher.search(
-            *args, EVALUATIONS.index(self.evaluation), limit.depth or MAX_DEPTH, iterative,
+            board, evaluation, limit.depth or MAX_DEPTH, iterative,
             limit.time or 0.0, limit.nodes or 0)
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
         if move is None:
             # stopped before depth 1 finished: a depth-1 search always gives a move
-            score, move, reached, exact = self._searcher.search(
-                *args, EVALUATIONS.index(self.evaluation), 1, False)
+            score, move, reached, exact = self._searcher.search(board, evaluation, 1, False)
             nodes_used += self._searcher.nodes
             hits += self._searcher.tt_hits
-        return SearchResult(move, score, reached, nodes_used, self._pv(args, move, reached),
+        return SearchResult(move, score, reached, nodes_used, self._pv(board, move, reached),
                             _time.perf_counter() - start, exact, hits, db)
 
     @_serialised
@@ -226,8 +226,8 @@ class Engine:
         done = self._finished(board, start)
         if done is not None:
             return done
-        args, db = self._position(board, solving=True)
-        guess, move, _, _ = self._searcher.search(*args, 0, SOLVE_GUESS_DEPTH, True)
+        db = self._position(board, solving=True)
+        guess, move, _, _ = self._searcher.search(board, 0, SOLVE_GUESS_DEPTH, True)
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
         parity = board.seeds % 2
         lower, upper = -MAX_SEEDS - 1, MAX_SEEDS + 1
@@ -239,7 +239,7 @@ class Engine:
             if (limit.time and time_left <= 0) or (limit.nodes and nodes_left <= 0):
                 break
             bound, found, finished, spent, found_hits = self._probe(
-                args, beta, time_left, nodes_left)
+                board, beta, time_left, nodes_left)
             nodes_used += spent
             hits += found_hits
             if not finished:
@@ -253,10 +253,10 @@ class Engine:
             if progress is not None:
                 progress(lower, upper, nodes_used, _time.perf_counter() - start)
         exact = lower == upper
-        return SearchResult(move, value, 0, nodes_used, self._pv(args, move, MAX_DEPTH),
+        return SearchResult(move, value, 0, nodes_used, self._pv(board, move, MAX_DEPTH),
                             _time.perf_counter() - start, exact, hits, db)
 
-    def _probe(self, args: tuple, beta: int, time_left: float, nodes_left: int
+    def _probe(self, board: Board, beta: int, time_left: float, nodes_left: int
                ) -> Tuple[int, Optional[int], bool, int, int]:
         """One null-window search of solve: (bound, move, finished, nodes, table hits).
 
@@ -265,14 +265,14 @@ class Engine:
         core's negamax); the first to finish answers and stops the rest.
         """
         if not self._helpers:
-            bound, found, finished = self._searcher.probe(*args, beta, time_left, nodes_left)
+            bound, found, finished = self._searcher.probe(board, beta, time_left, nodes_left)
             return bound, found, finished, self._searcher.nodes, self._searcher.tt_hits
         searchers = [self._searcher] + self._helpers
         lock = threading.Lock()
         answers: List[Tuple[int, Optional[int], bool]] = []
 
         def work(searcher: Searcher) -> None:
-            answer = searcher.probe(*args, beta, time_left, nodes_left,
+            answer = searcher.probe(board, beta, time_left, nodes_left,
                                     helper=searcher is not self._searcher)
             with lock:
                 if answer[2] and not answers:
@@ -321,12 +321,12 @@ class Engine:
                 outcome = child.outcome()
                 keeps = (outcome.margin if board.to_move == 0 else -outcome.margin) >= value
             else:
-                args, _ = self._position(child, solving=True)
+                self._position(child, solving=True)
                 if record.extra_turn:   # the child's value is ours: is it >= value?
-                    bound, _, finished = self._searcher.probe(*args, value)
+                    bound, _, finished = self._searcher.probe(child, value)
                     keeps = bound >= value
                 else:                   # the child's value is -ours: is it <= -value?
-                    bound, _, finished = self._searcher.probe(*args, -value + 1)
+                    bound, _, finished = self._searcher.probe(child, -value + 1)
                     keeps = bound < -value + 1
                 if not finished:
                     raise SearchStoppedError("optimal_moves was stopped before it had an answer")
@@ -404,10 +404,10 @@ class Engine:
             limit = SearchLimit(depth=default_depth)
         return limit
 
-    def _position(self, board: Board, solving: bool) -> Tuple[tuple, Optional[int]]:
-        """The core's arguments for board, with the right endgame database set.
+    def _position(self, board: Board, solving: bool) -> Optional[int]:
+        """Set the right endgame database for searching board.
 
-        Returns them and the database's seed count (None if none is used).
+        Returns the database's seed count (None if none is used).
         Table entries hold for one rule set and one database: a change clears it.
         """
         db = self.endgame
@@ -426,8 +426,7 @@ class Engine:
             for searcher in [self._searcher] + self._helpers:
                 searcher.set_endgame(db.values if db else None, db.max_seeds if db else 0)
             self._context = context
-        return (board.pits, board.to_move, CAPTURE_RULES.index(board.capture)), \
-            (db.max_seeds if db else None)
+        return db.max_seeds if db else None
 
     @staticmethod
     def _finished(board: Board, start: float) -> Optional[SearchResult]:
@@ -440,12 +439,11 @@ class Engine:
         return SearchResult(None, margin, 0, 0, (), _time.perf_counter() - start, True)
 
     def _static(self, board: Board) -> SearchResult:
-        score = evaluate(board.pits, board.to_move, CAPTURE_RULES.index(board.capture),
-                         EVALUATIONS.index(self.evaluation))
+        score = self._searcher.evaluate(board, EVALUATIONS.index(self.evaluation))
         return SearchResult(None, score, 0, 1, (), 0.0, False)
 
-    def _pv(self, args: tuple, move: int, depth: int) -> Tuple[int, ...]:
-        pv = self._searcher.principal_variation(*args, limit=depth)
+    def _pv(self, board: Board, move: int, depth: int) -> Tuple[int, ...]:
+        pv = self._searcher.principal_variation(board, limit=depth)
         if not pv or pv[0] != move:
             return (move,)
         return tuple(pv)

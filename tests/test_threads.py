@@ -152,15 +152,15 @@ def test_a_stop_before_a_call_does_not_stop_it():
 
 def test_a_searcher_refuses_a_second_thread_instead_of_sharing_its_state():
     searcher = _core.Searcher(1)
-    slots, capture = Board(seeds=4).pits, 0
+    board = Board(seeds=4)
     raised = []
 
     def solve():
-        searcher.probe(slots, 0, capture, 0, 5.0)   # far longer than the test: stopped below
+        searcher.probe(board, 0, 5.0)   # far longer than the test: stopped below
 
     def meddle():
-        for call in (lambda: searcher.search(slots, 0, capture, 0, 4),
-                     lambda: searcher.probe(slots, 0, capture, 0),
+        for call in (lambda: searcher.search(board, 0, 4),
+                     lambda: searcher.probe(board, 0),
                      lambda: searcher.set_endgame(None, 0),
                      searcher.clear):
             try:
@@ -176,4 +176,4 @@ def test_a_searcher_refuses_a_second_thread_instead_of_sharing_its_state():
     thread.join()
     assert len(raised) == 4 and "in use by another thread" in raised[0]
     searcher.abort(False)
-    assert searcher.search(slots, 0, capture, 0, 4)[2] == 4
+    assert searcher.search(board, 0, 4)[2] == 4
