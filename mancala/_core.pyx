@@ -55,11 +55,7 @@ cdef enum:
     CHILD_IN_DATABASE = 4   # a child's flag beside PLAY_*: its value is in the endgame database
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
-    POLL_CLOCK = 1024       # read the clock every 1024 nodes: ~0.1 ms at full speed
-    POLL_SIGNALS = 16384    # take the GIL for Ctrl-C every 16384 nodes: ~2-5 ms (main thread only)
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
-    EGDB_SHARED_LEVEL = 8   # smaller database levels take a moment: one thread builds them
-    BUSY_SLOTS = 1 << 14    # the busy table: keys of positions being searched, for sharing threads
 
 MAX_DEPTH = TT_DEPTH_MAX
 MAX_SEEDS = KALAH_MAX_SEEDS

@@ -1,5 +1,9 @@
 # Endgame databases: build (on threads), checksum, verify, look up.
 
+cdef enum:
+    EGDB_SHARED_LEVEL = 8   # smaller database levels take a moment: one thread builds them
+
+
 def egdb_size(max_seeds):
     """Positions (bytes) in a database of every position with at most max_seeds in the pits."""
     return egdb_count(check_egdb_seeds(max_seeds))

@@ -1,6 +1,10 @@
 # Atomics for the flags and the busy table that threads sharing one table
 # read and write without locks (ABDADA: see negamax, step 7).
 
+cdef enum:
+    BUSY_SLOTS = 1 << 14    # the busy table: keys of positions being searched, for sharing threads
+
+
 cdef extern from *:
     """
     static inline int load_flag(const int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
