@@ -33,8 +33,9 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     3. leaf: evaluation (a horizon: the value is not the game's)
     4. futility: the seeds left in play cannot bring the value inside the window
     5. probe the table
-    6. make and order the children (make_children); a child the table
-       already proves good enough cuts at once (etc_cutoff)
+    6. make and order the children (make_children; or keep the natural
+       order: list_moves); a child the table already proves good enough
+       cuts at once (etc_cutoff)
     7. search the children: an extra turn keeps the window and the sign;
        a child another thread is searching waits till last (ABDADA)
     8. store the result, marked resolved if no horizon was met below
@@ -87,11 +88,14 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
                         s.horizon += 1
                     return value
 
-    make_children(s, b, depth, tt_move, &c)                             # 6
-    if s.ordering and s.use_tt and depth - 1 > TT_MIN_DEPTH and ply > 0:
-        value = etc_cutoff(s, &c, depth - 1, alpha, beta)
-        if value != NO_CUTOFF:
-            return value
+    if s.ordering:                                                      # 6
+        make_children(s, b, depth, tt_move, &c)
+        if s.use_tt and depth - 1 > TT_MIN_DEPTH and ply > 0:
+            value = etc_cutoff(s, &c, depth - 1, alpha, beta)
+            if value != NO_CUTOFF:
+                return value
+    else:
+        list_moves(b, &c)
 
     n_listed = c.n_moves
     i = 0

@@ -16,14 +16,24 @@ cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept no
     return ((pit == tt_move) << 14) + ((flags & PLAY_EXTRA_TURN) << 12) + gain * 8 + pit
 
 
+cdef inline void list_moves(const int *b, Children *c) noexcept nogil:
+    """List b's moves in natural order in c.order, without making the children
+    (with ordering off each is made when its turn comes: negamax, step 7)."""
+    cdef int pit
+    c.n_moves = 0
+    for pit in range(KALAH_PITS):
+        if b[pit]:
+            c.key[pit] = 0
+            c.order[c.n_moves] = pit
+            c.n_moves += 1
+
+
 cdef inline void make_children(Search *s, const int *b, int depth, int tt_move,
                                Children *c) noexcept nogil:
-    """List b's moves in c.order; with ordering on, make every child now too.
+    """Make every child of b in c, and list the moves in c.order best first.
 
-    The ordering needs the children's stores; making them also lets their
-    table buckets and database bytes load while the siblings are searched.
-    With ordering off the moves keep their natural order and each child is
-    made when its turn comes (negamax, step 7).
+    The ordering needs the children's stores; making them all now also lets
+    their table buckets and database bytes load while the siblings are searched.
     """
     cdef int sort_keys[KALAH_PITS]
     cdef int pit, j, k, flags, captured, gain, child_seeds
@@ -31,13 +41,6 @@ cdef inline void make_children(Search *s, const int *b, int depth, int tt_move,
     cdef int seeds_left = kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)
     cdef int *child
     c.n_moves = 0
-    if not s.ordering:
-        for pit in range(KALAH_PITS):
-            if b[pit]:
-                c.key[pit] = 0
-                c.order[c.n_moves] = pit
-                c.n_moves += 1
-        return
     for pit in range(KALAH_PITS):
         if b[pit] == 0:
             continue
