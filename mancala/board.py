@@ -5,9 +5,9 @@ from typing import List, NamedTuple, Optional, Sequence
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
 from mancala.errors import InvalidBoardError, InvalidRuleError, quote
+from mancala.limits import DEFAULT_SEEDS, check_seeds
 
 PLAYER_NAMES = ("South", "North")
-DEFAULT_SEEDS = 4
 
 
 class MoveRecord(NamedTuple):
@@ -44,9 +44,8 @@ def capture_code(capture: str) -> int:
 
 
 def start_slots(seeds: int) -> List[int]:
-    """The 14 slots of a new game with `seeds` per pit (1..12)."""
-    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= 12:
-        raise InvalidRuleError(f"seeds per pit is a whole number from 1 to 12, not {quote(seeds)}")
+    """The 14 slots of a new game with `seeds` per pit (1..12; else InvalidRuleError)."""
+    check_seeds(seeds)
     return ([seeds] * 6 + [0]) * 2
 
 

@@ -24,7 +24,7 @@ from typing import Callable, Optional
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala._system import available_bytes, process_alive
-from mancala.errors import MancalaError
+from mancala.errors import EndgameFileError, EndgameMissingError
 
 MAGIC = b"MKALAHDB"
 VERSION = 1
@@ -36,14 +36,6 @@ STALE_TEMP_AGE = 3600.0              # seconds after which any temporary file is
 READ_PART = 1 << 24                  # values read (and checked) at a time
 
 Progress = Callable[[int, int, int, float], None]  # (seeds, positions done, all positions, seconds)
-
-
-class EndgameFileError(MancalaError):
-    """An endgame database file that is missing, foreign, truncated or corrupt."""
-
-
-class EndgameMissingError(EndgameFileError):
-    """No database file where one was looked for (nothing wrong with the cache)."""
 
 
 log = logging.getLogger("mancala.endgame")  # refused files are reported here (one line; stderr by default)

@@ -22,17 +22,14 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 from mancala import storage
 from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
-from mancala.errors import IllegalMoveError, MancalaError
-from mancala.players import MoveInfo, Player, Request, parse_player
+from mancala.errors import GameError, IllegalMoveError, MancalaError
+from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
+from mancala.players import MoveInfo, Player, Request, canonical_spec, parse_player
 
 HINT_DEPTH = 14        # a few milliseconds from any position
 SIDES = ("south", "north")
 
 PlayerLike = Union[str, Player]
-
-
-class GameError(MancalaError):
-    """Something the game cannot do now (undo with nothing to take back, move after the end)."""
 
 
 class Hint(NamedTuple):
@@ -93,7 +90,7 @@ class Game:
     """
 
     def __init__(self, south: PlayerLike = "human", north: PlayerLike = "ai:medium", *,
-                 seeds: int = 4, capture: str = "standard", moves: Sequence[int] = (),
+                 seeds: int = DEFAULT_SEEDS, capture: str = "standard", moves: Sequence[int] = (),
                  seed: Optional[int] = None, observer: Optional[GameObserver] = None,
                  autosave: Optional[Union[str, os.PathLike]] = None,
                  input: Optional[Callable[[str], str]] = None,
@@ -105,19 +102,22 @@ class Game:
         self._input, self._output = input, output
         self._hint_engine = None
         self.quit_requested = False
-        self._setup(seeds, capture, south, north, moves, seed)
-
-    @classmethod
-    def from_saved(cls, saved: storage.SavedGame, **options) -> "Game":
-        """A game continuing where a save file left it."""
-        return cls(saved.south, saved.north, seeds=saved.seeds, capture=saved.capture,
-                   moves=saved.moves, seed=saved.seed, **options)
-
-    def _setup(self, seeds: int, capture: str, south: PlayerLike, north: PlayerLike,
-               moves: Sequence[int], seed: Optional[int]) -> None:
         board = Board(seeds=seeds, capture=capture)
         for pit in moves:
             board.push(pit)
+        self._setup(seeds, capture, south, north, board, seed)
+
+    @classmethod
+    def from_saved(cls, saved: storage.SavedGame, **options) -> "Game":
+        """A game continuing where a save file left it (its board was replayed
+        when the file was read: nothing is replayed again)."""
+        game = cls(saved.south, saved.north, seeds=saved.seeds, capture=saved.capture,
+                   seed=saved.seed, **options)
+        game.board = saved.board()
+        return game
+
+    def _setup(self, seeds: int, capture: str, south: PlayerLike, north: PlayerLike,
+               board: Board, seed: Optional[int]) -> None:
         self.seeds, self.capture, self.seed = seeds, capture, seed
         self.players = [self._player(south, 0), self._player(north, 1)]
         self.board = board
@@ -165,8 +165,9 @@ class Game:
         return turns
 
     def to_saved(self) -> storage.SavedGame:
-        return storage.SavedGame(self.seeds, self.capture, self.specs[0], self.specs[1],
-                                 self.moves, self.seed)
+        """The game as a save file holds it (its board copied, not replayed)."""
+        return storage.SavedGame.from_board(self.board, self.seeds, self.specs[0],
+                                            self.specs[1], self.seed)
 
     # -- playing
 
@@ -235,7 +236,7 @@ class Game:
             raise GameError("the game is over")
         if self._hint_engine is None:
             from mancala.engine import Engine
-            self._hint_engine = Engine(hash_mb=16)
+            self._hint_engine = Engine(hash_mb=SMALL_HASH_MB)
         result = self._hint_engine.search(self.board.copy(stack=False), depth=self.hint_depth)
         return Hint(result.move, result.score, result.depth, result.elapsed)
 
@@ -263,9 +264,12 @@ class Game:
         return storage.save(self.to_saved(), path)
 
     def load(self, path: Union[str, os.PathLike]) -> None:
-        """Replace this game with the one saved in a file (its rules, players and moves)."""
-        saved = storage.load(path)
-        self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.moves, saved.seed)
+        """Replace this game with the one saved in a file (its rules, players and moves).
+
+        Raises SaveFileError if the file does not fit; the game is unchanged then.
+        """
+        saved = storage.load(path, players=canonical_spec)
+        self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.board(), saved.seed)
         self._autosave()
 
     def _autosave(self) -> None:

@@ -13,13 +13,9 @@ import os
 import sys
 from typing import List, NoReturn, Optional
 
-from mancala.errors import MancalaError
+from mancala.errors import CommandError, MancalaError
 
 COMMANDS = ("play", "analyze", "solve", "bench", "arena")
-
-
-class CommandError(Exception):
-    """A fatal problem a command reports as one line (no traceback)."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

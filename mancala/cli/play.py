@@ -20,7 +20,8 @@ from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
 from mancala.cli import CommandError
 from mancala.game import Game, GameObserver, Hint
 from mancala.players import (
-    LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, PlayerSpecError, Request, parse_player, pit_label)
+    LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, PlayerSpecError, Request, canonical_spec, parse_player,
+    pit_label)
 
 DEMO_PLAYER = "ai:medium"
 RESUME_HINT = "python -m mancala play --resume"
@@ -358,7 +359,7 @@ def _ask_file(term: Terminal) -> Optional[storage.SavedGame]:
         if not name:
             return None
         try:
-            return storage.load(os.path.expanduser(name))
+            return storage.load(os.path.expanduser(name), players=canonical_spec)
         except storage.SaveFileError as exc:
             term.out(str(exc))
 
@@ -448,7 +449,7 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
         if saved is None:
             return None, None
     elif args.load:
-        saved = storage.load(os.path.expanduser(args.load))
+        saved = storage.load(os.path.expanduser(args.load), players=canonical_spec)
     elif interactive and not any((args.south, args.north, args.seeds, args.capture)):
         return menu(term, found)
     else:
