@@ -6,17 +6,18 @@ these, so a value refused in one place is refused everywhere, with the same
 one line stating the allowed range. The compiled core keeps only the checks
 that protect memory (its table ceiling, :data:`MAX_HASH_MB`, is the same number).
 
-==================  =========================  ==================  ===================
+==================  =========================  ==================  ===========================
 what                range                      default             check
-==================  =========================  ==================  ===================
+==================  =========================  ==================  ===========================
 seeds per pit       1..12                      4                   :func:`check_seeds`
 depth               1..254 (the table's)       12                  :func:`check_depth`
 time                more than 0 s              none                :func:`check_seconds`
 nodes               1..2**63-1                 none                :func:`check_nodes`
 table (hash_mb)     0..what the machine gives  64 (players: 16)    :func:`check_hash_mb`
 threads             1..64                      1                   :func:`check_threads`
+endgame database    0..24 seeds (solve)        the largest cached  :func:`check_endgame_seeds`
 random seed         0..2**63-1                 none                :func:`check_seed`
-==================  =========================  ==================  ===================
+==================  =========================  ==================  ===========================
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ MAX_SEED = 2 ** 63 - 1          # a random seed, as a save file keeps it
 MAX_MOVE_SECONDS = 3600.0       # a computer player's time per move (ai:time=S)
 
 MAX_THREADS = 64
+MAX_ENDGAME_SEEDS = 24          # solve --endgame: C(36, 12) bytes, about 1.3 GB on disk
 
 DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
 SMALL_HASH_MB = 16              # the players' and the hint's engines
@@ -91,6 +93,11 @@ def check_nodes(value: object, given: object = None) -> int:
 def check_threads(value: object, given: object = None) -> int:
     """A thread count: 1..64, else InvalidLimitError."""
     return check_whole(value, "threads", 1, MAX_THREADS, given=given)
+
+
+def check_endgame_seeds(value: object, given: object = None) -> int:
+    """The seeds an endgame database covers: 0 (none) to 24, else InvalidLimitError."""
+    return check_whole(value, "endgame (the seeds its database covers)", 0, MAX_ENDGAME_SEEDS, given=given)
 
 
 def check_seed(value: object, given: object = None) -> int:
@@ -163,9 +170,10 @@ def default_table_mb(size: int) -> float:
     return float(size)
 
 
-def check_seconds(value: object) -> object:
+def check_seconds(value: object, given: object = None) -> object:
     """A time limit: a positive finite number of seconds (returned as given), or InvalidLimitError."""
-    bad = InvalidLimitError(f"time is a positive number of seconds (more than 0), not {quote(value)}")
+    bad = InvalidLimitError(f"time is a positive number of seconds (more than 0), "
+                            f"not {quote(value if given is None else given)}")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise bad
     try:
@@ -180,8 +188,10 @@ def check_seconds(value: object) -> object:
 __all__ = [
     "MIN_SEEDS", "MAX_SEEDS_PER_PIT", "DEFAULT_SEEDS", "MAX_DEPTH", "DEFAULT_DEPTH",
     "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS",
+    "MAX_ENDGAME_SEEDS",
     "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB",
     "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
+    "check_endgame_seeds",
     "check_seconds", "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",
     "default_table_mb",
 ]

@@ -1,8 +1,11 @@
 """The command line: ``python -m mancala COMMAND``.
 
 Each command lives in its own module here with ``add_parser(subparsers)``,
-which registers its arguments and sets ``run(args) -> int``. This module only
-dispatches and turns user mistakes into one line on stderr and a non-zero exit.
+which registers its arguments and sets ``run(args) -> int``; :data:`COMMANDS`
+lists them, in the order ``--help`` shows them. This module only dispatches
+and turns user mistakes into one line on stderr and a non-zero exit. The
+argument types the commands share are :mod:`mancala.cli.options`; how they
+write times, :mod:`mancala.cli.format`.
 A closed stdout (``python -m mancala analyze --json | head -1``) ends any
 command quietly with status 1.
 """
@@ -11,11 +14,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, NoReturn, Optional
+from types import ModuleType
+from typing import Dict, List, NoReturn, Optional
 
+from mancala.cli import analyze, arena, bench, play, solve
 from mancala.errors import CommandError, MancalaError
 
-COMMANDS = ("play", "analyze", "solve", "bench", "arena")
+COMMANDS: Dict[str, ModuleType] = {
+    "play": play,
+    "analyze": analyze,
+    "solve": solve,
+    "bench": bench,
+    "arena": arena,
+}
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -41,24 +52,19 @@ def _silence_stdout() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import importlib
-
+    """The parser of every command in :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="python -m mancala",
         description="Kalah (Mancala): play in the terminal, analyse positions, benchmark the engine.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"mancala.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mancala.cli.{name}":
-                raise
-            continue  # a command not built yet
+    for module in COMMANDS.values():
         module.add_parser(sub)
     return parser
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """Run one command; its exit status. A user mistake (a MancalaError or
+    OSError) prints one line and raises SystemExit(2); Ctrl-C returns 130."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
