@@ -58,6 +58,11 @@ class Board(BoardBase):
     store 6, North pits 7..12, North store 13).
 
     Moves are pits 0..5 counted from the mover's left.
+
+    Raises InvalidBoardError for slots that are not a Kalah position (14
+    counts of seeds, at most 144 in all) or a side to move other than 0 or
+    1, InvalidRuleError for an unknown capture rule or seeds per pit outside
+    1..12 (:func:`mancala.limits.check_seeds`).
     """
 
     def __init__(self, pits: Optional[Sequence[int]] = None, to_move: int = 0, *,
@@ -75,11 +80,12 @@ class Board(BoardBase):
         return MoveRecord(*self._push(pit))
 
     def pop(self) -> MoveRecord:
-        """Take back the last move (extra-turn chains come back one move at a time)."""
+        """Take back the last move (extra-turn chains come back one move at a time);
+        IndexError if no move was pushed."""
         return MoveRecord(*self._pop())
 
     def peek(self) -> MoveRecord:
-        """The last move pushed."""
+        """The last move pushed; IndexError if none was."""
         if self.ply == 0:
             raise IndexError("peek at a board with no moves")
         return MoveRecord(*self._record(self.ply - 1))

@@ -155,7 +155,7 @@ def lookup(board: Board, path: Optional[Path] = None) -> Optional[BookEntry]:
 
 
 def save(entries, path: Optional[Path] = None) -> None:
-    """Write the book (sorted, one entry per start)."""
+    """Write the book (sorted, one entry per start); OSError if it cannot be written."""
     path = path or BOOK_PATH
     rows = [{"seeds": e.seeds, "capture": e.capture, "value": e.value, "moves": list(e.moves),
              "nodes": e.nodes, "seconds": round(e.seconds, 1)}

@@ -24,7 +24,7 @@ from typing import Callable, Optional
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala._system import available_bytes, process_alive
-from mancala.errors import EndgameFileError, EndgameMissingError
+from mancala.errors import EndgameFileError, EndgameMissingError, quote
 
 MAGIC = b"MKALAHDB"
 VERSION = 1
@@ -77,7 +77,7 @@ class EndgameDatabase:
     def value(self, board: Board) -> int:
         """Perfect-play final margin for the side to move (the stores included)."""
         if board.capture != self.capture:
-            raise EndgameFileError(f"this database is for capture {self.capture!r}, not {board.capture!r}")
+            raise EndgameFileError(f"this database is for capture {quote(self.capture)}, not {quote(board.capture)}")
         return board.score() + _core.egdb_lookup(self.values, self.max_seeds, board.pits, board.to_move)
 
 

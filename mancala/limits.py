@@ -62,7 +62,8 @@ def check_whole(value: object, what: str, lowest: int, highest: Optional[int] = 
                 error: Type[InputError] = InvalidLimitError, given: object = None) -> int:
     """``value`` if it is an int (not a bool) from ``lowest`` to ``highest``, else ``error``.
 
-    The message: "WHAT is a whole number from LOWEST to HIGHEST, not GIVEN"
+    Raises ``error`` (InvalidLimitError unless told) with the message
+    "WHAT is a whole number from LOWEST to HIGHEST, not GIVEN"
     (``given``: what the user typed, quoted instead of ``value``).
     """
     if isinstance(value, bool) or not isinstance(value, int) \
@@ -107,14 +108,14 @@ def check_seed(value: object, given: object = None) -> int:
 
 def machine_mb() -> Optional[int]:
     """Megabytes the machine can give a table now, or None if it does not say
-    (:func:`mancala._system.available_bytes`)."""
+    (:func:`mancala._system.available_bytes`). Raises nothing."""
     most = available_bytes()
     return None if most is None else most // MB
 
 
 def hash_mb_ceiling() -> int:
     """The largest table :func:`check_hash_mb` accepts now: what the machine can
-    give (:func:`machine_mb`), never more than the core's :data:`MAX_HASH_MB`."""
+    give (:func:`machine_mb`), never more than the core's :data:`MAX_HASH_MB`. Raises nothing."""
     most = machine_mb()
     return MAX_HASH_MB if most is None else min(most, MAX_HASH_MB)
 
@@ -151,7 +152,7 @@ def solve_table_mb(seeds: Optional[int] = None) -> float:
     16 MB up to 36 seeds (Kalah(6,3) solves faster in it than in 1 GB), then
     doubling every two seeds up to 1024 MB (Kalah(6,4), 48 seeds, needs it:
     a quarter of it doubles the time); never more than half of what the
-    machine can give. No seeds given: the largest.
+    machine can give. No seeds given: the largest. Raises nothing.
     """
     size = SOLVE_TABLE_MB
     if seeds is not None and seeds <= SOLVE_SMALL_SEEDS:
@@ -163,7 +164,7 @@ def solve_table_mb(seeds: Optional[int] = None) -> float:
 
 def default_table_mb(size: int) -> float:
     """A default table size (a power of two), halved until it fits in half of
-    what the machine can give: a default must never be the size refused."""
+    what the machine can give: a default must never be the size refused. Raises nothing."""
     most = machine_mb()
     while most is not None and size > 1 and size > most / 2:
         size //= 2

@@ -82,7 +82,7 @@ def parse_line(text: str) -> Optional[Position]:
 
 
 def read_positions(text: str, source: str = "<positions>") -> List[Position]:
-    """Every position in a positions file's text; errors name the source and line."""
+    """Every position in a positions file's text; PositionFileError naming the source and line."""
     positions: List[Position] = []
     names = set()
     for number, line in enumerate(text.splitlines(), 1):
@@ -101,7 +101,11 @@ def read_positions(text: str, source: str = "<positions>") -> List[Position]:
 
 
 def load_positions(path: Union[str, Path, None] = None) -> List[Position]:
-    """The positions of a file (default: the packaged benchmark list)."""
+    """The positions of a file (default: the packaged benchmark list).
+
+    Raises PositionFileError for a file that is not a positions file, OSError
+    for one that cannot be read.
+    """
     path = BENCH_POSITIONS if path is None else Path(path)
     try:
         text = path.read_text(encoding="utf-8")

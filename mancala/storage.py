@@ -75,7 +75,7 @@ class SavedGame:
     def from_board(cls, board: Board, seeds: int, south: str, north: str,
                    seed: Optional[int] = None) -> "SavedGame":
         """The save of a game whose board (from a start of ``seeds`` per pit) is
-        at hand: its moves are the board's history, and nothing is replayed."""
+        at hand: its moves are the board's history, and nothing is replayed. Raises nothing."""
         game = cls(seeds, board.capture, south, north,
                    [record.pit for record in board.move_stack], seed)
         game._board = board.copy()
@@ -115,7 +115,11 @@ class SavedGame:
 # -- where files go -----------------------------------------------------------------
 
 def data_dir() -> Path:
-    """``$MANCALA_HOME``, else ``$XDG_DATA_HOME/mancala``, else ``~/.local/share/mancala``."""
+    """``$MANCALA_HOME``, else ``$XDG_DATA_HOME/mancala``, else ``~/.local/share/mancala``.
+
+    Raises RuntimeError (from :meth:`pathlib.Path.home`) only when none is set
+    and the home directory cannot be found.
+    """
     home = os.environ.get("MANCALA_HOME")
     if home:
         return Path(home)
@@ -128,7 +132,10 @@ def data_dir() -> Path:
 # -- writing ------------------------------------------------------------------------
 
 def dumps(game: SavedGame) -> str:
-    """The save file text of a game: one field per line, short enough to read."""
+    """The save file text of a game: one field per line, short enough to read.
+
+    Raises IllegalMoveError if the game's moves are not a legal history.
+    """
     fields = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in game.to_json().items()]
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
@@ -138,7 +145,9 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
 
     Refuses to overwrite a file that is not a mancala save, unless
     ``replace_any`` (for the autosave, whose path belongs to mancala), and
-    to write into a folder that does not exist.
+    to write into a folder that does not exist: both SaveFileError. Raises
+    OSError if the write itself fails (the old file is then left whole),
+    IllegalMoveError if the game's moves are not a legal history.
     """
     path = Path(path)
     if path.is_dir():
@@ -277,7 +286,7 @@ def _object(value: Any, what: str, keys: set, required: set) -> Dict[str, Any]:
         raise SaveFileError(f"unknown field {_quote(unknown[0])} in {what}")
     missing = sorted(required - set(value))
     if missing:
-        raise SaveFileError(f"{what} has no {missing[0]!r} field")
+        raise SaveFileError(f"{what} has no {_quote(missing[0])} field")
     return value
 
 

@@ -283,7 +283,7 @@ def choose(term: Terminal, title: str, options: List[tuple], default: int = 1,
             except ValueError:
                 pass
         also = f", or a player ({VALID_SPECS})" if free is not None else ""
-        term.out(f"{answer!r} is not a choice; type a number from 1 to {len(options)}{also}.")
+        term.out(f"{quote(answer)} is not a choice; type a number from 1 to {len(options)}{also}.")
 
 
 def ask_player(term: Terminal, side: str, default: int) -> str:
@@ -370,7 +370,7 @@ def ask_again(term: Terminal) -> bool:
             return False
         if answer in ("y", "yes"):
             return True
-        term.out(f"{answer!r}: type y or n.")
+        term.out(f"{quote(answer)}: type y or n.")
 
 
 # -- the command -----------------------------------------------------------------------
