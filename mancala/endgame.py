@@ -25,6 +25,7 @@ from mancala import _core
 from mancala.board import Board, capture_code
 from mancala._system import available_bytes, process_alive
 from mancala.errors import EndgameFileError, EndgameMissingError, quote
+from mancala.limits import check_threads
 
 MAGIC = b"MKALAHDB"
 VERSION = 1
@@ -83,8 +84,13 @@ class EndgameDatabase:
 
 def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
           threads: int = 1) -> EndgameDatabase:
-    """Compute a database in memory (levels of seeds from 0 up, each shared by ``threads``)."""
+    """Compute a database in memory (levels of seeds from 0 up, each shared by ``threads``).
+
+    Raises InvalidRuleError for an unknown capture rule, InvalidLimitError for
+    threads outside 1..64 (:func:`mancala.limits.check_threads`).
+    """
     code = capture_code(capture)
+    check_threads(threads)
     start = time.perf_counter()
 
     def report(seeds: int, done: int, total: int) -> None:

@@ -41,7 +41,7 @@ class InvalidBoardError(InputError):
 
 
 class InvalidRuleError(InputError):
-    """An unknown capture rule, evaluation or seed count."""
+    """An unknown capture rule, evaluation or endgame choice; seeds per pit out of range."""
 
 
 class IllegalMoveError(InputError):

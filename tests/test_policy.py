@@ -97,6 +97,12 @@ def test_engine_refuses_threads_outside_1_to_64_with_a_project_error(threads):
         Engine(hash_mb=1, threads=threads)
 
 
+def test_endgame_build_refuses_threads_outside_1_to_64_before_the_core():
+    from mancala import endgame
+    with pytest.raises(errors.InvalidLimitError, match=f"threads is a whole number {THREADS_RANGE}, not 65"):
+        endgame.build("standard", 2, threads=65)
+
+
 def test_cli_refuses_threads_outside_1_to_64_with_the_same_line(capsys):
     line = parser_error(capsys, ["solve", "--threads", "65"])
     assert f"argument --threads: threads is a whole number {THREADS_RANGE}, not '65'" in line
