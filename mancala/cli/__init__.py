@@ -51,11 +51,23 @@ def _silence_stdout() -> None:
         pass
 
 
+def version() -> str:
+    """This package's version: the installed distribution's, else the source's."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("kalah")      # the distribution's name
+    except importlib.metadata.PackageNotFoundError:     # run from a source tree
+        import mancala
+        return mancala.__version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command in :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="python -m mancala",
         description="Kalah (Mancala): play in the terminal, analyse positions, benchmark the engine.")
+    parser.add_argument("--version", action="version", version=f"mancala {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS.values():
         module.add_parser(sub)
