@@ -70,19 +70,29 @@ def final_margin(slots, to_move):
     return south - north if to_move == 0 else north - south
 
 
-@functools.lru_cache(maxsize=None)
 def brute_force(slots, to_move, capture):
     """Perfect-play final margin for to_move: every line to the end, no pruning.
 
     Uses only the twin's rules (``play``, ``legal_moves``), which the rule tests
-    pin with hand-worked boards; none of its search code. ``slots`` is a tuple.
+    pin with hand-worked boards; none of its search code. What the stores hold
+    changes no line of play, so the store difference is added to the best gain
+    of the pits alone, memoised.
     """
+    own, other = (6, 13) if to_move == 0 else (13, 6)
+    pits = list(slots)
+    pits[6] = pits[13] = 0
+    return slots[own] - slots[other] + _best_gain(tuple(pits), to_move, capture)
+
+
+@functools.lru_cache(maxsize=None)
+def _best_gain(slots, to_move, capture):
+    """brute_force of a board whose stores are empty."""
     if _reference.is_game_over(slots):
         return final_margin(slots, to_move)
     best = -1000
     for pit in _reference.legal_moves(slots, to_move):
         child, nxt, _ = _reference.play(slots, to_move, pit, capture)
-        value = brute_force(tuple(child), nxt, capture)
+        value = brute_force(child, nxt, capture)
         best = max(best, value if nxt == to_move else -value)
     return best
 
