@@ -5,7 +5,6 @@ import sys
 
 import pytest
 
-import mancala
 from mancala import book, endgame
 from mancala.cli import main
 
