@@ -1,5 +1,6 @@
 """The opening book is untrusted input: every entry is checked on load, a broken
 book is one line (BookError), and the players and commands that use it go on."""
+import functools
 import json
 import logging
 
@@ -55,9 +56,14 @@ def move_value(board, pit):
     alpha-beta to the end of the game (no table, no null windows, no endgame
     database: none of what the perfect player's solve uses; its tree is the
     twin's node for node, test_twin.py)."""
-    child, to_move, _ = _reference.play(board.pits, board.to_move, pit, 0)
-    value = _core.alphabeta(child, to_move, mancala.MAX_DEPTH, 0)[0]
-    return value if to_move == board.to_move else -value
+    return _move_value(tuple(board.pits), board.to_move, pit)
+
+
+@functools.lru_cache(maxsize=None)
+def _move_value(slots, to_move, pit):
+    child, next_to_move, _ = _reference.play(slots, to_move, pit, 0)
+    value = _core.alphabeta(child, next_to_move, mancala.MAX_DEPTH, 0)[0]
+    return value if next_to_move == to_move else -value
 
 
 @pytest.fixture
