@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import mancala
 from mancala import _core, _reference
+from mancala.errors import quote
 
 CLEAN = (ValueError, TypeError)
 anything = st.one_of(
@@ -166,8 +167,12 @@ def test_bad_search_limits_are_refused(limit):
 
 @pytest.mark.parametrize("hash_mb", [-1, float("nan"), float("inf"), "64", None, True, 2 ** 40])
 def test_bad_table_sizes_are_refused(hash_mb):
-    with pytest.raises((ValueError, MemoryError)):
+    """Refused before any allocation: one line stating the range and quoting the
+    value, not a MemoryError from the core."""
+    with pytest.raises(ValueError) as info:
         mancala.Engine(hash_mb=hash_mb)
+    message = str(info.value)
+    assert "\n" not in message and "from 0" in message and quote(hash_mb) in message
 
 
 def test_searching_something_that_is_not_a_board():
