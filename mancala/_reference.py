@@ -159,34 +159,21 @@ def perft(slots, to_move, depth, capture):
 
 
 class _Search:
-    """Negamax over (slots, to_move); counts every position it visits."""
+    """Negamax over (slots, to_move); counts every position it visits.
 
-    def __init__(self, capture, evaluation):
+    One recursion serves both searches, as in the compiled core: with
+    ``prune`` it is fail-soft alpha-beta, without it full-width minimax (the
+    window is then carried along but never cuts a node off).
+    """
+
+    def __init__(self, capture, evaluation, prune):
         self.capture = capture
         self.evaluation = evaluation
+        self.prune = prune
         self.nodes = 0
         self.best_move = None
 
-    def minimax(self, slots, to_move, depth, root=False):
-        self.nodes += 1
-        if is_game_over(slots):
-            return _final_margin(slots, to_move)
-        if depth == 0:
-            return evaluate(slots, to_move, self.capture, self.evaluation)
-        best = -INF
-        for pit in legal_moves(slots, to_move):
-            child, next_to_move, _ = play(slots, to_move, pit, self.capture)
-            if next_to_move == to_move:
-                value = self.minimax(child, next_to_move, depth - 1)
-            else:
-                value = -self.minimax(child, next_to_move, depth - 1)
-            if value > best:
-                best = value
-                if root:
-                    self.best_move = pit
-        return best
-
-    def alphabeta(self, slots, to_move, depth, alpha, beta, root=False):
+    def negamax(self, slots, to_move, depth, alpha, beta, root=False):
         self.nodes += 1
         if is_game_over(slots):
             return _final_margin(slots, to_move)
@@ -196,29 +183,31 @@ class _Search:
         for pit in legal_moves(slots, to_move):
             child, next_to_move, _ = play(slots, to_move, pit, self.capture)
             if next_to_move == to_move:     # extra turn: same side, same window
-                value = self.alphabeta(child, next_to_move, depth - 1, alpha, beta)
+                value = self.negamax(child, next_to_move, depth - 1, alpha, beta)
             else:
-                value = -self.alphabeta(child, next_to_move, depth - 1, -beta, -alpha)
+                value = -self.negamax(child, next_to_move, depth - 1, -beta, -alpha)
             if value > best:                # strict: ties keep the earlier pit
                 best = value
                 if root:
                     self.best_move = pit
             if best > alpha:
                 alpha = best
-            if alpha >= beta:
+            if self.prune and alpha >= beta:
                 break
         return best
 
 
+def _negamax(slots, to_move, depth, capture, evaluation, prune):
+    search = _Search(capture, evaluation, prune)
+    value = search.negamax(list(slots), to_move, depth, -INF, INF, root=True)
+    return value, search.best_move, search.nodes
+
+
 def minimax(slots, to_move, depth, capture, evaluation=STORE):
     """Full-width negamax to ``depth``: ``(score, best pit or None, nodes)``."""
-    search = _Search(capture, evaluation)
-    value = search.minimax(list(slots), to_move, depth, root=True)
-    return value, search.best_move, search.nodes
+    return _negamax(slots, to_move, depth, capture, evaluation, prune=False)
 
 
 def alphabeta(slots, to_move, depth, capture, evaluation=STORE):
     """Fail-soft alpha-beta negamax to ``depth``: ``(score, best pit or None, nodes)``."""
-    search = _Search(capture, evaluation)
-    value = search.alphabeta(list(slots), to_move, depth, -INF, INF, root=True)
-    return value, search.best_move, search.nodes
+    return _negamax(slots, to_move, depth, capture, evaluation, prune=True)

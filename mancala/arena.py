@@ -37,7 +37,8 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
 from mancala.board import PLAYER_NAMES, Board
-from mancala.errors import quote
+from mancala.errors import InvalidLimitError, quote
+from mancala.limits import DEFAULT_SEEDS, check_seed, check_whole
 from mancala.game import Game
 from mancala.players import VALID_SPECS, Player, PlayerSpecError, parse_player
 
@@ -50,12 +51,17 @@ Progress = Callable[["GameResult", int, int], None]
 
 @dataclass(frozen=True)
 class ArenaConfig:
-    """What to play: two player specs, how many games, the rules and the base seed."""
+    """What to play: two player specs, how many games, the rules and the base seed.
+
+    Raises PlayerSpecError for a spec a machine cannot play, InvalidLimitError
+    for games below 1 or a seed outside 0..2**63-1 (:mod:`mancala.limits`),
+    InvalidRuleError for seeds per pit outside 1..12 or an unknown capture rule.
+    """
 
     player_a: str
     player_b: str
     games: int = 20
-    seeds: int = 4
+    seeds: int = DEFAULT_SEEDS
     capture: str = "standard"
     seed: int = 0
     swap: bool = True
@@ -63,11 +69,9 @@ class ArenaConfig:
     def __post_init__(self) -> None:
         for spec in (self.player_a, self.player_b):
             check_player(spec)
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games is a whole number from 1, not {quote(self.games)}")
+        check_whole(self.games, "games", 1)
         Board(seeds=self.seeds, capture=self.capture)       # InvalidRuleError quoting a bad rule
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"the seed is a whole number from 0, not {quote(self.seed)}")
+        check_seed(self.seed)
 
     def a_side(self, index: int) -> int:
         """The side A plays in game ``index``: 0 (South, moves first) or 1 (North)."""
@@ -169,11 +173,12 @@ def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, f
     Unlike the textbook p +- z*sqrt(p(1-p)/n) it stays inside [0, 1] and does
     not shrink to nothing at 0 or ``games`` wins. ``score`` may hold halves
     (a draw is half a win). No games: the whole range, (0, 1).
+    InvalidLimitError if ``score`` is outside 0..``games``.
     """
     if games <= 0:
         return 0.0, 1.0
     if not 0 <= score <= games:
-        raise ValueError(f"score is between 0 and games ({games}), not {quote(score)}")
+        raise InvalidLimitError(f"score is from 0 to games ({games}), not {quote(score)}")
     p = score / games
     z2 = z * z
     denominator = 1 + z2 / games
@@ -247,10 +252,10 @@ def run_arena(config: ArenaConfig, workers: int = 1,
     ``progress(result, done, total)`` is called in this process as each game
     finishes (in the order they finish). Ctrl-C stops the run and returns the
     games finished so far, with ``interrupted`` set; worker processes are
-    stopped at once, their unfinished games dropped.
+    stopped at once, their unfinished games dropped. InvalidLimitError if
+    ``workers`` is below 1.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers is a whole number from 1, not {quote(workers)}")
+    check_whole(workers, "workers", 1)
     workers = min(workers, config.games)
     start = time.perf_counter()
     finished: Dict[int, GameResult] = {}

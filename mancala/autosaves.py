@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import List, Optional
 
 from mancala import storage
+from mancala.errors import AutosaveError, InUseError
+from mancala.players import canonical_spec
 from mancala._system import process_alive
 
 try:
@@ -43,14 +45,6 @@ LEGACY_NAMES = ("autosave.json", "previous.json")      # one slot each, before v
 STALE_TMP_SECONDS = 3600
 UNREADABLE = ".unreadable-"
 _TMP = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")         # .<name>.<pid>.<random>.tmp (storage.save)
-
-
-class AutosaveError(OSError):
-    """The autosave folder cannot be written; the message is one line for the player."""
-
-
-class InUseError(storage.SaveFileError):
-    """A saved game another running game owns."""
 
 
 def folder() -> Path:
@@ -106,7 +100,7 @@ class Slot:
             lock_fd = None                 # a folder we cannot write: resume without a lock
         slot = cls(path, lock_fd)
         try:
-            return slot, storage.load(path)
+            return slot, storage.load(path, players=canonical_spec)
         except storage.SaveFileError:
             slot.release()
             raise
@@ -248,7 +242,7 @@ def scan() -> Scan:
 def _entry(path: Path, result: Scan) -> Optional[Entry]:
     owner = _owner(_lock_path(path))
     try:
-        saved = storage.load(path)
+        saved = storage.load(path, players=canonical_spec)
         modified = os.stat(path).st_mtime
     except storage.SaveFileError as exc:
         # a running game's file is its own business, and one we may not read is not damaged
@@ -287,7 +281,7 @@ def _migrate(where: Path, result: Scan) -> None:
         if not old.is_file():
             continue
         try:
-            saved = storage.load(old)
+            saved = storage.load(old, players=canonical_spec)
         except storage.SaveFileError as exc:
             _keep_aside(old, str(exc), result)
             continue

@@ -5,9 +5,9 @@ from typing import List, NamedTuple, Optional, Sequence
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
 from mancala.errors import InvalidBoardError, InvalidRuleError, quote
+from mancala.limits import DEFAULT_SEEDS, check_seeds
 
 PLAYER_NAMES = ("South", "North")
-DEFAULT_SEEDS = 4
 
 
 class MoveRecord(NamedTuple):
@@ -44,9 +44,8 @@ def capture_code(capture: str) -> int:
 
 
 def start_slots(seeds: int) -> List[int]:
-    """The 14 slots of a new game with `seeds` per pit (1..12)."""
-    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= 12:
-        raise InvalidRuleError(f"seeds per pit is a whole number from 1 to 12, not {quote(seeds)}")
+    """The 14 slots of a new game with `seeds` per pit (1..12; else InvalidRuleError)."""
+    check_seeds(seeds)
     return ([seeds] * 6 + [0]) * 2
 
 
@@ -59,6 +58,11 @@ class Board(BoardBase):
     store 6, North pits 7..12, North store 13).
 
     Moves are pits 0..5 counted from the mover's left.
+
+    Raises InvalidBoardError for slots that are not a Kalah position (14
+    counts of seeds, at most 144 in all) or a side to move other than 0 or
+    1, InvalidRuleError for an unknown capture rule or seeds per pit outside
+    1..12 (:func:`mancala.limits.check_seeds`).
     """
 
     def __init__(self, pits: Optional[Sequence[int]] = None, to_move: int = 0, *,
@@ -76,11 +80,12 @@ class Board(BoardBase):
         return MoveRecord(*self._push(pit))
 
     def pop(self) -> MoveRecord:
-        """Take back the last move (extra-turn chains come back one move at a time)."""
+        """Take back the last move (extra-turn chains come back one move at a time);
+        IndexError if no move was pushed."""
         return MoveRecord(*self._pop())
 
     def peek(self) -> MoveRecord:
-        """The last move pushed."""
+        """The last move pushed; IndexError if none was."""
         if self.ply == 0:
             raise IndexError("peek at a board with no moves")
         return MoveRecord(*self._record(self.ply - 1))

@@ -19,16 +19,13 @@ from typing import Dict, Optional, Tuple
 
 from mancala._system import FileTooLarge, read_regular_file
 from mancala.board import CAPTURE_RULES, Board, start_slots
-from mancala.errors import MancalaError
+from mancala.errors import BookError, InvalidRuleError
+from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, check_seeds
 
 BOOK_PATH = Path(__file__).parent / "data" / "openings.json"
 FORMAT, VERSION = "mancala-openings", 1
 MAX_BYTES = 1 << 20             # the shipped book is under 1 KB; more is not a book
 PITS = 6
-
-
-class BookError(MancalaError):
-    """An opening book that cannot be used: missing, not JSON, or an entry that breaks its rules."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +96,10 @@ def _entry(row: object) -> BookEntry:
     if missing:
         raise BookError(f"no {', '.join(missing)}")
     seeds, capture, value, moves = row["seeds"], row["capture"], row["value"], row["moves"]
-    if not _is_int(seeds) or not 1 <= seeds <= 12:
-        raise BookError(f"seeds is 1..12, not {_quote(seeds)}")
+    try:
+        check_seeds(seeds)
+    except InvalidRuleError as exc:
+        raise BookError(str(exc)) from None
     if capture not in CAPTURE_RULES:
         raise BookError(f"capture is one of {', '.join(CAPTURE_RULES)}, not {_quote(capture)}")
     total = 2 * PITS * seeds
@@ -150,13 +149,13 @@ def lookup(board: Board, path: Optional[Path] = None) -> Optional[BookEntry]:
     """The entry for board if it is a standard start the book knows, else None
     (BookError if the book cannot be used)."""
     pits = board.pits
-    if board.to_move != 0 or pits[0] < 1 or pits[0] > 12 or pits != start_slots(pits[0]):
+    if board.to_move != 0 or not MIN_SEEDS <= pits[0] <= MAX_SEEDS_PER_PIT or pits != start_slots(pits[0]):
         return None
     return load(path).get((pits[0], board.capture))
 
 
 def save(entries, path: Optional[Path] = None) -> None:
-    """Write the book (sorted, one entry per start)."""
+    """Write the book (sorted, one entry per start); OSError if it cannot be written."""
     path = path or BOOK_PATH
     rows = [{"seeds": e.seeds, "capture": e.capture, "value": e.value, "moves": list(e.moves),
              "nodes": e.nodes, "seconds": round(e.seconds, 1)}

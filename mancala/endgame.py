@@ -24,7 +24,8 @@ from typing import Callable, Optional
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala._system import available_bytes, process_alive
-from mancala.errors import MancalaError
+from mancala.errors import EndgameFileError, EndgameMissingError, quote
+from mancala.limits import check_threads
 
 MAGIC = b"MKALAHDB"
 VERSION = 1
@@ -36,14 +37,6 @@ STALE_TEMP_AGE = 3600.0              # seconds after which any temporary file is
 READ_PART = 1 << 24                  # values read (and checked) at a time
 
 Progress = Callable[[int, int, int, float], None]  # (seeds, positions done, all positions, seconds)
-
-
-class EndgameFileError(MancalaError):
-    """An endgame database file that is missing, foreign, truncated or corrupt."""
-
-
-class EndgameMissingError(EndgameFileError):
-    """No database file where one was looked for (nothing wrong with the cache)."""
 
 
 log = logging.getLogger("mancala.endgame")  # refused files are reported here (one line; stderr by default)
@@ -85,14 +78,19 @@ class EndgameDatabase:
     def value(self, board: Board) -> int:
         """Perfect-play final margin for the side to move (the stores included)."""
         if board.capture != self.capture:
-            raise EndgameFileError(f"this database is for capture {self.capture!r}, not {board.capture!r}")
+            raise EndgameFileError(f"this database is for capture {quote(self.capture)}, not {quote(board.capture)}")
         return board.score() + _core.egdb_lookup(self.values, self.max_seeds, board.pits, board.to_move)
 
 
 def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
           threads: int = 1) -> EndgameDatabase:
-    """Compute a database in memory (levels of seeds from 0 up, each shared by ``threads``)."""
+    """Compute a database in memory (levels of seeds from 0 up, each shared by ``threads``).
+
+    Raises InvalidRuleError for an unknown capture rule, InvalidLimitError for
+    threads outside 1..64 (:func:`mancala.limits.check_threads`).
+    """
     code = capture_code(capture)
+    check_threads(threads)
     start = time.perf_counter()
 
     def report(seeds: int, done: int, total: int) -> None:

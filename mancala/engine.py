@@ -11,9 +11,9 @@ from mancala._core import EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher
 from mancala import endgame as _endgame
 from mancala.board import Board
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
-from mancala.limits import check_hash_mb, check_seconds
+from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, check_hash_mb,
+                            check_nodes, check_seconds, check_threads)
 
-DEFAULT_DEPTH = 12
 SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
 
 _Call = TypeVar("_Call", bound=Callable)
@@ -42,23 +42,24 @@ def _serialised(method: _Call) -> _Call:
 
 @dataclass(frozen=True)
 class SearchLimit:
-    """When to stop: any combination of depth, time (seconds) and nodes."""
+    """When to stop: any combination of depth, time (seconds) and nodes.
+
+    Raises InvalidLimitError (stating the range, see :mod:`mancala.limits`)
+    for a depth outside 1..254, a time that is not a positive number of
+    seconds, or nodes outside 1..2**63-1.
+    """
 
     depth: Optional[int] = None
     time: Optional[float] = None
     nodes: Optional[int] = None
 
     def __post_init__(self) -> None:
-        if self.depth is not None and (
-                isinstance(self.depth, bool) or not isinstance(self.depth, int)
-                or not 1 <= self.depth <= MAX_DEPTH):
-            raise InvalidLimitError(f"depth is a whole number from 1 to {MAX_DEPTH}, not {quote(self.depth)}")
+        if self.depth is not None:
+            check_depth(self.depth)
         if self.time is not None:
             check_seconds(self.time)
-        if self.nodes is not None and (
-                isinstance(self.nodes, bool) or not isinstance(self.nodes, int)
-                or not 1 <= self.nodes < 2 ** 63):
-            raise InvalidLimitError(f"nodes is a positive whole number, not {quote(self.nodes)}")
+        if self.nodes is not None:
+            check_nodes(self.nodes)
 
     @property
     def is_empty(self) -> bool:
@@ -117,21 +118,24 @@ class Engine:
     ``optimal_moves`` raises ``SearchStoppedError``); later calls are not
     affected. Ctrl-C stops a search within milliseconds, on all its threads,
     and raises ``KeyboardInterrupt``; the engine stays usable.
+
+    Raises InvalidLimitError for a table size outside 0..what the machine can
+    give (:func:`mancala.limits.check_hash_mb`) or threads outside 1..64, and
+    InvalidRuleError for an unknown evaluation or endgame choice.
     """
 
-    def __init__(self, hash_mb: float = 64, *, evaluation: str = "store",
+    def __init__(self, hash_mb: float = DEFAULT_HASH_MB, *, evaluation: str = "store",
                  ordering: bool = True, futility: bool = True, plain: bool = False,
                  endgame: Union[None, str, _endgame.EndgameDatabase] = "auto",
                  threads: int = 1) -> None:
         hash_mb = check_hash_mb(hash_mb)
         if evaluation not in EVALUATIONS:
             raise InvalidRuleError(
-                f"unknown evaluation {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
-        if endgame is not None and endgame != "auto" \
-                and not isinstance(endgame, _endgame.EndgameDatabase):
-            raise ValueError(f"endgame is 'auto', None or an EndgameDatabase, not {endgame!r}")
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-            raise ValueError(f"threads is a whole number from 1 to 64, not {threads!r}")
+                f"unknown evaluation {quote(evaluation)}; choose one of {', '.join(EVALUATIONS)}")
+        if endgame is not None and not isinstance(endgame, _endgame.EndgameDatabase) \
+                and not (isinstance(endgame, str) and endgame == "auto"):
+            raise InvalidRuleError(f"endgame is 'auto', None or an EndgameDatabase, not {quote(endgame)}")
+        check_threads(threads)
         if plain:
             hash_mb, ordering, futility, endgame = 0, False, False, None
         self.plain = plain
@@ -151,12 +155,12 @@ class Engine:
     def __repr__(self) -> str:
         if self.plain:
             return "Engine(plain=True)"
-        mb = self._searcher.table_bytes / 2 ** 20
-        return f"Engine(hash_mb={mb:g}, evaluation={self.evaluation!r})"
+        return f"Engine(hash_mb={self.hash_mb:g}, evaluation={self.evaluation!r})"
 
     @property
     def hash_mb(self) -> float:
-        return self._searcher.table_bytes / 2 ** 20
+        """The table's size in megabytes (0 without one)."""
+        return self._searcher.table_bytes / MB
 
     def stop(self) -> None:
         """End the running call at once; safe from any thread (it takes no lock).
@@ -169,12 +173,12 @@ class Engine:
 
     @_serialised
     def clear(self) -> None:
-        """Forget everything the table holds."""
+        """Forget everything the table holds. Raises nothing."""
         self._searcher.clear()
 
     @_serialised
     def hashfull(self) -> int:
-        """Table use, per mille (sampled)."""
+        """Table use, per mille (sampled). Raises nothing."""
         return self._searcher.hashfull()
 
     # -- searching
@@ -186,6 +190,8 @@ class Engine:
         """Best move and score within the limits (depth 12 when none is given).
 
         A search stopped by time or nodes answers with the last depth it finished.
+        Raises InvalidLimitError for a limit out of range (see :class:`SearchLimit`)
+        and TypeError if ``board`` is not a :class:`mancala.Board`.
         """
         limit = self._limit(limit, depth, time, nodes)
         start = _time.perf_counter()
@@ -219,7 +225,8 @@ class Engine:
         of the other parity tightens by one. ``progress(lower, upper, nodes,
         seconds)`` is called after each search. With a time or node limit the
         answer may come back unfinished: then ``exact`` is False and the score
-        is the best bound known.
+        is the best bound known. Raises InvalidLimitError for a limit out of
+        range and TypeError if ``board`` is not a :class:`mancala.Board`.
         """
         limit = self._limit(None, None, time, nodes, default_depth=None)
         start = _time.perf_counter()
@@ -301,7 +308,8 @@ class Engine:
         """Every move that keeps the perfect-play value (solved first if not given).
 
         One null-window search per move: cheaper than solving each child.
-        Raises SearchStoppedError if ``stop()`` ends it.
+        Raises SearchStoppedError if ``stop()`` ends it, InvalidLimitError for
+        a ``value`` that is not a final margin (-144..144).
         """
         if board.is_game_over():
             return ()
@@ -342,7 +350,7 @@ class Engine:
 
         Each move's child is searched to one move less than the limit's depth
         (or solved exactly with ``exact=True``); a time or node limit is shared
-        equally among the moves.
+        equally among the moves. Raises InvalidLimitError for a limit out of range.
         """
         limit = self._limit(limit, depth, time, nodes)
         moves = board.legal_moves
@@ -397,7 +405,7 @@ class Engine:
         if limit is None:
             limit = SearchLimit(depth, time, nodes)
         elif not isinstance(limit, SearchLimit):
-            raise InvalidLimitError(f"limit is a SearchLimit, not {limit!r}")
+            raise InvalidLimitError(f"limit is a SearchLimit, not {quote(limit)}")
         elif (depth, time, nodes) != (None, None, None):
             raise InvalidLimitError("give a SearchLimit or depth/time/nodes, not both")
         if limit.is_empty and default_depth is not None:
@@ -431,7 +439,7 @@ class Engine:
     @staticmethod
     def _finished(board: Board, start: float) -> Optional[SearchResult]:
         if not isinstance(board, Board):
-            raise TypeError(f"search a mancala.Board, not {board!r}")
+            raise TypeError(f"search a mancala.Board, not {quote(board)}")
         outcome = board.outcome()
         if outcome is None:
             return None

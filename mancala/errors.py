@@ -1,26 +1,103 @@
-"""Errors raised by mancala: bad input is a ValueError (MancalaError) whose message quotes it briefly."""
+"""Every error mancala raises on purpose, in one place.
+
+::
+
+    MancalaError                    the root: ``except MancalaError`` catches them all
+      InputError (ValueError)       bad input; the message quotes it briefly (quote())
+        InvalidBoardError           a position that is not a Kalah board
+        InvalidRuleError            an unknown capture rule or evaluation; seeds per pit out of range
+        IllegalMoveError            a pit that is not a legal move
+        InvalidLimitError           a number out of its range (depth, time, nodes, table, threads...)
+        PlayerSpecError             a player spelling parse_player does not know
+        EntryError                  a line typed at the game's prompt that is not a pit or a command
+        GameError                   something the game cannot do now (undo with nothing to undo)
+        SaveFileError               a save file that cannot be read or is not a real game
+          InUseError                an autosaved game another running game owns
+        BookError                   an opening book that cannot be used
+        EndgameFileError            an endgame database file that cannot be used
+          EndgameMissingError       no database file where one was looked for
+        PositionFileError           a bench position file that cannot be read
+      SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
+      AutosaveError (OSError)       the autosave folder cannot be written
+      CommandError                  a fatal problem a command reports as one line
+
+Each class keeps its old home too (``mancala.storage.SaveFileError`` is this
+one), so code that imported it from there still works.
+"""
 
 QUOTE_LIMIT = 60
 
 
-class MancalaError(ValueError):
-    """Base class of every input error mancala raises."""
+class MancalaError(Exception):
+    """Base class of every error mancala raises on purpose."""
 
 
-class InvalidBoardError(MancalaError):
+class InputError(MancalaError, ValueError):
+    """Bad input (a ValueError): the message says what is allowed and quotes what was given."""
+
+
+class InvalidBoardError(InputError):
     """A position that is not a Kalah board (length, seeds, side to move)."""
 
 
-class InvalidRuleError(MancalaError):
-    """An unknown capture rule, evaluation or seed count."""
+class InvalidRuleError(InputError):
+    """An unknown capture rule, evaluation or endgame choice; seeds per pit out of range."""
 
 
-class IllegalMoveError(MancalaError):
+class IllegalMoveError(InputError):
     """A pit that is not a legal move in the position."""
 
 
-class InvalidLimitError(MancalaError):
-    """A number out of its range: a depth, time, node count, table size or value to keep."""
+class InvalidLimitError(InputError):
+    """A number out of its range: a depth, time, node count, table size, thread count or value to keep."""
+
+
+class PlayerSpecError(InputError):
+    """A player spelling parse_player does not know."""
+
+
+class EntryError(InputError):
+    """A line typed at the game's prompt that is not a legal pit or a command."""
+
+
+class GameError(InputError):
+    """Something the game cannot do now (undo with nothing to take back, move after the end)."""
+
+
+class SaveFileError(InputError):
+    """A save file that cannot be read or does not describe a real game."""
+
+
+class InUseError(SaveFileError):
+    """A saved game another running game owns."""
+
+
+class BookError(InputError):
+    """An opening book that cannot be used: missing, not JSON, or an entry that breaks its rules."""
+
+
+class EndgameFileError(InputError):
+    """An endgame database file that is missing, foreign, truncated or corrupt."""
+
+
+class EndgameMissingError(EndgameFileError):
+    """No database file where one was looked for (nothing wrong with the cache)."""
+
+
+class PositionFileError(InputError):
+    """A bench position file (or one line of it) that cannot be read."""
+
+
+class SearchStoppedError(MancalaError, RuntimeError):
+    """A call that Engine.stop() ended before it had an answer (not bad input: a RuntimeError)."""
+
+
+class AutosaveError(MancalaError, OSError):
+    """The autosave folder cannot be written; the message is one line for the player."""
+
+
+class CommandError(MancalaError):
+    """A fatal problem a command reports as one line (no traceback)."""
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
@@ -28,6 +105,7 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 
     Error messages quote what the user gave; a 500 KB name must not come back
     whole, and a repr that fails (an int too long to print) must not hide the error.
+    Raises nothing.
     """
     try:
         text = repr(value)
@@ -39,5 +117,9 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]}... ({len(text):,} characters)"
 
 
-class SearchStoppedError(RuntimeError):
-    """A call that Engine.stop() ended before it had an answer (not bad input: a RuntimeError)."""
+__all__ = [
+    "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
+    "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
+    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "PositionFileError",
+    "SearchStoppedError", "AutosaveError", "CommandError", "quote",
+]

@@ -22,17 +22,14 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 from mancala import storage
 from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
-from mancala.errors import IllegalMoveError, MancalaError
-from mancala.players import MoveInfo, Player, Request, parse_player
+from mancala.errors import GameError, IllegalMoveError, MancalaError, quote
+from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
+from mancala.players import MoveInfo, Player, Request, canonical_spec, parse_player
 
 HINT_DEPTH = 14        # a few milliseconds from any position
 SIDES = ("south", "north")
 
 PlayerLike = Union[str, Player]
-
-
-class GameError(MancalaError):
-    """Something the game cannot do now (undo with nothing to take back, move after the end)."""
 
 
 class Hint(NamedTuple):
@@ -90,10 +87,14 @@ class Game:
     replays a history first. With ``autosave`` (a path) the game is saved
     there after every move and undo. ``input``/``output`` are handed to the
     human players made from spellings.
+
+    Raises PlayerSpecError for an unknown spelling, InvalidRuleError for
+    unknown rules or seeds per pit outside 1..12, IllegalMoveError if
+    ``moves`` is not a legal history.
     """
 
     def __init__(self, south: PlayerLike = "human", north: PlayerLike = "ai:medium", *,
-                 seeds: int = 4, capture: str = "standard", moves: Sequence[int] = (),
+                 seeds: int = DEFAULT_SEEDS, capture: str = "standard", moves: Sequence[int] = (),
                  seed: Optional[int] = None, observer: Optional[GameObserver] = None,
                  autosave: Optional[Union[str, os.PathLike]] = None,
                  input: Optional[Callable[[str], str]] = None,
@@ -105,19 +106,23 @@ class Game:
         self._input, self._output = input, output
         self._hint_engine = None
         self.quit_requested = False
-        self._setup(seeds, capture, south, north, moves, seed)
-
-    @classmethod
-    def from_saved(cls, saved: storage.SavedGame, **options) -> "Game":
-        """A game continuing where a save file left it."""
-        return cls(saved.south, saved.north, seeds=saved.seeds, capture=saved.capture,
-                   moves=saved.moves, seed=saved.seed, **options)
-
-    def _setup(self, seeds: int, capture: str, south: PlayerLike, north: PlayerLike,
-               moves: Sequence[int], seed: Optional[int]) -> None:
         board = Board(seeds=seeds, capture=capture)
         for pit in moves:
             board.push(pit)
+        self._setup(seeds, capture, south, north, board, seed)
+
+    @classmethod
+    def from_saved(cls, saved: storage.SavedGame, **options) -> "Game":
+        """A game continuing where a save file left it (its board was replayed
+        when the file was read: nothing is replayed again). PlayerSpecError if
+        ``saved`` names a player this version does not know."""
+        game = cls(saved.south, saved.north, seeds=saved.seeds, capture=saved.capture,
+                   seed=saved.seed, **options)
+        game.board = saved.board()
+        return game
+
+    def _setup(self, seeds: int, capture: str, south: PlayerLike, north: PlayerLike,
+               board: Board, seed: Optional[int]) -> None:
         self.seeds, self.capture, self.seed = seeds, capture, seed
         self.players = [self._player(south, 0), self._player(north, 1)]
         self.board = board
@@ -165,13 +170,18 @@ class Game:
         return turns
 
     def to_saved(self) -> storage.SavedGame:
-        return storage.SavedGame(self.seeds, self.capture, self.specs[0], self.specs[1],
-                                 self.moves, self.seed)
+        """The game as a save file holds it (its board copied, not replayed). Raises nothing."""
+        return storage.SavedGame.from_board(self.board, self.seeds, self.specs[0],
+                                            self.specs[1], self.seed)
 
     # -- playing
 
     def run(self) -> Optional[Outcome]:
-        """Play to the end; the outcome, or None if a player quit."""
+        """Play to the end; the outcome, or None if a player quit.
+
+        Raises what :meth:`step` raises; a human's failed command is reported
+        to the observer (``on_error``), not raised.
+        """
         self.quit_requested = False
         self.observer.on_start(self)
         self._autosave()
@@ -184,7 +194,11 @@ class Game:
         return outcome
 
     def step(self) -> Optional[MoveRecord]:
-        """Ask the side to move for a move and play it; None if a command came instead."""
+        """Ask the side to move for a move and play it; None if a command came instead.
+
+        Raises GameError if the game is over, IllegalMoveError if the player
+        chose a pit that is not legal.
+        """
         if self.is_over():
             raise GameError("the game is over")
         player = self.current_player
@@ -194,7 +208,7 @@ class Game:
             self.handle(request)
             return None
         if pit not in self.board.legal_moves:
-            raise IllegalMoveError(f"{player.spec} chose pit {pit!r}, which is not legal here")
+            raise IllegalMoveError(f"{player.spec} chose pit {quote(pit)}, which is not legal here")
         info = None if player.is_human else player.last
         return self.play(pit, info)
 
@@ -202,6 +216,8 @@ class Game:
         """Play a pit for the side to move, autosave, tell the observer.
 
         Saved before it is shown: whatever a person saw is what resumes.
+        Raises IllegalMoveError if the pit is not legal (an autosave that
+        fails turns autosaving off and is reported to the observer).
         """
         record = self.board.push(pit)
         self._autosave()
@@ -209,7 +225,7 @@ class Game:
         return record
 
     def handle(self, request: Request) -> None:
-        """Carry out a human's command."""
+        """Carry out a human's command. Raises nothing: a failure goes to the observer's ``on_error``."""
         try:
             if request.command == "hint":
                 self.observer.on_hint(self, self.hint())
@@ -230,12 +246,12 @@ class Game:
             self.observer.on_error(self, _one_line(exc))
 
     def hint(self) -> Hint:
-        """The engine's best move for the side to move, with its score."""
+        """The engine's best move for the side to move, with its score; GameError if the game is over."""
         if self.is_over():
             raise GameError("the game is over")
         if self._hint_engine is None:
             from mancala.engine import Engine
-            self._hint_engine = Engine(hash_mb=16)
+            self._hint_engine = Engine(hash_mb=SMALL_HASH_MB)
         result = self._hint_engine.search(self.board.copy(stack=False), depth=self.hint_depth)
         return Hint(result.move, result.score, result.depth, result.elapsed)
 
@@ -245,6 +261,7 @@ class Game:
         Through extra turns: the computer's whole reply goes, then the human's
         last move, so the human is to move again. With two humans this takes
         back the last move. Returns the moves taken back, latest first.
+        GameError if no human has moved.
         """
         humans = [player.is_human for player in self.players]
         stack = self.board.move_stack
@@ -263,9 +280,12 @@ class Game:
         return storage.save(self.to_saved(), path)
 
     def load(self, path: Union[str, os.PathLike]) -> None:
-        """Replace this game with the one saved in a file (its rules, players and moves)."""
-        saved = storage.load(path)
-        self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.moves, saved.seed)
+        """Replace this game with the one saved in a file (its rules, players and moves).
+
+        Raises SaveFileError if the file does not fit; the game is unchanged then.
+        """
+        saved = storage.load(path, players=canonical_spec)
+        self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.board(), saved.seed)
         self._autosave()
 
     def _autosave(self) -> None:

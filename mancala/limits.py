@@ -1,19 +1,55 @@
 """The library's limits and defaults, and the checks every face shares.
 
-One home for each policy: ``Engine``, the command line's argument types and
-the players all call these, so a size refused in one place is refused
-everywhere, with the same one line.
+One home for each policy: ``Board``, ``SearchLimit``, ``Engine``, the players,
+the arena, the save files and the command line's argument types all call
+these, so a value refused in one place is refused everywhere, with the same
+one line stating the allowed range. The compiled core keeps only the checks
+that protect memory (its table ceiling, :data:`MAX_HASH_MB`, is the same number).
+
+==================  =========================  ==================  ===========================
+what                range                      default             check
+==================  =========================  ==================  ===========================
+seeds per pit       1..12                      4                   :func:`check_seeds`
+depth               1..254 (the table's)       12                  :func:`check_depth`
+time                more than 0 s              none                :func:`check_seconds`
+nodes               1..2**63-1                 none                :func:`check_nodes`
+table (hash_mb)     0..what the machine gives  64 (players: 16)    :func:`check_hash_mb`
+threads             1..64                      1                   :func:`check_threads`
+endgame database    0..24 seeds (solve)        the largest cached  :func:`check_endgame_seeds`
+random seed         0..2**63-1                 none                :func:`check_seed`
+==================  =========================  ==================  ===========================
 """
 from __future__ import annotations
 
 import math
 import operator
-from typing import Optional
+from typing import Optional, Type
 
+from mancala._core import MAX_DEPTH as _TABLE_MAX_DEPTH
 from mancala._system import available_bytes
-from mancala.errors import InvalidLimitError, quote
+from mancala.errors import InputError, InvalidLimitError, InvalidRuleError, quote
 
 MB = 1 << 20
+
+MIN_SEEDS = 1                   # seeds per pit at the start
+MAX_SEEDS_PER_PIT = 12          # 144 seeds: what the core's counters and the endgame index allow
+DEFAULT_SEEDS = 4
+
+MAX_DEPTH = _TABLE_MAX_DEPTH    # a table entry keeps the depth in 8 bits
+DEFAULT_DEPTH = 12
+MAX_REFERENCE_DEPTH = 30        # the pure-Python searches take hours long before this
+
+MAX_NODES = 2 ** 63 - 1         # the core counts nodes in a signed 64-bit integer
+MAX_SEED = 2 ** 63 - 1          # a random seed, as a save file keeps it
+MAX_MOVE_SECONDS = 3600.0       # a computer player's time per move (ai:time=S)
+
+MAX_THREADS = 64
+MAX_ENDGAME_SEEDS = 24          # solve --endgame: C(36, 12) bytes, about 1.3 GB on disk
+
+DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
+SMALL_HASH_MB = 16              # the players' and the hint's engines
+MAX_HASH_MB = 1 << 24           # the core's ceiling (its table size in bytes fits 64 bits)
+
 # The solve command's table: a fresh 1 GB table costs a second of page zeroing
 # and the small starts search faster in a table that fits the cache, so the
 # default grows with the seeds on the board (see solve_table_mb).
@@ -22,24 +58,79 @@ SOLVE_SMALL_TABLE_MB = 16
 SOLVE_SMALL_SEEDS = 36          # Kalah(6,3): 16 MB solves it faster than 1 GB
 
 
+def check_whole(value: object, what: str, lowest: int, highest: Optional[int] = None, *,
+                error: Type[InputError] = InvalidLimitError, given: object = None) -> int:
+    """``value`` if it is an int (not a bool) from ``lowest`` to ``highest``, else ``error``.
+
+    Raises ``error`` (InvalidLimitError unless told) with the message
+    "WHAT is a whole number from LOWEST to HIGHEST, not GIVEN"
+    (``given``: what the user typed, quoted instead of ``value``).
+    """
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or value < lowest or (highest is not None and value > highest):
+        upto = f" to {highest:,}" if highest is not None and highest > 9999 else \
+            f" to {highest}" if highest is not None else ""
+        raise error(f"{what} is a whole number from {lowest}{upto}, "
+                    f"not {quote(value if given is None else given)}")
+    return value
+
+
+def check_seeds(value: object, given: object = None) -> int:
+    """Seeds per pit at the start: 1..12, else InvalidRuleError."""
+    return check_whole(value, "seeds per pit", MIN_SEEDS, MAX_SEEDS_PER_PIT,
+                       error=InvalidRuleError, given=given)
+
+
+def check_depth(value: object, given: object = None, highest: int = MAX_DEPTH) -> int:
+    """A search depth in moves: 1..254 (or 1..``highest``), else InvalidLimitError."""
+    return check_whole(value, "depth", 1, highest, given=given)
+
+
+def check_nodes(value: object, given: object = None) -> int:
+    """A node limit: 1..2**63-1, else InvalidLimitError."""
+    return check_whole(value, "nodes", 1, MAX_NODES, given=given)
+
+
+def check_threads(value: object, given: object = None) -> int:
+    """A thread count: 1..64, else InvalidLimitError."""
+    return check_whole(value, "threads", 1, MAX_THREADS, given=given)
+
+
+def check_endgame_seeds(value: object, given: object = None) -> int:
+    """The seeds an endgame database covers: 0 (none) to 24, else InvalidLimitError."""
+    return check_whole(value, "endgame (the seeds its database covers)", 0, MAX_ENDGAME_SEEDS, given=given)
+
+
+def check_seed(value: object, given: object = None) -> int:
+    """A random seed: 0..2**63-1, else InvalidLimitError."""
+    return check_whole(value, "the seed", 0, MAX_SEED, given=given)
+
+
 def machine_mb() -> Optional[int]:
     """Megabytes the machine can give a table now, or None if it does not say
-    (:func:`mancala._system.available_bytes`)."""
+    (:func:`mancala._system.available_bytes`). Raises nothing."""
     most = available_bytes()
     return None if most is None else most // MB
+
+
+def hash_mb_ceiling() -> int:
+    """The largest table :func:`check_hash_mb` accepts now: what the machine can
+    give (:func:`machine_mb`), never more than the core's :data:`MAX_HASH_MB`. Raises nothing."""
+    most = machine_mb()
+    return MAX_HASH_MB if most is None else min(most, MAX_HASH_MB)
 
 
 def check_hash_mb(value: object, given: object = None) -> float:
     """A transposition-table size in megabytes, as a float, or InvalidLimitError.
 
-    From 0 (no table) to what the machine can give (:func:`machine_mb`): a
-    larger table would end in the kernel's out-of-memory killer, not an error.
+    From 0 (no table) to :func:`hash_mb_ceiling`: a larger table would end in
+    the kernel's out-of-memory killer or the core's MemoryError, not an error.
     ``given``: what the user typed, quoted in the error instead of ``value``.
     """
-    most = machine_mb()
-    upto = f"{most:,} (the memory this machine can give now)" if most is not None else "any size"
-    bad = InvalidLimitError(
-        f"hash_mb is a table size in megabytes from 0 (no table) to {upto}, not {quote(value if given is None else given)}")
+    most = hash_mb_ceiling()
+    why = " (the memory this machine can give now)" if most < MAX_HASH_MB else " (the largest table)"
+    bad = InvalidLimitError(f"hash_mb is a table size in megabytes from 0 (no table) to "
+                            f"{most:,}{why}, not {quote(value if given is None else given)}")
     if isinstance(value, bool):
         raise bad
     if not isinstance(value, (int, float)):
@@ -47,10 +138,10 @@ def check_hash_mb(value: object, given: object = None) -> float:
             value = operator.index(value)   # a NumPy integer
         except TypeError:
             raise bad from None
-    if isinstance(value, int) and (value < 0 or (most is not None and value > most)):
+    if isinstance(value, int) and not 0 <= value <= most:
         raise bad       # before float(): 10**400 has no float
     size = float(value)
-    if not math.isfinite(size) or size < 0 or (most is not None and size > most):
+    if not math.isfinite(size) or not 0 <= size <= most:
         raise bad
     return size
 
@@ -61,7 +152,7 @@ def solve_table_mb(seeds: Optional[int] = None) -> float:
     16 MB up to 36 seeds (Kalah(6,3) solves faster in it than in 1 GB), then
     doubling every two seeds up to 1024 MB (Kalah(6,4), 48 seeds, needs it:
     a quarter of it doubles the time); never more than half of what the
-    machine can give. No seeds given: the largest.
+    machine can give. No seeds given: the largest. Raises nothing.
     """
     size = SOLVE_TABLE_MB
     if seeds is not None and seeds <= SOLVE_SMALL_SEEDS:
@@ -73,16 +164,17 @@ def solve_table_mb(seeds: Optional[int] = None) -> float:
 
 def default_table_mb(size: int) -> float:
     """A default table size (a power of two), halved until it fits in half of
-    what the machine can give: a default must never be the size refused."""
+    what the machine can give: a default must never be the size refused. Raises nothing."""
     most = machine_mb()
     while most is not None and size > 1 and size > most / 2:
         size //= 2
     return float(size)
 
 
-def check_seconds(value: object) -> object:
+def check_seconds(value: object, given: object = None) -> object:
     """A time limit: a positive finite number of seconds (returned as given), or InvalidLimitError."""
-    bad = InvalidLimitError(f"time is a positive number of seconds, not {quote(value)}")
+    bad = InvalidLimitError(f"time is a positive number of seconds (more than 0), "
+                            f"not {quote(value if given is None else given)}")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise bad
     try:
@@ -94,4 +186,13 @@ def check_seconds(value: object) -> object:
     return value
 
 
-__all__ = ["machine_mb", "check_hash_mb", "check_seconds", "solve_table_mb", "default_table_mb"]
+__all__ = [
+    "MIN_SEEDS", "MAX_SEEDS_PER_PIT", "DEFAULT_SEEDS", "MAX_DEPTH", "DEFAULT_DEPTH",
+    "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS",
+    "MAX_ENDGAME_SEEDS",
+    "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB",
+    "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
+    "check_endgame_seeds",
+    "check_seconds", "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",
+    "default_table_mb",
+]

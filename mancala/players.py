@@ -39,10 +39,10 @@ import time
 from typing import Callable, List, NamedTuple, Optional, Union
 
 from mancala import book
-from mancala._core import MAX_DEPTH
 from mancala.board import PLAYER_NAMES, Board, capture_code
-from mancala.errors import MancalaError, quote
-from mancala.limits import default_table_mb
+from mancala.errors import EntryError, PlayerSpecError, quote
+from mancala.limits import (MAX_DEPTH, MAX_MOVE_SECONDS, MAX_REFERENCE_DEPTH, SMALL_HASH_MB,
+                            check_whole, default_table_mb)
 
 PITS = 6
 LEVELS = ("easy", "medium", "hard", "perfect")
@@ -50,8 +50,8 @@ COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
 VALID_SPECS = ("human, random, minimax:N, alphabeta:N, ai, ai:easy, ai:medium, ai:hard, "
                "ai:perfect, ai:depth=N, ai:time=S")
-MAX_TIME = 3600.0
-REFERENCE_MAX_DEPTH = 30     # the pure-Python searches take hours long before this
+MAX_TIME = MAX_MOVE_SECONDS             # old names of mancala.limits' values
+REFERENCE_MAX_DEPTH = MAX_REFERENCE_DEPTH
 
 EASY_DEPTH = 2
 EASY_RANDOM = 1 / 3          # share of easy's moves picked at random
@@ -59,13 +59,9 @@ MEDIUM_DEPTH = 8
 HARD_TIME = 1.0
 PERFECT_SOLVE_TIME = 3.0
 PERFECT_FALLBACK_TIME = 1.0
-HASH_MB = 16
+HASH_MB = SMALL_HASH_MB
 PERFECT_HASH_MB = 256
 PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
-
-
-class PlayerSpecError(MancalaError):
-    """A player spelling parse_player does not know."""
 
 
 class MoveInfo(NamedTuple):
@@ -124,40 +120,40 @@ def pit_label(pit: int, player: int) -> str:
 def parse_entry(text: str, board: Board) -> Union[int, Request]:
     """A typed line as a pit (0..5 from the mover's left) or a Request.
 
-    Raises ValueError with a one-line reason (without the legal pits) for
+    Raises EntryError (a ValueError) with a one-line reason (without the legal pits) for
     anything else, including an empty or illegal pit.
     """
     words = text.strip().split(None, 1)
     if not words:
-        raise ValueError("type a pit number or a command")
+        raise EntryError("type a pit number or a command")
     word = words[0].lower()
     argument = words[1].strip() if len(words) > 1 else ""
     word = COMMAND_ALIASES.get(word, word)
     if word in COMMANDS:
         if word == "load" and not argument:
-            raise ValueError("load needs a file name: load FILE")
+            raise EntryError("load needs a file name: load FILE")
         if argument and word not in ("save", "load"):
-            raise ValueError(f"{word} takes no argument, not {quote(argument)}")
+            raise EntryError(f"{word} takes no argument, not {quote(argument)}")
         return Request(word, argument)
     if argument:
-        raise ValueError(f"{quote(text.strip())} is not a pit or a command")
+        raise EntryError(f"{quote(text.strip())} is not a pit or a command")
     mover = board.to_move
     if len(word) == 1 and "a" <= word <= "l":
         index = ord(word) - ord("a")
         owner, pit = divmod(index, PITS)
         if owner != mover:
             first, last = pit_label(0, mover), pit_label(PITS - 1, mover)
-            raise ValueError(f"{word.upper()} is {PLAYER_NAMES[owner]}'s pit; "
+            raise EntryError(f"{word.upper()} is {PLAYER_NAMES[owner]}'s pit; "
                              f"{PLAYER_NAMES[mover]} plays {first}-{last}")
     elif re.fullmatch(r"[+-]?\d+", word):
         number = int(word)
         if not 1 <= number <= PITS:
-            raise ValueError(f"there is no pit {number}; pits are 1-{PITS}")
+            raise EntryError(f"there is no pit {number}; pits are 1-{PITS}")
         pit = number - 1
     else:
-        raise ValueError(f"{quote(text.strip())} is not a pit or a command (type help)")
+        raise EntryError(f"{quote(text.strip())} is not a pit or a command (type help)")
     if pit not in board.legal_moves:
-        raise ValueError(f"pit {pit + 1} ({pit_label(pit, mover)}) is empty")
+        raise EntryError(f"pit {pit + 1} ({pit_label(pit, mover)}) is empty")
     return pit
 
 
@@ -232,8 +228,9 @@ class _ReferencePlayer(Player):
     kind = ""
 
     def __init__(self, depth: int) -> None:
+        """PlayerSpecError unless ``depth`` is 1..30 (:data:`mancala.limits.MAX_REFERENCE_DEPTH`)."""
         super().__init__()
-        self.depth = depth
+        self.depth = check_whole(depth, "depth", 1, MAX_REFERENCE_DEPTH, error=PlayerSpecError)
         self.spec = f"{self.kind}:{depth}"
         self.description = f"textbook {self.kind} in pure Python, {depth} moves deep"
 
@@ -274,7 +271,8 @@ class EnginePlayer(Player):
     ``EnginePlayer("medium")``, ``EnginePlayer(depth=10)``, ``EnginePlayer(time=0.5)``;
     see the module docstring for what each level does. The engine (and its
     transposition table, which it keeps from move to move) is made on the
-    first move, so building a player is cheap.
+    first move, so building a player is cheap. Raises PlayerSpecError for an
+    unknown level, a depth outside 1..254 or a time outside (0, 3600] seconds.
     """
 
     DESCRIPTIONS = {
@@ -297,8 +295,7 @@ class EnginePlayer(Player):
             self.spec = f"ai:{level}"
             self.description = self.DESCRIPTIONS[level]
         elif depth is not None:
-            if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-                raise PlayerSpecError(f"depth is a whole number from 1 to {MAX_DEPTH}, not {quote(depth)}")
+            check_whole(depth, "depth", 1, MAX_DEPTH, error=PlayerSpecError)
             self.spec = f"ai:depth={depth}"
             self.description = f"looks {depth} moves ahead"
         else:
@@ -439,8 +436,17 @@ def parse_player(spec: str, seed: Optional[int] = None, *,
     raise _bad(spec)
 
 
+def canonical_spec(spec: str) -> str:
+    """A player spelling in its canonical form (``" AI:Hard "`` -> ``"ai:hard"``).
+
+    Raises PlayerSpecError (a ValueError) as :func:`parse_player` does; this
+    is the check save files are loaded with (``storage.load(path, players=canonical_spec)``).
+    """
+    return parse_player(spec).spec
+
+
 __all__ = [
-    "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
+    "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
     "MoveInfo", "Request", "PlayerSpecError", "parse_player", "parse_entry", "pit_label",
     "legal_pits_text", "LEVELS", "COMMANDS", "VALID_SPECS",
 ]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import List, NamedTuple, Optional, Tuple, Union
 
 from mancala.board import PLAYER_NAMES, Board, start_slots
-from mancala.errors import MancalaError
+from mancala.errors import MancalaError, PositionFileError, quote
 
 #: the packaged benchmark list (``python -m mancala bench`` without ``--positions``)
 BENCH_POSITIONS = Path(__file__).parent / "data" / "bench_positions.txt"
@@ -30,10 +30,6 @@ BENCH_POSITIONS = Path(__file__).parent / "data" / "bench_positions.txt"
 SIDES = {"south": 0, "north": 1, "0": 0, "1": 1}
 NAME = re.compile(r"[A-Za-z0-9_.+-]+$")
 FORMAT = "NAME SLOTS SIDE CAPTURE"
-
-
-class PositionFileError(MancalaError):
-    """A line of a positions file that is not a legal, unfinished position."""
 
 
 class Position(NamedTuple):
@@ -66,15 +62,15 @@ def parse_line(text: str) -> Optional[Position]:
         raise PositionFileError(f"expected {FORMAT}, found {len(fields)} fields")
     name, slots, side, capture = fields
     if not NAME.match(name):
-        raise PositionFileError(f"name {name!r} has characters other than letters, digits, _.+-")
+        raise PositionFileError(f"name {quote(name)} has characters other than letters, digits, _.+-")
     try:
         pits = tuple(int(item) for item in slots.split(","))
     except ValueError:
-        raise PositionFileError(f"slots {slots!r} are not 14 comma-separated whole numbers") from None
+        raise PositionFileError(f"slots {quote(slots)} are not 14 comma-separated whole numbers") from None
     if len(pits) != 14:
-        raise PositionFileError(f"slots {slots!r} are {len(pits)} numbers, not 14")
+        raise PositionFileError(f"slots {quote(slots)} are {len(pits)} numbers, not 14")
     if side.lower() not in SIDES:
-        raise PositionFileError(f"side to move {side!r} is not south or north")
+        raise PositionFileError(f"side to move {quote(side)} is not south or north")
     position = Position(name, pits, SIDES[side.lower()], capture)
     try:
         board = position.board()
@@ -86,16 +82,16 @@ def parse_line(text: str) -> Optional[Position]:
 
 
 def read_positions(text: str, source: str = "<positions>") -> List[Position]:
-    """Every position in a positions file's text; errors name the source and line."""
+    """Every position in a positions file's text; PositionFileError naming the source and line."""
     positions: List[Position] = []
     names = set()
     for number, line in enumerate(text.splitlines(), 1):
         try:
             position = parse_line(line)
             if position is not None and position.name in names:
-                raise PositionFileError(f"the name {position.name!r} is used twice")
+                raise PositionFileError(f"the name {quote(position.name)} is used twice")
         except PositionFileError as exc:
-            raise PositionFileError(f"{source} line {number}: {exc}: {line.strip()!r}") from None
+            raise PositionFileError(f"{source} line {number}: {exc}: {quote(line.strip(), 120)}") from None
         if position is not None:
             names.add(position.name)
             positions.append(position)
@@ -105,7 +101,11 @@ def read_positions(text: str, source: str = "<positions>") -> List[Position]:
 
 
 def load_positions(path: Union[str, Path, None] = None) -> List[Position]:
-    """The positions of a file (default: the packaged benchmark list)."""
+    """The positions of a file (default: the packaged benchmark list).
+
+    Raises PositionFileError for a file that is not a positions file, OSError
+    for one that cannot be read.
+    """
     path = BENCH_POSITIONS if path is None else Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -120,7 +120,7 @@ def random_playout(seeds: int, capture: str, moves: int, seed: int,
 
     Moves are drawn by ``random.Random(seed).choice`` over the legal pits in
     ascending order, so the same arguments give the same position on every
-    Python 3. ValueError if the game is over by then.
+    Python 3. PositionFileError if the game is over by then.
     """
     rng = random.Random(seed)
     board = Board(start_slots(seeds), 0, capture=capture)
@@ -129,6 +129,6 @@ def random_playout(seeds: int, capture: str, moves: int, seed: int,
             break
         board.push(rng.choice(board.legal_moves))
     if board.is_game_over():
-        raise ValueError(f"the game of seed {seed!r} is over after {board.ply} of {moves!r} moves")
+        raise PositionFileError(f"the game of seed {quote(seed)} is over after {board.ply} of {quote(moves)} moves")
     return Position(name, tuple(board.pits), board.to_move, capture)
 

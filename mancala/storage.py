@@ -17,9 +17,12 @@ A save file (format ``mancala-save``, version 1)::
 (the mover of each follows from the rules); ``position`` is the board they
 lead to, slots in the index order of the rules. A save file is untrusted
 input: :func:`load` reads at most :data:`MAX_BYTES`, replays the moves under
-the rules with :class:`mancala.Board` and refuses anything that does not fit
-with a :class:`SaveFileError` whose message is one line. It only ever reads
-the file. :func:`save` writes a temporary file in the same directory and
+the rules with :class:`mancala.Board` (once: the :class:`SavedGame` it returns
+keeps the board, so resuming and autosaving it replay nothing) and refuses
+anything that does not fit with a :class:`SaveFileError` whose message is one
+line. It only ever reads the file. This module knows the file format, not the
+players: the layer that does passes ``players`` (for example
+:func:`mancala.players.canonical_spec`) to check the two players' spellings. :func:`save` writes a temporary file in the same directory and
 renames it over the target, so a crash leaves the old file or the new one.
 
 :func:`save` writes only into a folder that exists: a typo in a folder name
@@ -34,11 +37,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from mancala._system import FileTooLarge, read_regular_file
-from mancala.board import Board
-from mancala.errors import MancalaError
+from mancala.board import CAPTURE_RULES, Board
+from mancala.errors import InvalidLimitError, InvalidRuleError, SaveFileError
+from mancala.errors import quote as _quote
+from mancala.limits import DEFAULT_SEEDS, MAX_SEED, check_seed, check_seeds
 
 FORMAT = "mancala-save"
 VERSION = 1
@@ -47,35 +52,54 @@ MAX_DIGITS = 19              # the longest number a save holds is a 63-bit seed
 DEFAULT_SAVE_NAME = "mancala-save.json"
 
 PathLike = Union[str, "os.PathLike[str]"]
+PlayerCheck = Callable[[str], str]     # a spelling -> its canonical form, or ValueError
+MAX_SPEC_CHARS = 40          # without a player check: the longest spelling a save may hold
 
 _FIELDS = {"format", "version", "rules", "players", "moves", "position", "seed", "saved_at"}
 _REQUIRED = {"format", "version", "rules", "players", "moves", "position"}
-
-
-class SaveFileError(MancalaError):
-    """A save file that cannot be read or does not describe a real game."""
 
 
 @dataclass
 class SavedGame:
     """Everything a save file holds: rules, players, moves and the position they reach."""
 
-    seeds: int = 4
+    seeds: int = DEFAULT_SEEDS
     capture: str = "standard"
     south: str = "human"
     north: str = "ai:medium"
     moves: List[int] = field(default_factory=list)
     seed: Optional[int] = None
+    _board: Optional[Board] = field(default=None, init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_board(cls, board: Board, seeds: int, south: str, north: str,
+                   seed: Optional[int] = None) -> "SavedGame":
+        """The save of a game whose board (from a start of ``seeds`` per pit) is
+        at hand: its moves are the board's history, and nothing is replayed. Raises nothing."""
+        game = cls(seeds, board.capture, south, north,
+                   [record.pit for record in board.move_stack], seed)
+        game._board = board.copy()
+        return game
 
     def board(self) -> Board:
-        """The position after replaying the moves (IllegalMoveError if one is not legal)."""
-        board = Board(seeds=self.seeds, capture=self.capture)
-        for pit in self.moves:
-            board.push(pit)
+        """The position the moves lead to, a copy to play on (IllegalMoveError
+        if a move is not legal). Replayed at most once: a game read by
+        :func:`load` or made by :meth:`from_board` already knows it."""
+        return self._replayed().copy()
+
+    def _replayed(self) -> Board:
+        board = self._board
+        if board is None or board.capture != self.capture or board.seeds != 12 * self.seeds \
+                or [record.pit for record in board.move_stack] != list(self.moves):
+            board = Board(seeds=self.seeds, capture=self.capture)
+            for pit in self.moves:
+                board.push(pit)
+            self._board = board
         return board
 
     def to_json(self) -> Dict[str, Any]:
-        board = self.board()
+        """The fields of the save file (raises what :meth:`board` raises)."""
+        board = self._replayed()
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -91,7 +115,11 @@ class SavedGame:
 # -- where files go -----------------------------------------------------------------
 
 def data_dir() -> Path:
-    """``$MANCALA_HOME``, else ``$XDG_DATA_HOME/mancala``, else ``~/.local/share/mancala``."""
+    """``$MANCALA_HOME``, else ``$XDG_DATA_HOME/mancala``, else ``~/.local/share/mancala``.
+
+    Raises RuntimeError (from :meth:`pathlib.Path.home`) only when none is set
+    and the home directory cannot be found.
+    """
     home = os.environ.get("MANCALA_HOME")
     if home:
         return Path(home)
@@ -104,7 +132,10 @@ def data_dir() -> Path:
 # -- writing ------------------------------------------------------------------------
 
 def dumps(game: SavedGame) -> str:
-    """The save file text of a game: one field per line, short enough to read."""
+    """The save file text of a game: one field per line, short enough to read.
+
+    Raises IllegalMoveError if the game's moves are not a legal history.
+    """
     fields = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in game.to_json().items()]
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
@@ -114,7 +145,9 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
 
     Refuses to overwrite a file that is not a mancala save, unless
     ``replace_any`` (for the autosave, whose path belongs to mancala), and
-    to write into a folder that does not exist.
+    to write into a folder that does not exist: both SaveFileError. Raises
+    OSError if the write itself fails (the old file is then left whole),
+    IllegalMoveError if the game's moves are not a legal history.
     """
     path = Path(path)
     if path.is_dir():
@@ -157,21 +190,26 @@ def _looks_like_save(path: Path) -> bool:
 
 # -- reading ------------------------------------------------------------------------
 
-def load(path: PathLike) -> SavedGame:
-    """Read and check a save file; SaveFileError with a one-line reason if it does not fit."""
+def load(path: PathLike, *, players: Optional[PlayerCheck] = None) -> SavedGame:
+    """Read and check a save file; SaveFileError with a one-line reason if it does not fit.
+
+    ``players`` turns each side's spelling into its canonical form or raises
+    ValueError (:func:`mancala.players.canonical_spec`); without it a
+    spelling need only be short text.
+    """
     path = Path(path)
     data = _parse(path, _read(path))
     try:
-        return _check(data)
+        return _check(data, players)
     except SaveFileError as exc:
         raise SaveFileError(f"{str(path)!r}: {exc}") from None
 
 
-def loads(text: str) -> SavedGame:
-    """Check a save file's text (see :func:`load`)."""
+def loads(text: str, *, players: Optional[PlayerCheck] = None) -> SavedGame:
+    """Check a save file's text (see :func:`load`); SaveFileError if it does not fit."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise SaveFileError(f"larger than {MAX_BYTES // 1024} KB, so not a mancala save")
-    return _check(_decode(text))
+    return _check(_decode(text), players)
 
 
 def _read(path: Path) -> bytes:
@@ -223,12 +261,6 @@ def _small_int(digits: str) -> int:
     return int(digits)
 
 
-def _quote(value: Any, limit: int = 40) -> str:
-    """repr(value), cut short: a message quotes the input, not 500 KB of it."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 def _no_constant(name: str) -> Any:
     raise SaveFileError(f"{name} is not a number a save file can hold")
 
@@ -254,14 +286,12 @@ def _object(value: Any, what: str, keys: set, required: set) -> Dict[str, Any]:
         raise SaveFileError(f"unknown field {_quote(unknown[0])} in {what}")
     missing = sorted(required - set(value))
     if missing:
-        raise SaveFileError(f"{what} has no {missing[0]!r} field")
+        raise SaveFileError(f"{what} has no {_quote(missing[0])} field")
     return value
 
 
-def _check(data: Any) -> SavedGame:
-    """The whole check: shape, rules, players, moves replayed, position compared."""
-    from mancala.players import PlayerSpecError, parse_player
-
+def _check(data: Any, players: Optional[PlayerCheck]) -> SavedGame:
+    """The whole check: shape, rules, players, moves replayed (once), position compared."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveFileError(f"not a mancala save file (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
@@ -275,23 +305,32 @@ def _check(data: Any) -> SavedGame:
 
     rules = _object(data["rules"], "rules", {"seeds", "capture"}, {"seeds", "capture"})
     seeds, capture = rules["seeds"], rules["capture"]
-    if not _is_int(seeds) or not 1 <= seeds <= 12:
-        raise SaveFileError(f"seeds per pit is a whole number from 1 to 12, not {_quote(seeds)}")
-    if capture not in ("standard", "empty", "none"):
-        raise SaveFileError(f"unknown capture rule {_quote(capture)}")
+    try:
+        check_seeds(seeds)
+    except InvalidRuleError as exc:
+        raise SaveFileError(str(exc)) from None
+    if not isinstance(capture, str) or capture not in CAPTURE_RULES:
+        raise SaveFileError(f"unknown capture rule {_quote(capture)}; "
+                            f"choose one of {', '.join(CAPTURE_RULES)}")
 
-    players = _object(data["players"], "players", {"south", "north"}, {"south", "north"})
+    sides = _object(data["players"], "players", {"south", "north"}, {"south", "north"})
     specs = []
     for side in ("south", "north"):
-        spec = players[side]
+        spec = sides[side]
         try:
-            specs.append(parse_player(spec).spec)
-        except PlayerSpecError:
+            if not isinstance(spec, str) or (players is None and len(spec) > MAX_SPEC_CHARS):
+                raise ValueError(spec)
+            specs.append(spec if players is None else players(spec))
+        except ValueError:
             raise SaveFileError(f"unknown {side} player {_quote(spec)}") from None
 
     seed = data.get("seed")
-    if seed is not None and (not _is_int(seed) or not 0 <= seed < 2 ** 63):
-        raise SaveFileError(f"seed is a whole number or null, not {_quote(seed)}")
+    if seed is not None:
+        try:
+            check_seed(seed)
+        except InvalidLimitError:
+            raise SaveFileError(f"seed is a whole number from 0 to {MAX_SEED:,} or null, "
+                                f"not {_quote(seed)}") from None
 
     position = _object(data["position"], "position", {"slots", "to_move"}, {"slots", "to_move"})
     slots, to_move = position["slots"], position["to_move"]
@@ -322,7 +361,9 @@ def _check(data: Any) -> SavedGame:
     if list(board.pits) != slots or board.to_move != to_move:
         raise SaveFileError("the position does not match the move history "
                             "(edited by hand or damaged?)")
-    return SavedGame(seeds, capture, specs[0], specs[1], list(moves), seed)
+    game = SavedGame(seeds, capture, specs[0], specs[1], list(moves), seed)
+    game._board = board
+    return game
 
 
 __all__ = ["SavedGame", "SaveFileError", "FORMAT", "VERSION", "MAX_BYTES", "load", "loads",

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from mancala import MAX_SEEDS, _reference
-from mancala.board import start_slots
+from mancala.board import capture_code, start_slots
 from mancala.cli import bench, main
 from mancala.positions import BENCH_POSITIONS, load_positions, parse_line, random_playout
 
@@ -66,9 +66,17 @@ def test_json_report_holds_every_field(capsys):
     assert code == 0
     assert report["limit"] == {"depth": 5, "time": None}
     assert report["hash_mb"] == 8
-    names = [p.name for p in load_positions()]
+    positions = load_positions()
+    names = [p.name for p in positions]
     assert [row["name"] for row in report["positions"]] == names
-    for row in report["positions"]:
+    for position, row in zip(positions, report["positions"]):
+        # the table search's value is plain alpha-beta's, computed here by the twin
+        plain = _reference.alphabeta(position.pits, position.to_move, 5,
+                                     capture_code(position.capture))
+        assert (row["pits"], row["to_move"], row["capture"]) == \
+            (list(position.pits), position.to_move, position.capture)
+        assert row["score"] == plain[0], row["name"]
+        assert row["move_index"] in _reference.legal_moves(position.pits, position.to_move)
         assert POSITION_FIELDS <= set(row), row
         assert row["depth"] == 5
         assert row["nodes"] > 0 and row["time"] >= 0 and row["nps"] >= 0
@@ -103,13 +111,20 @@ def test_compare_reports_equal_node_counts(capsys):
     assert code == 0
     compare = report["compare"]
     assert compare["depth"] == 4
-    assert len(compare["positions"]) == len(report["positions"])
-    for row in compare["positions"]:
+    positions = load_positions()
+    assert len(compare["positions"]) == len(report["positions"]) == len(positions)
+    expected_total = 0
+    for position, row in zip(positions, compare["positions"]):
+        # what the report must say, computed here from the twin, not read off the report
+        score, move, nodes = _reference.alphabeta(position.pits, position.to_move, 4,
+                                                  capture_code(position.capture))
         assert row["match"] is True, row
-        assert row["nodes_python"] == row["nodes_compiled"] > 0
+        assert row["nodes_python"] == row["nodes_compiled"] == nodes > 0, row
+        assert (row["score_compiled"], row["move_index_compiled"]) == (score, move), row
         assert row["time_python"] > 0 and row["time_compiled"] > 0
+        expected_total += nodes
     assert compare["totals"]["match"] is True
-    assert compare["totals"]["nodes_python"] == compare["totals"]["nodes_compiled"]
+    assert compare["totals"]["nodes_python"] == compare["totals"]["nodes_compiled"] == expected_total
 
 
 def test_compare_mismatch_is_loud_and_fails(capsys, monkeypatch):

@@ -7,7 +7,8 @@ import pytest
 import mancala
 from mancala import _core, endgame
 from mancala.board import capture_code
-from tests.test_search import brute_force
+
+from conftest import brute_force
 
 PIT_SLOTS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
 

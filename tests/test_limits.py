@@ -73,7 +73,7 @@ def test_cli_refuses_a_table_beyond_memory_through_the_parser(argv, capsys):
         main(argv)
     assert info.value.code == 2
     err = capsys.readouterr().err
-    assert f"argument --hash-mb: hash_mb is a table size in megabytes from 0" in err
+    assert "argument --hash-mb: hash_mb is a table size in megabytes from 0" in err
     assert f"not {argv[2]!r}" in err
 
 

@@ -9,6 +9,8 @@ from mancala.players import (
     AlphaBetaPlayer, EnginePlayer, Human, MinimaxPlayer, PlayerSpecError, RandomPlayer, Request,
     parse_entry, parse_player)
 
+from conftest import depth_limited_values
+
 
 @pytest.fixture(autouse=True)
 def private_home(tmp_path, monkeypatch):
@@ -98,15 +100,28 @@ def test_random_player_is_repeatable_with_a_seed():
     assert first == again
 
 
-def test_minimax_and_alphabeta_agree_with_the_reference_searches():
+def full_tree_size(slots, to_move, depth, capture):
+    """Positions a full-width search ``depth`` moves deep visits, root included."""
+    if depth == 0 or _reference.is_game_over(slots):
+        return 1
+    return 1 + sum(full_tree_size(*_reference.play(slots, to_move, pit, capture)[:2], depth - 1, capture)
+                   for pit in _reference.legal_moves(slots, to_move))
+
+
+def test_minimax_and_alphabeta_players_find_the_brute_force_value():
+    """Against a full-width search written out in conftest on the twin's rules
+    (not the players' own _reference searches): the best value, the first pit
+    that reaches it, and for minimax the size of the whole tree."""
     for board in positions(6):
         slots, to_move = board.pits, board.to_move
+        values = depth_limited_values(slots, to_move, 3, 0)
+        best = max(values.values())
+        first_best = min(pit for pit, value in values.items() if value == best)
         mm = MinimaxPlayer(3)
         ab = AlphaBetaPlayer(3)
-        mm_pit, ab_pit = mm.choose(board), ab.choose(board)
-        assert (mm.last.score, mm_pit) == _reference.minimax(slots, to_move, 3, 0)[:2]
-        assert (ab.last.score, ab_pit) == _reference.alphabeta(slots, to_move, 3, 0)[:2]
-        assert mm.last.score == ab.last.score
+        assert (mm.choose(board), mm.last.score) == (first_best, best), (slots, to_move, values)
+        assert (ab.choose(board), ab.last.score) == (first_best, best), (slots, to_move, values)
+        assert mm.last.nodes == full_tree_size(slots, to_move, 3, 0)
         assert ab.last.nodes <= mm.last.nodes
 
 

@@ -474,24 +474,49 @@ def test_evaluation_of_a_finished_game_is_the_score(impl, evaluation):
 
 # -- random play-outs ---------------------------------------------------------
 
-@pytest.mark.parametrize("seeds, capture", [(4, STANDARD), (3, EMPTY), (6, NONE), (12, STANDARD)])
+PLAYOUTS = [(4, STANDARD), (3, EMPTY), (6, NONE), (12, STANDARD)]
+
+
+def random_game(impl, rng, seeds, capture):
+    """One random game from the start: [(slots, to_move, pit, result of play)]."""
+    board, to_move, steps = [seeds] * 6 + [0] + [seeds] * 6 + [0], 0, []
+    while not impl.is_game_over(board):
+        pit = rng.choice(list(impl.legal_moves(board, to_move)))
+        result = sow(impl, board, to_move, pit, capture)
+        steps.append((board, to_move, pit, result))
+        board, to_move, _ = result
+    return steps
+
+
+@pytest.mark.parametrize("seeds, capture", PLAYOUTS)
 def test_random_games_keep_the_invariants(impl, seeds, capture):
-    """Seeds are conserved, moves match the twin, a finished board is swept."""
+    """Seeds are conserved, the side to move changes unless the last seed hit its
+    store, and a finished board is swept into the stores."""
+    total = 12 * seeds
+    rng = random.Random(seeds * 10 + capture)
+    for _ in range(30):
+        steps = random_game(impl, rng, seeds, capture)
+        for board, to_move, pit, (child, next_to_move, captured) in steps:
+            assert sum(child) == total and min(child) >= 0
+            own_store = 6 if to_move == 0 else 13
+            assert (next_to_move == to_move) <= (child[own_store] > board[own_store])
+            assert child[own_store] - board[own_store] >= captured >= 0
+        final = steps[-1][3][0]
+        assert final[0:6] == [0] * 6 and final[7:13] == [0] * 6
+        assert impl.score(final, 0) == final[6] - final[13]
+
+
+@pytest.mark.parametrize("seeds, capture", PLAYOUTS)
+def test_random_games_of_the_core_agree_with_the_twin(seeds, capture):
+    """The compiled core against the pure-Python twin (never the twin against itself):
+    the same legal moves, evaluations and sowing after every move."""
+    from mancala import _core as core
     from mancala import _reference as twin
     rng = random.Random(seeds * 10 + capture)
-    total = 12 * seeds
     for _ in range(30):
-        board, to_move = [seeds] * 6 + [0] + [seeds] * 6 + [0], 0
-        while not impl.is_game_over(board):
-            moves = list(impl.legal_moves(board, to_move))
-            assert moves == twin.legal_moves(board, to_move)
+        for board, to_move, pit, result in random_game(core, rng, seeds, capture):
+            assert list(core.legal_moves(board, to_move)) == twin.legal_moves(board, to_move)
             for evaluation in (0, 1):
-                assert (impl.evaluate(board, to_move, capture, evaluation)
+                assert (core.evaluate(board, to_move, capture, evaluation)
                         == twin.evaluate(board, to_move, capture, evaluation))
-            pit = rng.choice(moves)
-            result = sow(impl, board, to_move, pit, capture)
-            assert result == twin.play(board, to_move, pit, capture)
-            board, to_move, _ = result
-            assert sum(board) == total and min(board) >= 0
-        assert board[0:6] == [0] * 6 and board[7:13] == [0] * 6
-        assert impl.score(board, 0) == board[6] - board[13]
+            assert result == sow(twin, board, to_move, pit, capture)

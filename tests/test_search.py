@@ -1,46 +1,12 @@
 """The compiled search against plain alpha-beta, brute force and published values."""
-import functools
 import random
 
 import pytest
 
 import mancala
 from mancala import _core, _reference, endgame
-from tests.test_twin import sample_positions
 
-
-def board_of(slots, to_move, capture):
-    return mancala.Board(slots, to_move, capture=mancala.CAPTURE_RULES[capture])
-
-
-@functools.lru_cache(maxsize=None)
-def brute_force(slots, to_move, capture):
-    """Perfect-play final margin for to_move: every line to the end, no pruning."""
-    if _reference.is_game_over(slots):
-        own = 6 if to_move == 0 else 13
-        south = slots[6] + sum(slots[0:6])
-        north = slots[13] + sum(slots[7:13])
-        return (south - north) if own == 6 else (north - south)
-    best = -1000
-    for pit in _reference.legal_moves(slots, to_move):
-        child, nxt, _ = _reference.play(slots, to_move, pit, capture)
-        value = brute_force(tuple(child), nxt, capture)
-        best = max(best, value if nxt == to_move else -value)
-    return best
-
-
-def small_endgames(count, seed, max_pit_seeds=8):
-    """Random positions with few seeds left in the pits and some in the stores."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        slots = [0] * 14
-        for _ in range(rng.randint(2, max_pit_seeds)):
-            slots[rng.choice([0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12])] += 1
-        slots[6], slots[13] = rng.randint(0, 20), rng.randint(0, 20)
-        if not _reference.is_game_over(slots):
-            found.append((tuple(slots), rng.randint(0, 1), rng.randrange(3)))
-    return found
+from conftest import board_of, brute_force, sample_positions, small_endgames
 
 
 @pytest.mark.parametrize("evaluation", mancala.EVALUATIONS)
@@ -51,7 +17,7 @@ def test_table_search_scores_equal_plain_alphabeta(evaluation):
         engine = mancala.Engine(hash_mb=4, evaluation=evaluation)
         board = board_of(slots, to_move, capture)
         for depth in range(1, 9):
-            plain_score, _, plain_nodes = _core.alphabeta(slots, to_move, depth, capture, code)
+            plain_score, _, _ = _core.alphabeta(slots, to_move, depth, capture, code)
             result = engine.search(board, depth=depth)
             assert result.score == plain_score, (slots, to_move, capture, depth)
             assert result.move in board.legal_moves
@@ -104,9 +70,11 @@ def test_kalah_6_3_standard_solves_to_plus_2():
     result = mancala.Engine(hash_mb=64).solve(mancala.Board(seeds=3))
     assert result.exact
     assert result.score == 2
+    assert result.pv[0] == result.move
     board = mancala.Board(seeds=3)
     board.push(result.move)
-    assert result.pv[0] == result.move
+    child = mancala.Engine(hash_mb=64).solve(board)
+    assert child.score == (2 if board.to_move == 0 else -2)     # the move keeps the value
 
 
 @pytest.mark.slow
@@ -215,28 +183,39 @@ def test_extra_turn_keeps_the_sign():
     assert _reference.alphabeta(board.pits, 0, 4, 0)[:2] == (4, 5)
 
 
-def test_two_threads_solve_to_the_same_values():
-    """Threads sharing one small table (many torn-write chances) never change a value."""
+@pytest.mark.parametrize("max_pit_seeds", [8, pytest.param(10, marks=pytest.mark.slow)])
+def test_two_threads_solve_to_the_same_values(max_pit_seeds):
+    """Threads sharing one small table (many torn-write chances) never change a value.
+
+    The default run keeps the brute force cheap (at most 8 seeds in the pits);
+    the slow run (-m slow) checks bigger endgames the same way."""
     engine = mancala.Engine(hash_mb=1, threads=2, endgame=None)
-    for slots, to_move, capture in small_endgames(40, seed=21, max_pit_seeds=10):
+    for slots, to_move, capture in small_endgames(40, seed=21, max_pit_seeds=max_pit_seeds):
         result = engine.solve(board_of(list(slots), to_move, capture))
         assert result.exact
         assert result.score == brute_force(slots, to_move, capture), (slots, to_move, capture)
+
+
+def test_two_threads_solve_kalah_6_3_and_the_move_keeps_the_value():
     result = mancala.Engine(hash_mb=16, threads=2).solve(mancala.Board(seeds=3))
-    assert (result.score, result.exact) == (2, True)
+    assert (result.score, result.exact) == (2, True)        # DESIGN.md section 1
     board = mancala.Board(seeds=3)
     board.push(result.move)
+    child = mancala.Engine(hash_mb=16).solve(board)
+    assert child.score == (2 if board.to_move == 0 else -2)
 
 
-def test_two_threads_agree_with_one_beyond_brute_force():
+@pytest.mark.parametrize("per_rule", [1, pytest.param(4, marks=pytest.mark.slow)])
+def test_two_threads_agree_with_one_beyond_brute_force(per_rule):
     """Middle games too big for brute force: two threads splitting each probe
-    (ABDADA) give one thread's value, and a move that keeps it."""
+    (ABDADA) give one thread's value, and a move that keeps it. The default run
+    takes the first position of each rule, the slow run (-m slow) four."""
     rng = random.Random(5)
     one = mancala.Engine(hash_mb=8, endgame=None)
     two = mancala.Engine(hash_mb=8, endgame=None, threads=2)
     # without captures games run long: those positions need fewer seeds left to solve quickly
     for capture, in_pits in (("standard", 30), ("empty", 30), ("none", 14)):
-        for _ in range(4):
+        for _ in range(per_rule):
             board = mancala.Board(seeds=3, capture=capture)
             while not board.is_game_over() and sum(board.pits) - board.pits[6] - board.pits[13] > in_pits:
                 board.push(rng.choice(board.legal_moves))

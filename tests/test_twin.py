@@ -12,6 +12,8 @@ import pytest
 import mancala
 from mancala import _core, _reference
 
+from conftest import sample_positions
+
 RULES = range(len(mancala.CAPTURE_RULES))
 
 
@@ -71,23 +73,6 @@ def test_board_pop_restores_every_position(capture):
             board.pop()
             assert (board.pits, board.to_move) == (pits, to_move)
         assert board.ply == 0
-
-
-def sample_positions(count, seed, max_seeds=6):
-    """(slots, to_move, capture) reached by random play, finished games excluded."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        capture = rng.randrange(3)
-        slots, to_move = ([rng.randint(1, max_seeds)] * 6 + [0]) * 2, 0
-        for _ in range(rng.randint(0, 30)):
-            if _reference.is_game_over(slots):
-                break
-            slots, to_move, _ = _reference.play(
-                slots, to_move, rng.choice(_reference.legal_moves(slots, to_move)), capture)
-        if not _reference.is_game_over(slots):
-            found.append((slots, to_move, capture))
-    return found
 
 
 @pytest.mark.parametrize("evaluation", range(2), ids=mancala.EVALUATIONS)

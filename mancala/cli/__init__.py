@@ -1,8 +1,11 @@
 """The command line: ``python -m mancala COMMAND``.
 
 Each command lives in its own module here with ``add_parser(subparsers)``,
-which registers its arguments and sets ``run(args) -> int``. This module only
-dispatches and turns user mistakes into one line on stderr and a non-zero exit.
+which registers its arguments and sets ``run(args) -> int``; :data:`COMMANDS`
+lists them, in the order ``--help`` shows them. This module only dispatches
+and turns user mistakes into one line on stderr and a non-zero exit. The
+argument types the commands share are :mod:`mancala.cli.options`; how they
+write times, :mod:`mancala.cli.format`.
 A closed stdout (``python -m mancala analyze --json | head -1``) ends any
 command quietly with status 1.
 """
@@ -11,15 +14,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, NoReturn, Optional
+from types import ModuleType
+from typing import Dict, List, NoReturn, Optional
 
-from mancala.errors import MancalaError
+from mancala.cli import analyze, arena, bench, play, solve
+from mancala.errors import CommandError, MancalaError
 
-COMMANDS = ("play", "analyze", "solve", "bench", "arena")
-
-
-class CommandError(Exception):
-    """A fatal problem a command reports as one line (no traceback)."""
+COMMANDS: Dict[str, ModuleType] = {
+    "play": play,
+    "analyze": analyze,
+    "solve": solve,
+    "bench": bench,
+    "arena": arena,
+}
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -44,25 +51,32 @@ def _silence_stdout() -> None:
         pass
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import importlib
+def version() -> str:
+    """This package's version: the installed distribution's, else the source's."""
+    import importlib.metadata
 
+    try:
+        return importlib.metadata.version("kalah")      # the distribution's name
+    except importlib.metadata.PackageNotFoundError:     # run from a source tree
+        import mancala
+        return mancala.__version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command in :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="python -m mancala",
         description="Kalah (Mancala): play in the terminal, analyse positions, benchmark the engine.")
+    parser.add_argument("--version", action="version", version=f"mancala {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"mancala.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mancala.cli.{name}":
-                raise
-            continue  # a command not built yet
+    for module in COMMANDS.values():
         module.add_parser(sub)
     return parser
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """Run one command; its exit status. A user mistake (a MancalaError or
+    OSError) prints one line and raises SystemExit(2); Ctrl-C returns 130."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -5,9 +5,10 @@ import argparse
 import json
 
 from mancala.board import PLAYER_NAMES
-from mancala.cli import limits
+from mancala.cli import options
 from mancala.cli.position import add_position_arguments, board_from
-from mancala.engine import DEFAULT_DEPTH, Engine
+from mancala.engine import Engine
+from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -20,12 +21,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "indices 0..5 (pit_index, pv_indices).")
     add_position_arguments(p)
     limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=limits.depth, metavar="N",
+    limit.add_argument("--depth", type=options.depth, metavar="N",
                        help=f"search every move to depth N (default {DEFAULT_DEPTH})")
-    limit.add_argument("--time", type=limits.seconds, metavar="S", help="seconds in all, shared by the moves")
+    limit.add_argument("--time", type=options.seconds, metavar="S", help="seconds in all, shared by the moves")
     limit.add_argument("--exact", action="store_true", help="solve every move to the end of the game")
-    p.add_argument("--hash-mb", type=limits.megabytes, default=64.0, metavar="MB",
-                   help="transposition table size (default 64)")
+    p.add_argument("--hash-mb", type=options.megabytes, default=float(DEFAULT_HASH_MB), metavar="MB",
+                   help=f"transposition table size (default {DEFAULT_HASH_MB})")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(run=run)
 

@@ -18,11 +18,12 @@ import time
 from typing import Optional, TextIO
 
 import mancala
-from mancala.arena import (OUTPUT_NAMES, ArenaConfig, ArenaReport, GameResult, check_player,
-                           run_arena)
-from mancala.board import start_slots
-from mancala.errors import MancalaError, quote
-from mancala.players import PlayerSpecError
+from mancala.arena import OUTPUT_NAMES, ArenaConfig, ArenaReport, GameResult, run_arena
+from mancala.cli import options
+from mancala.cli.format import duration as _duration
+from mancala.cli.format import ms as _ms
+from mancala.cli.options import is_terminal
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 
 DEFAULT_GAMES = 20
 MAX_WORKERS = 256
@@ -40,20 +41,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "command gives the same games, on any number of workers (players that "
                     "search for a time, ai:hard/perfect/time=S, depend on the clock).",
         epilog="Ctrl-C stops early and prints the table of the games finished (exit 130).")
-    p.add_argument("player_a", type=_player_spec, metavar="PLAYER_A",
+    p.add_argument("player_a", type=options.machine_player, metavar="PLAYER_A",
                    help="random, minimax:N, alphabeta:N, ai, ai:easy|medium|hard|perfect, "
                         "ai:depth=N or ai:time=S")
-    p.add_argument("player_b", type=_player_spec, metavar="PLAYER_B", help="the same forms")
-    p.add_argument("--games", type=_positive("games"), default=DEFAULT_GAMES, metavar="N",
+    p.add_argument("player_b", type=options.machine_player, metavar="PLAYER_B", help="the same forms")
+    p.add_argument("--games", type=options.whole("games", 1), default=DEFAULT_GAMES, metavar="N",
                    help=f"games to play (default {DEFAULT_GAMES})")
-    p.add_argument("--seeds", type=_seeds, default=4, metavar="N",
-                   help="seeds per pit, 1..12 (default 4)")
-    p.add_argument("--capture", choices=mancala.CAPTURE_RULES, default="standard",
-                   help="capture rule (default standard)")
-    p.add_argument("--seed", type=_seed, default=0, metavar="N",
+    p.add_argument("--seeds", type=options.seeds, default=DEFAULT_SEEDS, metavar="N",
+                   help=f"seeds per pit, {MIN_SEEDS}..{MAX_SEEDS_PER_PIT} (default {DEFAULT_SEEDS})")
+    options.add_capture(p)
+    p.add_argument("--seed", type=options.seed, default=0, metavar="N",
                    help="base seed of the run (default 0); game i's seed is derived from it "
                         "and i, and `play --south S --north N --seed SEED` replays that game")
-    p.add_argument("--workers", type=_positive("workers", MAX_WORKERS), default=1, metavar="K",
+    p.add_argument("--workers", type=options.whole("workers", 1, MAX_WORKERS), default=1, metavar="K",
                    help="games played at once in K processes (default 1); "
                         "the results are the same")
     p.add_argument("--no-swap", action="store_true",
@@ -66,47 +66,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-# -- argument types
-
-def _player_spec(text: str) -> str:
-    try:
-        return check_player(text).spec
-    except PlayerSpecError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _positive(what: str, most: Optional[int] = None):
-    def parse(text: str) -> int:
-        value = int(text) if text.strip().isdigit() else 0
-        if value < 1 or (most is not None and value > most):
-            upto = f" to {most}" if most is not None else ""
-            raise argparse.ArgumentTypeError(f"{what} is a whole number from 1{upto}, not {quote(text)}")
-        return value
-    return parse
-
-
-def _seeds(text: str) -> int:
-    try:
-        value = int(text)
-        start_slots(value)
-    except (ValueError, MancalaError):
-        raise argparse.ArgumentTypeError(
-            f"seeds per pit is a whole number from 1 to 12, not {quote(text)}") from None
-    return value
-
-
-def _seed(text: str) -> int:
-    if not text.strip().isdigit() or int(text) >= 2 ** 63:
-        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0, not {quote(text)}")
-    return int(text)
-
-
 # -- the command
 
 def run(args: argparse.Namespace) -> int:
     config = ArenaConfig(args.player_a, args.player_b, games=args.games, seeds=args.seeds,
                          capture=args.capture, seed=args.seed, swap=not args.no_swap)
-    progress = _Bar(sys.stderr) if _is_terminal(sys.stderr) else _Lines(sys.stderr)
+    progress = _Bar(sys.stderr) if is_terminal(sys.stderr) else _Lines(sys.stderr)
     report = run_arena(config, workers=args.workers, progress=progress)
     progress.close()
     if report.interrupted:
@@ -119,13 +84,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_table(report, sys.stdout)
     return 130 if report.interrupted else 0
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 # -- output
@@ -152,17 +110,6 @@ def write_csv(report: ArenaReport, out: TextIO) -> None:
 
 def _percent(value: Optional[float]) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
-
-
-def _ms(seconds: Optional[float]) -> str:
-    if seconds is None:
-        return "-"
-    ms = 1000 * seconds
-    return f"{ms:.3g}" if ms < 100 else f"{ms:,.0f}"
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.1f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
 
 
 def rules_text(config: ArenaConfig) -> str:

@@ -20,11 +20,12 @@ from typing import Any, Dict, List, Optional
 import mancala
 from mancala import _reference
 from mancala.board import capture_code
-from mancala.cli import limits
-from mancala.engine import DEFAULT_DEPTH, Engine, SearchLimit
+from mancala.cli import options
+from mancala.cli.format import ms as _ms
+from mancala.engine import Engine, SearchLimit
+from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB
 from mancala.positions import BENCH_POSITIONS, Position, load_positions
 
-DEFAULT_HASH_MB = 64
 DEFAULT_COMPARE_DEPTH = 8
 # The compiled tree is searched first and is the same tree the twin will walk;
 # beyond this many nodes (tens of seconds of pure Python) the twin is skipped.
@@ -43,11 +44,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "score and table use. With a depth limit the total node count is a "
                     "behaviour signature: identical run after run.")
     limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=limits.depth, metavar="N",
+    limit.add_argument("--depth", type=options.depth, metavar="N",
                        help=f"search every position to depth N (default {DEFAULT_DEPTH})")
-    limit.add_argument("--time", type=limits.seconds, metavar="S",
+    limit.add_argument("--time", type=options.seconds, metavar="S",
                        help="search every position for S seconds instead of to a depth")
-    p.add_argument("--hash-mb", type=limits.megabytes, default=float(DEFAULT_HASH_MB), metavar="MB",
+    p.add_argument("--hash-mb", type=options.megabytes, default=float(DEFAULT_HASH_MB), metavar="MB",
                    help=f"transposition table size (default {DEFAULT_HASH_MB}; 0 for none)")
     p.add_argument("--positions", metavar="FILE",
                    help="positions to search, one a line: NAME SLOTS SIDE CAPTURE "
@@ -55,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare", action="store_true",
                    help="also search plain alpha-beta trees compiled and in pure Python: "
                         "node counts must agree; prints both times and the speed ratio")
-    p.add_argument("--compare-depth", type=limits.depth, default=DEFAULT_COMPARE_DEPTH, metavar="N",
+    p.add_argument("--compare-depth", type=options.depth, default=DEFAULT_COMPARE_DEPTH, metavar="N",
                    help=f"depth of the --compare trees (default {DEFAULT_COMPARE_DEPTH})")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document on stdout (progress still goes to stderr)")
@@ -216,10 +217,6 @@ def _mismatch(row: Dict[str, Any]) -> str:
 
 
 # -- output
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f}"
-
 
 def _score(value: Optional[int]) -> str:
     return "-" if value is None else f"{value:+d}"

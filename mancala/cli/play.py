@@ -17,10 +17,16 @@ from typing import Callable, List, Optional, Tuple
 
 from mancala import autosaves, storage
 from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
-from mancala.cli import CommandError
+from mancala.cli import options
+from mancala.errors import CommandError
+from mancala.cli.format import duration as _duration
+from mancala.cli.options import is_terminal
+from mancala.errors import quote
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 from mancala.game import Game, GameObserver, Hint
 from mancala.players import (
-    LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, PlayerSpecError, Request, parse_player, pit_label)
+    LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, Request, canonical_spec, parse_player,
+    pit_label)
 
 DEMO_PLAYER = "ai:medium"
 RESUME_HINT = "python -m mancala play --resume"
@@ -65,10 +71,7 @@ def want_color(no_color_flag: bool, stream=None) -> bool:
     stream = stream or sys.stdout
     if no_color_flag or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+    return is_terminal(stream)
 
 
 # -- drawing ---------------------------------------------------------------------
@@ -150,10 +153,6 @@ def describe_info(info: MoveInfo) -> str:
             parts.append(info.note)
     parts.append(_duration(info.elapsed))
     return ", ".join(parts)
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
 
 
 def describe_turns(game: Game) -> List[str]:
@@ -284,7 +283,7 @@ def choose(term: Terminal, title: str, options: List[tuple], default: int = 1,
             except ValueError:
                 pass
         also = f", or a player ({VALID_SPECS})" if free is not None else ""
-        term.out(f"{answer!r} is not a choice; type a number from 1 to {len(options)}{also}.")
+        term.out(f"{quote(answer)} is not a choice; type a number from 1 to {len(options)}{also}.")
 
 
 def ask_player(term: Terminal, side: str, default: int) -> str:
@@ -302,12 +301,13 @@ def ask_player(term: Terminal, side: str, default: int) -> str:
 
 def ask_seeds(term: Terminal) -> int:
     while True:
-        answer = term.ask("Seeds per pit, 1-12 [4]: ").strip()
+        answer = term.ask(f"Seeds per pit, {MIN_SEEDS}-{MAX_SEEDS_PER_PIT} [{DEFAULT_SEEDS}]: ").strip()
         if not answer:
-            return 4
-        if answer.isdigit() and 1 <= int(answer) <= 12:
-            return int(answer)
-        term.out(f"{answer!r} is not a number from 1 to 12.")
+            return DEFAULT_SEEDS
+        try:
+            return options.seeds(answer)
+        except argparse.ArgumentTypeError:
+            term.out(f"{quote(answer)} is not a number from {MIN_SEEDS} to {MAX_SEEDS_PER_PIT}.")
 
 
 def menu(term: Terminal, found: autosaves.Scan
@@ -358,7 +358,7 @@ def _ask_file(term: Terminal) -> Optional[storage.SavedGame]:
         if not name:
             return None
         try:
-            return storage.load(os.path.expanduser(name))
+            return storage.load(os.path.expanduser(name), players=canonical_spec)
         except storage.SaveFileError as exc:
             term.out(str(exc))
 
@@ -370,34 +370,15 @@ def ask_again(term: Terminal) -> bool:
             return False
         if answer in ("y", "yes"):
             return True
-        term.out(f"{answer!r}: type y or n.")
+        term.out(f"{quote(answer)}: type y or n.")
 
 
 # -- the command -----------------------------------------------------------------------
 
-def _player_spec(text: str) -> str:
-    try:
-        return parse_player(text).spec
-    except PlayerSpecError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _seeds(text: str) -> int:
-    if not text.strip().isdigit() or not 1 <= int(text) <= 12:
-        raise argparse.ArgumentTypeError(f"seeds per pit is a whole number from 1 to 12, not {text!r}")
-    return int(text)
-
-
-def _seed(text: str) -> int:
-    if not text.strip().isdigit() or int(text) >= 2 ** 63:
-        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0, not {text!r}")
-    return int(text)
-
-
 def _game_number(text: str) -> int:
     if not text.strip().isdigit() or not 1 <= int(text) <= 10 ** 6:
         raise argparse.ArgumentTypeError(f"N is a saved game's number in the list, "
-                                         f"from 1, not {text[:20]!r}")
+                                         f"from 1, not {quote(text, 20)}")
     return int(text)
 
 
@@ -410,29 +391,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         epilog="In game: a pit 1-6 (from your left) or letter A-F (South) / G-L (North), "
                "or hint, undo, save [FILE], load FILE, help, quit. Every move is autosaved; "
                f"resume with `{RESUME_HINT}`.")
-    p.add_argument("--south", type=_player_spec, metavar="PLAYER",
+    p.add_argument("--south", type=options.player, metavar="PLAYER",
                    help="who plays South, the side that moves first (default: human; "
                         f"{DEMO_PLAYER} in the demo, with no terminal and no players given)")
-    p.add_argument("--north", type=_player_spec, metavar="PLAYER",
+    p.add_argument("--north", type=options.player, metavar="PLAYER",
                    help=f"who plays North (default: {DEMO_PLAYER})")
-    p.add_argument("--seeds", type=_seeds, metavar="N", help="seeds per pit, 1..12 (default 4)")
-    p.add_argument("--capture", choices=CAPTURE_RULES, help="capture rule (default standard)")
+    p.add_argument("--seeds", type=options.seeds, metavar="N",
+                   help=f"seeds per pit, {MIN_SEEDS}..{MAX_SEEDS_PER_PIT} (default {DEFAULT_SEEDS})")
+    options.add_capture(p, default=None)
     source = p.add_mutually_exclusive_group()
     source.add_argument("--load", metavar="FILE", help="continue a saved game")
     source.add_argument("--resume", nargs="?", const=0, type=_game_number, metavar="N",
                         help="continue the autosaved game where it stopped; with several, "
                              "list them (newest first) and N picks one")
-    p.add_argument("--seed", type=_seed, metavar="N",
+    p.add_argument("--seed", type=options.seed, metavar="N",
                    help="seed for the random choices of random players and ai:easy/medium")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
     p.set_defaults(run=run)
 
 
 def _interactive() -> bool:
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
+    return is_terminal(sys.stdin)
 
 
 def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
@@ -448,7 +427,7 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
         if saved is None:
             return None, None
     elif args.load:
-        saved = storage.load(os.path.expanduser(args.load))
+        saved = storage.load(os.path.expanduser(args.load), players=canonical_spec)
     elif interactive and not any((args.south, args.north, args.seeds, args.capture)):
         return menu(term, found)
     else:

@@ -6,14 +6,18 @@ import re
 from typing import List
 
 from mancala.board import Board
-from mancala.cli import CommandError
+from mancala.cli import options
+from mancala.errors import CommandError
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 from mancala.errors import quote
 
 
 def add_position_arguments(p: argparse.ArgumentParser) -> None:
     """--seeds, --capture, --board, --to-move, --moves."""
-    p.add_argument("--seeds", type=int, default=None, help="seeds per pit of the start (default 4)")
-    p.add_argument("--capture", default="standard", choices=("standard", "empty", "none"))
+    # checked by Board (mancala.limits.check_seeds), reported as one line like the other position errors
+    p.add_argument("--seeds", type=int, default=None, metavar="N",
+                   help=f"seeds per pit of the start, {MIN_SEEDS}..{MAX_SEEDS_PER_PIT} (default {DEFAULT_SEEDS})")
+    options.add_capture(p)
     p.add_argument("--board", type=slots, metavar="SLOTS",
                    help="any position: 14 seed counts in rule order (South pits, South store, "
                         "North pits, North store), e.g. '0,3,0,0,1,2,20,1,0,0,4,0,0,17'")
@@ -33,7 +37,7 @@ def board_from(args: argparse.Namespace) -> Board:
         raise CommandError("--to-move sets who moves in a --board position; a start always has "
                            "South to move (give --board, or --moves to play from the start)")
     else:
-        board = Board(seeds=4 if args.seeds is None else args.seeds, capture=args.capture)
+        board = Board(seeds=DEFAULT_SEEDS if args.seeds is None else args.seeds, capture=args.capture)
     for number, pit in enumerate(args.moves, 1):
         if not board.is_legal(pit):
             legal = " ".join(str(p + 1) for p in board.legal_moves) or "none: the game is over"

@@ -8,10 +8,12 @@ import time
 
 from mancala import book, endgame
 from mancala.board import PLAYER_NAMES, Board, start_slots
-from mancala.cli import CommandError, limits
+from mancala.cli import options
+from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
-from mancala.limits import solve_table_mb
+from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
+from mancala._core import MAX_SEEDS
 
 # --json names the fields that hold pits 0..5 (people see 1..6) as indices
 JSON_FIELDS = {"move": "move_index", "optimal_moves": "optimal_move_indices", "pv": "pv_indices"}
@@ -27,16 +29,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "from the mover's left; --json gives pit indices 0..5 (move_index, "
                     "optimal_move_indices, pv_indices).")
     add_position_arguments(p)
-    p.add_argument("--hash-mb", type=limits.megabytes, default=None, metavar="MB",
+    p.add_argument("--hash-mb", type=options.megabytes, default=None, metavar="MB",
                    help="transposition table size (default: by the seeds on the board, 16 MB "
                         "up to 36 seeds, doubling every 2 seeds up to 1024 MB, at most half "
                         "the memory available)")
-    p.add_argument("--endgame", type=int, default=None, metavar="N",
+    p.add_argument("--endgame", type=options.endgame_seeds, default=None, metavar="N",
                    help="use the endgame database of positions with at most N seeds in the pits, "
                         "building and caching it first if needed (on two threads N = 16 builds in "
                         "seconds, 18 in about 15 s, 20 in about 30 s); 0 for none. "
                         "Default: the largest one cached")
-    p.add_argument("--threads", type=int, default=2, metavar="N",
+    p.add_argument("--threads", type=options.threads, default=2, metavar="N",
                    help="threads sharing each search, and building a missing endgame database "
                         "(default 2; 1 gives the same node counts on every run)")
     p.add_argument("--all", action="store_true", help="also list every optimal move (one more search each)")
@@ -54,16 +56,12 @@ def say(text: str) -> None:
 
 
 def engine_for(args: argparse.Namespace, capture: str) -> Engine:
-    if not 1 <= args.threads <= 64:
-        raise CommandError(f"--threads is 1 to 64, not {args.threads}")
     if args.hash_mb is None:    # update_book's starts: the full default
         args.hash_mb = solve_table_mb()
     if args.endgame is None:
         return Engine(hash_mb=args.hash_mb, threads=args.threads)
     if args.endgame == 0:
         return Engine(hash_mb=args.hash_mb, endgame=None, threads=args.threads)
-    if not 1 <= args.endgame <= 24:
-        raise CommandError(f"--endgame is 0 to 24 seeds, not {args.endgame}")
 
     def progress(seeds: int, done: int, total: int, seconds: float) -> None:
         say(f"endgame database ({capture}): {seeds} seeds, {done:,} of {total:,} positions, {seconds:.1f} s")
@@ -74,8 +72,8 @@ def engine_for(args: argparse.Namespace, capture: str) -> Engine:
 
 def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
     def progress(lower: int, upper: int, nodes: int, seconds: float) -> None:
-        low = "-inf" if lower < -144 else f"{lower:+d}"
-        high = "+inf" if upper > 144 else f"{upper:+d}"
+        low = "-inf" if lower < -MAX_SEEDS else f"{lower:+d}"
+        high = "+inf" if upper > MAX_SEEDS else f"{upper:+d}"
         say(f"  value in [{low}, {high}]  {nodes:,} nodes  {seconds:.1f} s")
 
     start = time.perf_counter()
@@ -102,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         held = book.describe(book.load())
         per_pit = board.pits[0]
         start = f"Kalah(6,{per_pit}) {board.capture}" if board.to_move == 0 and \
-            1 <= per_pit <= 12 and board.pits == start_slots(per_pit) else None
+            MIN_SEEDS <= per_pit <= MAX_SEEDS_PER_PIT and board.pits == start_slots(per_pit) else None
         raise CommandError(f"the opening book holds {held}; "
                            + (f"not {start}" if start else "this position is not a start"))
     if entry is not None:

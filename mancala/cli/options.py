@@ -1,0 +1,113 @@
+"""The argument types the commands share, each a thin face of :mod:`mancala.limits`.
+
+An ``argparse`` type turns the text typed into a value or raises
+``ArgumentTypeError`` with the library's one line (which states the allowed
+range), so the parser reports it: ``python -m mancala COMMAND: error: argument
+--seeds: seeds per pit is a whole number from 1 to 12, not '13'``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from typing import Callable, Optional, TextIO, TypeVar
+
+from mancala import limits
+from mancala.board import CAPTURE_RULES
+from mancala.errors import InputError
+
+T = TypeVar("T")
+_WHOLE = re.compile(r"\s*[+-]?\d{1,30}\s*")    # longer is out of every range anyway
+
+
+def _typed(check: Callable[[object, object], T], text: str, value: object) -> T:
+    try:
+        return check(value, text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _whole(text: str) -> object:
+    """The int the text spells, or the text itself (which every check refuses)."""
+    return int(text) if _WHOLE.fullmatch(text) else text
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def seeds(text: str) -> int:
+    """--seeds: seeds per pit, 1..12."""
+    return _typed(limits.check_seeds, text, _whole(text))
+
+
+def depth(text: str) -> int:
+    """--depth: moves searched ahead, 1..254."""
+    return _typed(limits.check_depth, text, _whole(text))
+
+
+def threads(text: str) -> int:
+    """--threads: 1..64."""
+    return _typed(limits.check_threads, text, _whole(text))
+
+
+def seed(text: str) -> int:
+    """--seed: a random seed, 0..2**63-1."""
+    return _typed(limits.check_seed, text, _whole(text))
+
+
+def endgame_seeds(text: str) -> int:
+    """--endgame: the seeds an endgame database covers, 0..24."""
+    return _typed(limits.check_endgame_seeds, text, _whole(text))
+
+
+def seconds(text: str) -> float:
+    """--time: a positive number of seconds."""
+    return _typed(limits.check_seconds, text, _number(text))
+
+
+def megabytes(text: str) -> float:
+    """--hash-mb: a table size from 0 to what the machine can give."""
+    return _typed(limits.check_hash_mb, text, _number(text))
+
+
+def whole(what: str, lowest: int, highest: Optional[int] = None) -> Callable[[str], int]:
+    """A type for a count such as --games or --workers: a whole number in a range."""
+    def parse(text: str) -> int:
+        return _typed(lambda value, given: limits.check_whole(value, what, lowest, highest, given=given),
+                      text, _whole(text))
+    parse.__name__ = what
+    return parse
+
+
+def player(text: str) -> str:
+    """--south/--north: a player spelling, in its canonical form."""
+    from mancala.players import canonical_spec
+    return _typed(lambda value, given: canonical_spec(value), text, text)
+
+
+def machine_player(text: str) -> str:
+    """An arena player: a spelling a machine can play (not human), canonical."""
+    from mancala.arena import check_player
+    return _typed(lambda value, given: check_player(value).spec, text, text)
+
+
+def add_capture(p: argparse.ArgumentParser, default: Optional[str] = "standard") -> None:
+    """--capture: one of the rule names."""
+    p.add_argument("--capture", choices=CAPTURE_RULES, default=default,
+                   help="capture rule (default standard)")
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """True if ``stream`` is a terminal; False for a pipe, a file or a closed or fake stream."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+__all__ = ["seeds", "depth", "threads", "seed", "endgame_seeds", "seconds", "megabytes", "whole",
+           "player", "machine_player", "add_capture", "is_terminal"]

@@ -1,0 +1,101 @@
+"""The package as users meet it: the version it reports, what its sdist and wheel hold.
+
+The expected version is read from ``pyproject.toml`` (the one place it is set),
+not from the code that prints it.
+"""
+import importlib.metadata
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import mancala
+from mancala.cli import main, version
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def project():
+    """The ``[project]`` table of pyproject.toml."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["project"]
+
+
+def test_distribution_is_not_called_mancala(project):
+    # "mancala" on PyPI is an unrelated project; the import name stays mancala
+    assert project["name"] == "kalah"
+    assert project["scripts"]["mancala"] == "mancala.cli:main"
+
+
+def test_version_option_prints_the_pyproject_version(project, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"mancala {project['version']}\n"
+
+
+def test_version_option_in_a_real_process(project):
+    done = subprocess.run([sys.executable, "-m", "mancala", "--version"],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"mancala {project['version']}\n", "")
+
+
+def test_installed_metadata_matches_pyproject(project):
+    # fails when pyproject.toml's version moved and the package was not reinstalled
+    assert importlib.metadata.version("kalah") == project["version"]
+
+
+def test_version_without_metadata_falls_back_to_the_source(project, monkeypatch):
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    assert version() == project["version"]
+    assert mancala.__version__ == project["version"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """``python -m build``: the sdist, then the wheel built from that sdist."""
+    pytest.importorskip("build", reason="needs the build front end: pip install build")
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (sdist,) = out.glob("*.tar.gz")
+    (wheel,) = out.glob("*.whl")
+    return sdist, wheel
+
+
+def _sources_to_build():
+    """What building the extension reads, from the source tree itself."""
+    files = {"setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"}
+    for pattern in ("csrc/**/*", "mancala/**/*.pyx", "mancala/**/*.pxd", "mancala/**/*.pxi",
+                    "mancala/data/*", "tests/data/*"):
+        files |= {p.relative_to(ROOT).as_posix() for p in ROOT.glob(pattern) if p.is_file()}
+    return files
+
+
+@pytest.mark.slow
+def test_sdist_holds_the_build_inputs_and_no_generated_c(built):
+    sdist, _ = built
+    with tarfile.open(sdist) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    assert _sources_to_build() <= names, sorted(_sources_to_build() - names)
+    assert not [n for n in names if n.endswith((".c", ".so", ".pyc", ".html"))]
+
+
+@pytest.mark.slow
+def test_wheel_holds_the_extension_and_data_but_no_build_inputs(built):
+    _, wheel = built
+    with zipfile.ZipFile(wheel) as whl:
+        names = set(whl.namelist())
+    assert [n for n in names if n.startswith("mancala/_core.") and n.endswith((".so", ".pyd"))]
+    assert {"mancala/data/openings.json", "mancala/data/bench_positions.txt"} <= names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert not [n for n in names if n.endswith((".c", ".pyx", ".pxd", ".pxi", ".h"))]
