@@ -43,7 +43,7 @@ from collections.abc import Mapping, Set
 from operator import index
 from threading import Thread, get_ident, main_thread
 
-from mancala.errors import IllegalMoveError, InvalidBoardError, quote
+from mancala.errors import IllegalMoveError, InvalidBoardError, InvalidLimitError, InvalidRuleError, quote
 
 CAPTURE_RULES = ("standard", "empty", "none")
 EVALUATIONS = ("store", "positional")
@@ -57,8 +57,11 @@ cdef enum:
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
 
+# the limits that protect memory; mancala.limits reads them from here
 MAX_DEPTH = TT_DEPTH_MAX
 MAX_SEEDS = KALAH_MAX_SEEDS
+MAX_THREADS = 64                # an endgame build's threads
+MAX_HASH_MB = 1 << 24           # a table's size in bytes fits 64 bits
 
 include "_core_rules.pxi"
 include "_core_threads.pxi"

@@ -68,7 +68,7 @@ cdef int check_side(object to_move) except -1:
 
 cdef int check_code(object code, tuple names, str what) except -1:
     if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < len(names):
-        raise ValueError(f"{what} is an index into {names}, not {code!r}")
+        raise InvalidRuleError(f"{what} is an index into {names}, not {quote(code)}")
     return code
 
 
@@ -97,13 +97,13 @@ cdef list as_list(const int *slots):
 
 cdef int check_depth(object depth, int lowest) except -1:
     if isinstance(depth, bool) or not isinstance(depth, int) or not lowest <= depth <= TT_DEPTH_MAX:
-        raise ValueError(f"depth is a whole number from {lowest} to {TT_DEPTH_MAX}, not {depth!r}")
+        raise InvalidLimitError(f"depth is a whole number from {lowest} to {TT_DEPTH_MAX}, not {quote(depth)}")
     return depth
 
 
 
 cdef int check_egdb_seeds(object max_seeds) except -1:
     if isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= EGDB_MAX_SEEDS:
-        raise ValueError(f"an endgame database covers 0 to {EGDB_MAX_SEEDS} seeds, not {max_seeds!r}")
+        raise InvalidLimitError(f"an endgame database covers 0 to {EGDB_MAX_SEEDS} seeds, not {quote(max_seeds)}")
     egdb_init_binomials()
     return max_seeds

@@ -18,8 +18,8 @@ def egdb_build(max_seeds, capture, progress=None, threads=1):
     """
     cdef int n, top = check_egdb_seeds(max_seeds)
     cdef int rule = check_code(capture, CAPTURE_RULES, "capture")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise ValueError(f"threads is 1 to 64, not {threads!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise InvalidLimitError(f"threads is 1 to {MAX_THREADS}, not {quote(threads)}")
     values = bytearray(egdb_count(top))
     memset(<char *> values, EGDB_UNKNOWN, len(values))
     cdef BuildStop stop = BuildStop()

@@ -14,8 +14,8 @@ cdef class Searcher:
         cdef double mb = hash_mb
         memset(&self.s, 0, sizeof(self.s))
         self.s.tt = &self.table
-        if not 0 <= mb <= 1 << 24:
-            raise ValueError(f"hash_mb is 0 (no table) to {1 << 24} MB, not {hash_mb!r}")
+        if not 0 <= mb <= MAX_HASH_MB:
+            raise InvalidLimitError(f"hash_mb is 0 (no table) to {MAX_HASH_MB} MB, not {quote(hash_mb)}")
         self.s.ordering = ordering
         self.s.futility = futility
         self.s.prune = True

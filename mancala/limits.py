@@ -25,7 +25,7 @@ import math
 import operator
 from typing import Optional, Type
 
-from mancala._core import MAX_DEPTH as _TABLE_MAX_DEPTH
+from mancala import _core
 from mancala._system import available_bytes
 from mancala.errors import InputError, InvalidLimitError, InvalidRuleError, quote
 
@@ -35,7 +35,7 @@ MIN_SEEDS = 1                   # seeds per pit at the start
 MAX_SEEDS_PER_PIT = 12          # 144 seeds: what the core's counters and the endgame index allow
 DEFAULT_SEEDS = 4
 
-MAX_DEPTH = _TABLE_MAX_DEPTH    # a table entry keeps the depth in 8 bits
+MAX_DEPTH = _core.MAX_DEPTH     # a table entry keeps the depth in 8 bits
 DEFAULT_DEPTH = 12
 MAX_REFERENCE_DEPTH = 30        # the pure-Python searches take hours long before this
 
@@ -43,12 +43,12 @@ MAX_NODES = 2 ** 63 - 1         # the core counts nodes in a signed 64-bit integ
 MAX_SEED = 2 ** 63 - 1          # a random seed, as a save file keeps it
 MAX_MOVE_SECONDS = 3600.0       # a computer player's time per move (ai:time=S)
 
-MAX_THREADS = 64
+MAX_THREADS = _core.MAX_THREADS
 MAX_ENDGAME_SEEDS = 24          # solve --endgame: C(36, 12) bytes, about 1.3 GB on disk
 
 DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
 SMALL_HASH_MB = 16              # the players' and the hint's engines
-MAX_HASH_MB = 1 << 24           # the core's ceiling (its table size in bytes fits 64 bits)
+MAX_HASH_MB = _core.MAX_HASH_MB # the core's ceiling (its table size in bytes fits 64 bits)
 
 # The solve command's table: a fresh 1 GB table costs a second of page zeroing
 # and the small starts search faster in a table that fits the cache, so the

@@ -316,3 +316,22 @@ def test_a_missing_command_module_is_an_error_not_a_missing_command():
             "try:\n    import mancala.cli\nexcept ImportError:\n    sys.exit(0)\nsys.exit(1)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, "mancala.cli imported without its arena command"
+
+
+# -- the compiled core's own checks (it takes raw lists and sizes) are project errors too --
+
+@pytest.mark.parametrize("refuse, error, text", [
+    (lambda: mancala._core.Searcher(hash_mb=2 ** 25), errors.InvalidLimitError,
+     "hash_mb is 0 (no table) to 16777216 MB, not 33554432"),
+    (lambda: mancala._core.egdb_build(2, 0, threads=65), errors.InvalidLimitError, "threads is 1 to 64, not 65"),
+    (lambda: mancala._core.egdb_size(37), errors.InvalidLimitError, "covers 0 to 36 seeds, not 37"),
+    (lambda: mancala._core.perft(start_slots(4), 0, -1, 0), errors.InvalidLimitError,
+     "depth is a whole number from 0 to 254, not -1"),
+    (lambda: mancala._core.perft(start_slots(4), 0, 1, 3), errors.InvalidRuleError,
+     "capture is an index into"),
+], ids=["table", "threads", "database", "depth", "rule"])
+def test_the_core_refuses_with_project_errors_stating_the_range(refuse, error, text):
+    with pytest.raises(error) as info:
+        refuse()
+    assert text in str(info.value)
+    assert "\n" not in str(info.value)
