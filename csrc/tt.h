@@ -69,7 +69,7 @@ KALAH_STATIC_ASSERT(sizeof(tt_bucket) == 64, "a bucket is one 64-byte cache line
 KALAH_STATIC_ASSERT(KALAH_MAX_SEEDS <= UINT8_MAX, "tt_key packs each pit into a byte");
 KALAH_STATIC_ASSERT(KALAH_MAX_SEEDS <= INT16_MAX, "a value in seeds fits tt_data.value");
 KALAH_STATIC_ASSERT(TT_DEPTH_MAX < TT_DEPTH_END && TT_DEPTH_END <= UINT8_MAX, "depths fit tt_data.depth");
-KALAH_STATIC_ASSERT(KALAH_PITS <= TT_NO_MOVE && TT_NO_MOVE <= UINT8_MAX, "a pit and TT_NO_MOVE fit tt_data.move apart");
+KALAH_STATIC_ASSERT((int)KALAH_PITS <= (int)TT_NO_MOVE && TT_NO_MOVE <= UINT8_MAX, "a pit and TT_NO_MOVE fit tt_data.move apart");
 
 enum { TT_HUGE_PAGE = 2 << 20 };
 
