@@ -18,6 +18,7 @@
           EndgameMissingError       no database file where one was looked for
         PositionFileError           a bench position file that cannot be read
       SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
+      PlayerFailedError             a player that cannot go on (crash, timeout, illegal move)
       AutosaveError (OSError)       the autosave folder cannot be written
       CommandError                  a fatal problem a command reports as one line
 
@@ -92,6 +93,17 @@ class SearchStoppedError(MancalaError, RuntimeError):
     """A call that Engine.stop() ended before it had an answer (not bad input: a RuntimeError)."""
 
 
+class PlayerFailedError(MancalaError):
+    """A player that cannot go on: an external engine crashed, hung past its time or sent an illegal move.
+
+    ``reason`` is one of "crash", "timeout", "illegal-move", "protocol"; the message says what happened.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class AutosaveError(MancalaError, OSError):
     """The autosave folder cannot be written; the message is one line for the player."""
 
@@ -121,5 +133,5 @@ __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "PositionFileError",
-    "SearchStoppedError", "AutosaveError", "CommandError", "quote",
+    "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
 ]

@@ -1,0 +1,194 @@
+"""Strength statistics of a match: Elo with its 95% interval, and the SPRT.
+
+Two ways to count a match between A and B, both from A's point of view:
+
+- **trinomial**: each game scores 1 (A won), 1/2 (draw) or 0; the counts are
+  ``(losses, draws, wins)``, in the order of the scores 0, 1/2, 1.
+- **pentanomial**: games are played in pairs (the same opening twice, sides
+  swapped); a pair scores 0, 1/2, 1, 3/2 or 2 points, and the counts are the
+  number of pairs with each, lowest first. Pairs cancel the first-move
+  advantage and the opening's own bias, and the variance of pair scores is
+  the honest one when the two games of a pair are related (as chess
+  testing frameworks such as Fishtest report).
+
+Either way the counts become one sample of per-unit scores in [0, 1] (a
+pair's points are divided by 2): :func:`score_stats` gives their mean ``s``
+and variance. Then
+
+- Elo: ``elo = -400 * log10(1/s - 1)`` (:func:`elo_from_score`; a 60% score
+  is +70.4 Elo, 76% is +200);
+- the 95% interval: ``s +- 1.959964 * sqrt(var / N)`` (N games or pairs),
+  each end converted to Elo, as Fishtest converts its score interval;
+- SPRT (:func:`sprt_llr`): the generalised SPRT with the normal
+  approximation that Fishtest's statistics use (M. Van den Bergh's GSPRT):
+  with ``s0, s1`` the scores of the logistic Elo hypotheses ELO0 and ELO1,
+  ``LLR = N * (s1 - s0) * (2*s - s0 - s1) / (2 * var)``; the log-likelihood
+  ratio of a normal mean ``s`` with variance ``var / N`` under ``s1`` against
+  ``s0``. The bounds are ``log(beta / (1 - alpha))`` (accept H0 at or below)
+  and ``log((1 - beta) / alpha)`` (accept H1 at or above). Elo here is the
+  logistic Elo of the formula above (not Fishtest's "normalised" Elo).
+  Before the LLR the counts are regularised (as Fishtest's statistics
+  regularise theirs): a count of 0 becomes 0.001, so a match where every pair scored the same has a tiny
+  variance rather than none (and a finite, large LLR).
+
+Everything here is plain arithmetic on counts: nothing of games or players.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple
+
+from mancala.errors import InvalidLimitError, quote
+
+Z_95 = 1.959963984540054        # the standard normal quantile for a two-sided 95% interval
+TRINOMIAL_SCORES = (0.0, 0.5, 1.0)                  # loss, draw, win
+PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)    # pair points 0..2, divided by 2
+REGULARISE = 1e-3               # what a count of 0 becomes in the SPRT
+DEFAULT_ALPHA = 0.05
+DEFAULT_BETA = 0.05
+
+
+def _check_counts(counts: Sequence[float], size: int) -> None:
+    if len(counts) != size or any(isinstance(c, bool) or not isinstance(c, (int, float))
+                                  or not math.isfinite(c) or c < 0 for c in counts):
+        raise InvalidLimitError(f"counts are {size} numbers, each 0 or more, not {quote(counts)}")
+
+
+def _scores_for(counts: Sequence[float]) -> Sequence[float]:
+    if len(counts) == 3:
+        return TRINOMIAL_SCORES
+    if len(counts) == 5:
+        return PENTANOMIAL_SCORES
+    raise InvalidLimitError(f"counts are 3 (trinomial) or 5 (pentanomial) numbers, not {quote(counts)}")
+
+
+def score_stats(counts: Sequence[float]) -> Tuple[float, float, float]:
+    """``(N, mean, variance)`` of the per-unit scores given by trinomial or pentanomial counts.
+
+    The variance is the sample's own (divided by N, not N - 1), as Fishtest
+    computes it. No games: ``(0, nan, nan)``. InvalidLimitError for counts
+    that are not 3 or 5 numbers, each 0 or more.
+    """
+    values = _scores_for(counts)
+    _check_counts(counts, len(values))
+    n = float(sum(counts))
+    if n == 0:
+        return 0.0, math.nan, math.nan
+    mean = sum(c * v for c, v in zip(counts, values)) / n
+    variance = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
+    return n, mean, variance
+
+
+def elo_from_score(score: float) -> float:
+    """The logistic Elo difference of an expected score in [0, 1]: ``-400 * log10(1/s - 1)``.
+
+    0 gives -inf and 1 gives +inf. InvalidLimitError outside [0, 1].
+    """
+    if not (isinstance(score, (int, float)) and 0 <= score <= 1):
+        raise InvalidLimitError(f"a score is from 0 to 1, not {quote(score)}")
+    if score == 0:
+        return -math.inf
+    if score == 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def score_from_elo(elo: float) -> float:
+    """The expected score of an Elo difference: ``1 / (1 + 10 ** (-elo / 400))``."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """Elo from counts, with its 95% interval (ends may be infinite; None without games)."""
+
+    model: str                      #: "pentanomial" or "trinomial"
+    n: int                          #: pairs or games counted
+    score: Optional[float]          #: mean per-unit score
+    elo: Optional[float]
+    elo_low: Optional[float]
+    elo_high: Optional[float]
+
+
+def elo_estimate(counts: Sequence[float], z: float = Z_95) -> EloEstimate:
+    """Elo and its interval (95% by default) from trinomial or pentanomial counts.
+
+    The score interval ``s +- z * sqrt(var / N)``, clipped to [0, 1], is
+    converted end by end to Elo (an end at 0 or 1 is infinite).
+    """
+    n, mean, variance = score_stats(counts)
+    model = "trinomial" if len(counts) == 3 else "pentanomial"
+    if n == 0:
+        return EloEstimate(model, 0, None, None, None, None)
+    half = z * math.sqrt(variance / n)
+    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    return EloEstimate(model, int(n), mean, elo_from_score(mean),
+                       elo_from_score(low), elo_from_score(high))
+
+
+def sprt_bounds(alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> Tuple[float, float]:
+    """The SPRT's (lower, upper) LLR bounds: ``log(beta/(1-alpha))``, ``log((1-beta)/alpha)``.
+
+    InvalidLimitError unless 0 < alpha < 1, 0 < beta < 1 and alpha + beta < 1.
+    """
+    check_error_rate(alpha, "alpha")
+    check_error_rate(beta, "beta")
+    if alpha + beta >= 1:
+        raise InvalidLimitError(f"alpha + beta must be below 1, not {quote(alpha + beta)}")
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def check_error_rate(value: float, name: str) -> float:
+    """``value`` if it is a probability strictly between 0 and 1, else InvalidLimitError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise InvalidLimitError(f"{name} is more than 0 and less than 1, not {quote(value)}")
+    return value
+
+
+def sprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
+    """The GSPRT log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``).
+
+    ``N * (s1 - s0) * (2*s - s0 - s1) / (2 * var)`` over the counts after
+    regularisation (each 0 becomes 0.001); see the module docstring.
+    No games: 0.
+    """
+    values = _scores_for(counts)
+    _check_counts(counts, len(values))
+    if sum(counts) == 0:
+        return 0.0
+    n, mean, variance = score_stats([c if c > 0 else REGULARISE for c in counts])
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+@dataclass(frozen=True)
+class SprtState:
+    """Where an SPRT stands: its hypotheses, bounds, LLR and verdict."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    lower: float        #: accept H0 at or below
+    upper: float        #: accept H1 at or above
+    llr: float
+    verdict: str        #: "H0", "H1" or "inconclusive"
+
+
+def sprt_state(counts: Sequence[float], elo0: float, elo1: float,
+               alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> SprtState:
+    """The SPRT's state after ``counts``. InvalidLimitError unless elo0 < elo1 (finite)."""
+    if not all(isinstance(e, (int, float)) and math.isfinite(e) for e in (elo0, elo1)) \
+            or not elo0 < elo1:
+        raise InvalidLimitError(f"the SPRT needs ELO0 < ELO1, finite, not {quote(elo0)} "
+                                f"and {quote(elo1)}")
+    lower, upper = sprt_bounds(alpha, beta)
+    llr = sprt_llr(counts, elo0, elo1)
+    verdict = "H1" if llr >= upper else "H0" if llr <= lower else "inconclusive"
+    return SprtState(elo0, elo1, alpha, beta, lower, upper, llr, verdict)
+
+
+__all__ = ["score_stats", "elo_from_score", "score_from_elo", "EloEstimate", "elo_estimate",
+           "sprt_bounds", "sprt_llr", "SprtState", "sprt_state", "check_error_rate",
+           "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95"]
