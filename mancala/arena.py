@@ -23,24 +23,50 @@ and a :class:`Summary` from player A's point of view.
   over and over, which ``Summary.distinct`` shows.
 - Ctrl-C (KeyboardInterrupt) stops the run: the report holds the games that
   finished, and ``interrupted`` is True.
+- Openings (``openings=2``): game pair k (games 2k and 2k + 1, A South then
+  North) starts from opening k of :func:`mancala.openings.opening_suite`
+  (the suite repeats when there are more pairs than openings); ``games =
+  2 * len(suite)`` plays each once. Without openings every pair starts from
+  the start.
+- Strength (:mod:`mancala.stats`): with sides alternating, games 2k and 2k + 1
+  are a pair and the Elo of A with its 95% interval comes from the
+  pentanomial counts of the complete pairs; with ``swap=False`` from the
+  trinomial (win/draw/loss) counts. With ``sprt=(ELO0, ELO1)`` the run stops
+  as soon as the LLR of the games so far, in game order, at a pair's end
+  (each game's, unpaired) crosses a bound; games a parallel run finished
+  beyond that point are dropped, so the verdict and games are the serial ones.
+- Forfeits: a player whose move raises PlayerFailedError (or who returns an
+  illegal pit) loses that game; the game records who and why (``forfeit``)
+  and the run goes on. Each game's players are closed (their ``close()``, if
+  they have one) when it ends, however it ends, Ctrl-C included.
+- ``time=S``: the per-move time of every player that takes one: ``ai:time``
+  written without its value and ``engine:...`` specs without ``@S`` get S;
+  players with their own time or no notion of time (random, minimax:N,
+  alphabeta:N, ai:depth=N, the levels) play as given, and
+  :meth:`ArenaConfig.untimed` names them so the output can say so.
 """
 from __future__ import annotations
 
 import hashlib
 import math
 import multiprocessing
+import re
 import signal
+import sys
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
 from mancala.board import PLAYER_NAMES, Board
-from mancala.errors import InvalidLimitError, quote
-from mancala.limits import DEFAULT_SEEDS, check_seed, check_whole
+from mancala.errors import IllegalMoveError, InvalidLimitError, PlayerFailedError, quote
+from mancala.limits import DEFAULT_SEEDS, MAX_MOVE_SECONDS, check_seed, check_whole
 from mancala.game import Game
+from mancala.openings import opening_suite
 from mancala.players import VALID_SPECS, Player, PlayerSpecError, parse_player
+from mancala.stats import (DEFAULT_ALPHA, DEFAULT_BETA, SprtState, check_error_rate, elo_estimate,
+                           sprt_state)
 
 Z_95 = 1.959963984540054     # the standard normal quantile for a two-sided 95% interval
 SEED_RANGE = 2 ** 32         # game seeds are small whole numbers people can type
@@ -65,13 +91,52 @@ class ArenaConfig:
     capture: str = "standard"
     seed: int = 0
     swap: bool = True
+    openings: Optional[int] = None      #: plies of the opening suite (None: every game from the start)
+    time: Optional[float] = None        #: seconds per move for the players that take a time
+    sprt: Optional[Tuple[float, float]] = None      #: (ELO0, ELO1): stop when the SPRT decides
+    sprt_alpha: float = DEFAULT_ALPHA
+    sprt_beta: float = DEFAULT_BETA
 
     def __post_init__(self) -> None:
-        for spec in (self.player_a, self.player_b):
+        if self.time is not None and (isinstance(self.time, bool)
+                                      or not isinstance(self.time, (int, float))
+                                      or not math.isfinite(self.time)
+                                      or not 0 < self.time <= MAX_MOVE_SECONDS):
+            raise InvalidLimitError(f"time is seconds, more than 0 and at most "
+                                    f"{MAX_MOVE_SECONDS:g}, not {quote(self.time)}")
+        for spec in self.specs:
             check_player(spec)
         check_whole(self.games, "games", 1)
         Board(seeds=self.seeds, capture=self.capture)       # InvalidRuleError quoting a bad rule
         check_seed(self.seed)
+        if self.openings is not None:
+            opening_suite(self.openings, self.seeds, self.capture)     # InvalidLimitError: plies
+            if not self.swap:
+                raise InvalidLimitError("openings are played in pairs with sides swapped; "
+                                        "they cannot be used with swap=False")
+            if self.games % 2:
+                raise InvalidLimitError(f"with openings games come in pairs: games is an even "
+                                        f"number, not {quote(self.games)}")
+        if self.sprt is not None:
+            sprt_state((0, 0, 0), *self.sprt, self.sprt_alpha, self.sprt_beta)   # checks them
+        check_error_rate(self.sprt_alpha, "alpha")
+        check_error_rate(self.sprt_beta, "beta")
+
+    @property
+    def specs(self) -> Tuple[str, str]:
+        """A's and B's specs as played: with ``time``, the timed ones take it (:func:`timed_spec`)."""
+        return timed_spec(self.player_a, self.time), timed_spec(self.player_b, self.time)
+
+    def untimed(self) -> List[str]:
+        """With ``time``: the players' specs that do not take it (they play as given)."""
+        if self.time is None:
+            return []
+        return [spec for spec in (self.player_a, self.player_b)
+                if timed_spec(spec, self.time) == spec]
+
+    def suite(self) -> List[Tuple[int, ...]]:
+        """The openings game pairs start from, in order (just the start without ``openings``)."""
+        return [()] if self.openings is None else opening_suite(self.openings, self.seeds, self.capture)
 
     def a_side(self, index: int) -> int:
         """The side A plays in game ``index``: 0 (South, moves first) or 1 (North)."""
@@ -95,6 +160,9 @@ class GameResult:
     a_time: float       #: seconds A spent on its moves, all together
     b_time: float
     line: str           #: the moves in order, one digit each: pit index 0..5 from the mover's left
+    opening: str = ""   #: the opening's moves (the first plies of ``line``, played by neither player)
+    #: None, or who lost by forfeit: {"player": "A"|"B", "reason": ..., "message": ...}
+    forfeit: Optional[Dict[str, str]] = None
 
     def to_dict(self) -> Dict[str, object]:
         """The fields as JSON and CSV show them (``line`` as ``pit_indices``)."""
@@ -103,7 +171,7 @@ class GameResult:
 
 # Output names of the fields whose own name would not say that its pits are
 # indices 0..5 (people see pits 1..6)
-OUTPUT_NAMES = {"line": "pit_indices"}
+OUTPUT_NAMES = {"line": "pit_indices", "opening": "opening_indices"}
 
 
 @dataclass(frozen=True)
@@ -123,6 +191,18 @@ class Summary:
     a_time_per_move: Optional[float]  #: seconds, over all of A's moves in all games
     b_time_per_move: Optional[float]
     distinct: int                   #: games whose move sequences differ
+    #: A's (losses, draws, wins): the trinomial counts
+    trinomial: Tuple[int, int, int] = (0, 0, 0)
+    #: complete pairs (games 2k, 2k + 1) by A's points 0, 1/2, 1, 3/2, 2; None without swapped sides
+    pentanomial: Optional[Tuple[int, int, int, int, int]] = None
+    pairs: int = 0
+    elo_model: str = "trinomial"    #: what the Elo comes from: "pentanomial" or "trinomial"
+    elo: Optional[float] = None     #: A's Elo over B (infinite for all wins or losses)
+    elo_low: Optional[float] = None     #: its 95% interval
+    elo_high: Optional[float] = None
+    forfeits_a: int = 0             #: games A lost by forfeit
+    forfeits_b: int = 0
+    sprt: Optional[SprtState] = None    #: the SPRT's state after these games, if one was asked for
 
 
 @dataclass
@@ -137,14 +217,23 @@ class ArenaReport:
     interrupted: bool = False       #: stopped early by Ctrl-C
 
     def to_dict(self) -> Dict[str, object]:
+        """As JSON shows it: an infinite Elo (all wins or all losses) is None."""
         return {
             "config": asdict(self.config),
             "workers": self.workers,
             "elapsed": self.elapsed,
             "interrupted": self.interrupted,
-            "summary": asdict(self.summary),
+            "summary": _finite(asdict(self.summary)),
             "games": [game.to_dict() for game in self.games],
         }
+
+
+def _finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    return value
 
 
 # -- the pieces
@@ -159,6 +248,26 @@ def check_player(spec: str) -> Player:
         raise PlayerSpecError(f"the arena plays computer players, not {quote(spec)}; "
                               f"use one of: {MACHINE_SPECS}")
     return player
+
+
+_TIMED_ENGINE = re.compile(r"@\s*[0-9.eE+-]+\s*$")      # engine:"..."@S: its own time
+
+
+def timed_spec(spec: str, seconds: Optional[float]) -> str:
+    """``spec`` with the arena's per-move time ``seconds``, if it takes one.
+
+    ``ai:time`` (no value) becomes ``ai:time=S``; ``engine:...`` without a
+    trailing ``@S`` gets ``@S``. Anything else (and everything when
+    ``seconds`` is None) comes back unchanged.
+    """
+    if seconds is None or not isinstance(spec, str):
+        return spec
+    text = spec.strip()
+    if text.lower() == "ai:time":
+        return f"ai:time={seconds:g}"
+    if text.lower().startswith("engine:") and not _TIMED_ENGINE.search(text):
+        return f"{text}@{seconds:g}"
+    return spec
 
 
 def game_seed(base: int, index: int) -> int:
@@ -196,31 +305,77 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     A move's time is the wall time of the game loop's step (the player's
     ``choose`` and the sowing); an engine player's first move includes making
     its transposition table (and loading a cached endgame database, if any).
+    The game starts from opening ``index // 2`` of the suite (cycled). A
+    player whose move raises PlayerFailedError, or who returns an illegal pit,
+    loses the game by forfeit; the seeds recorded are then the stores as they
+    stood. Both players are closed at the end, whatever happened.
     """
     seed = game_seed(config.seed, index)
     a_side = config.a_side(index)
-    specs = (config.player_a, config.player_b) if a_side == 0 else (config.player_b, config.player_a)
-    game = Game(*specs, seeds=config.seeds, capture=config.capture, seed=seed)
-    spent = [0.0, 0.0]      # by side
-    moves = [0, 0]
-    while not game.is_over():
-        side = game.to_move
-        start = time.perf_counter()
-        game.step()
-        spent[side] += time.perf_counter() - start
-        moves[side] += 1
-    outcome = game.outcome()
-    finals = (outcome.south, outcome.north)
+    suite = config.suite()
+    opening = suite[(index // 2) % len(suite)]
+    spec_a, spec_b = config.specs
+    specs = (spec_a, spec_b) if a_side == 0 else (spec_b, spec_a)
+    players: List[Player] = []
+    try:
+        for side, spec in enumerate(specs):      # as Game makes them: South's seed, North's seed + 1
+            players.append(parse_player(spec, seed + side))
+        game = Game(*players, seeds=config.seeds, capture=config.capture, moves=opening,
+                    seed=seed)
+        spent = [0.0, 0.0]      # by side
+        moves = [0, 0]
+        forfeit: Optional[Dict[str, str]] = None
+        while not game.is_over():
+            side = game.to_move
+            start = time.perf_counter()
+            try:
+                game.step()
+            except (PlayerFailedError, IllegalMoveError) as exc:
+                spent[side] += time.perf_counter() - start
+                moves[side] += 1
+                reason = getattr(exc, "reason", "illegal-move")
+                forfeit = {"player": "A" if side == a_side else "B", "reason": reason,
+                           "message": str(exc)}
+                break
+            spent[side] += time.perf_counter() - start
+            moves[side] += 1
+    finally:
+        close_players(players)
     b_side = 1 - a_side
-    a_seeds, b_seeds = finals[a_side], finals[b_side]
-    result = "A" if a_seeds > b_seeds else "B" if b_seeds > a_seeds else "draw"
+    if forfeit is None:
+        outcome = game.outcome()
+        finals = (outcome.south, outcome.north)
+        a_seeds, b_seeds = finals[a_side], finals[b_side]
+        result = "A" if a_seeds > b_seeds else "B" if b_seeds > a_seeds else "draw"
+    else:
+        pits = game.board.pits
+        a_seeds, b_seeds = pits[6 + 7 * a_side], pits[6 + 7 * b_side]
+        result = "B" if forfeit["player"] == "A" else "A"
     return GameResult(index, seed, PLAYER_NAMES[a_side], result, a_seeds - b_seeds,
                       a_seeds, b_seeds, game.board.ply, moves[a_side], moves[b_side],
-                      spent[a_side], spent[b_side], "".join(str(pit) for pit in game.moves))
+                      spent[a_side], spent[b_side], "".join(str(pit) for pit in game.moves),
+                      "".join(str(pit) for pit in opening), forfeit)
 
 
-def summarise(games: List[GameResult]) -> Summary:
-    """Totals and averages of finished games, from A's point of view."""
+def close_players(players: Sequence[Player]) -> None:
+    """Call each player's ``close()``, if it has one; one that fails does not stop the others."""
+    for player in players:
+        close = getattr(player, "close", None)
+        if callable(close):
+            try:
+                close()
+            except Exception:       # the game's result stands; the next game makes new players
+                pass
+
+
+def summarise(games: List[GameResult], paired: bool = True,
+              sprt: Optional[Tuple[float, float, float, float]] = None) -> Summary:
+    """Totals and averages of finished games, from A's point of view.
+
+    ``paired``: games 2k and 2k + 1 are a pair (sides swapped); the Elo comes
+    from the pentanomial counts of the complete pairs, else from the
+    trinomial counts. ``sprt`` = (ELO0, ELO1, alpha, beta) adds the SPRT's state.
+    """
     n = len(games)
     wins = sum(game.result == "A" for game in games)
     draws = sum(game.result == "draw" for game in games)
@@ -228,6 +383,10 @@ def summarise(games: List[GameResult]) -> Summary:
     low, high = wilson_interval(score, n) if n else (None, None)
     a_moves = sum(game.a_moves for game in games)
     b_moves = sum(game.b_moves for game in games)
+    trinomial = (n - wins - draws, draws, wins)
+    pentanomial = pair_counts(games) if paired else None
+    counts: Sequence[int] = pentanomial if pentanomial is not None else trinomial
+    estimate = elo_estimate(counts)
     return Summary(
         games=n, wins=wins, draws=draws, losses=n - wins - draws, score=score,
         win_rate=score / n if n else None, ci_low=low, ci_high=high,
@@ -235,14 +394,53 @@ def summarise(games: List[GameResult]) -> Summary:
         mean_plies=sum(game.plies for game in games) / n if n else None,
         a_time_per_move=sum(game.a_time for game in games) / a_moves if a_moves else None,
         b_time_per_move=sum(game.b_time for game in games) / b_moves if b_moves else None,
-        distinct=len({(game.a_side, game.line) for game in games}))
+        distinct=len({(game.a_side, game.line) for game in games}),
+        trinomial=trinomial, pentanomial=pentanomial,
+        pairs=sum(pentanomial) if pentanomial is not None else 0,
+        elo_model=estimate.model, elo=estimate.elo, elo_low=estimate.elo_low,
+        elo_high=estimate.elo_high,
+        forfeits_a=sum(bool(game.forfeit) and game.forfeit["player"] == "A" for game in games),
+        forfeits_b=sum(bool(game.forfeit) and game.forfeit["player"] == "B" for game in games),
+        sprt=sprt_state(counts, *sprt) if sprt is not None else None)
+
+
+GAME_POINTS = {"A": 2, "draw": 1, "B": 0}       # A's half-points in one game
+
+
+def pair_counts(games: Sequence[GameResult]) -> Tuple[int, int, int, int, int]:
+    """The pentanomial counts: complete pairs (games 2k and 2k + 1 both present)
+    by A's points in the pair, 0, 1/2, 1, 3/2 or 2 (lowest first)."""
+    by_index = {game.index: game for game in games}
+    counts = [0] * 5
+    for index, game in by_index.items():
+        partner = by_index.get(index + 1)
+        if index % 2 == 0 and partner is not None:
+            counts[GAME_POINTS[game.result] + GAME_POINTS[partner.result]] += 1
+    return tuple(counts)    # type: ignore[return-value]
 
 
 # -- running
 
 def _ignore_interrupt() -> None:
-    # Ctrl-C reaches every process of the terminal's group; only the parent acts on it
+    # Ctrl-C reaches every process of the terminal's group; only the parent acts on it.
+    # The parent stops workers with SIGTERM; exiting through SystemExit runs the
+    # game's ``finally``, which closes its players (external engines included).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_term)
+
+
+def _exit_on_term(signum, frame) -> None:
+    sys.exit(128 + signum)
+
+
+class _Decided(Exception):
+    """The SPRT decided: the run stops (raised out of the progress bookkeeping)."""
+
+
+def _sprt_settings(config: ArenaConfig) -> Optional[Tuple[float, float, float, float]]:
+    if config.sprt is None:
+        return None
+    return (config.sprt[0], config.sprt[1], config.sprt_alpha, config.sprt_beta)
 
 
 def run_arena(config: ArenaConfig, workers: int = 1,
@@ -252,19 +450,33 @@ def run_arena(config: ArenaConfig, workers: int = 1,
     ``progress(result, done, total)`` is called in this process as each game
     finishes (in the order they finish). Ctrl-C stops the run and returns the
     games finished so far, with ``interrupted`` set; worker processes are
-    stopped at once, their unfinished games dropped. InvalidLimitError if
-    ``workers`` is below 1.
+    stopped at once, their unfinished games dropped. With ``config.sprt`` the
+    run stops at the first game, in game order, after which the SPRT decides
+    (see the module docstring). InvalidLimitError if ``workers`` is below 1.
     """
     check_whole(workers, "workers", 1)
     workers = min(workers, config.games)
     start = time.perf_counter()
     finished: Dict[int, GameResult] = {}
     interrupted = False
+    sprt = _sprt_settings(config)
+    step = 2 if config.swap else 1         # the SPRT looks at whole pairs
+    checked = [0]                          # games 0..checked-1 are in ``finished``
+    decided: List[int] = []
 
     def record(result: GameResult) -> None:
         finished[result.index] = result
         if progress is not None:
             progress(result, len(finished), config.games)
+        if sprt is None:
+            return
+        while checked[0] in finished:
+            checked[0] += 1
+            if checked[0] % step == 0:
+                prefix = [finished[index] for index in range(checked[0])]
+                if summarise(prefix, config.swap, sprt).sprt.verdict != "inconclusive":
+                    decided.append(checked[0])
+                    raise _Decided
 
     try:
         if workers == 1:
@@ -274,9 +486,12 @@ def run_arena(config: ArenaConfig, workers: int = 1,
             _run_parallel(config, workers, record)
     except KeyboardInterrupt:
         interrupted = True
-    games = [finished[index] for index in sorted(finished)]
-    return ArenaReport(config, games, summarise(games), time.perf_counter() - start,
-                       workers, interrupted)
+    except _Decided:
+        pass
+    limit = decided[0] if decided else config.games
+    games = [finished[index] for index in sorted(finished) if index < limit]
+    return ArenaReport(config, games, summarise(games, config.swap, sprt),
+                       time.perf_counter() - start, workers, interrupted)
 
 
 def _run_parallel(config: ArenaConfig, workers: int,
@@ -294,4 +509,5 @@ def _run_parallel(config: ArenaConfig, workers: int,
 
 
 __all__ = ["ArenaConfig", "ArenaReport", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena",
-           "play_game", "summarise", "wilson_interval", "game_seed", "check_player"]
+           "play_game", "summarise", "pair_counts", "close_players", "timed_spec",
+           "wilson_interval", "game_seed", "check_player"]

@@ -19,17 +19,22 @@ and variance. Then
   is +70.4 Elo, 76% is +200);
 - the 95% interval: ``s +- 1.959964 * sqrt(var / N)`` (N games or pairs),
   each end converted to Elo, as Fishtest converts its score interval;
-- SPRT (:func:`sprt_llr`): the generalised SPRT with the normal
-  approximation that Fishtest's statistics use (M. Van den Bergh's GSPRT):
-  with ``s0, s1`` the scores of the logistic Elo hypotheses ELO0 and ELO1,
-  ``LLR = N * (s1 - s0) * (2*s - s0 - s1) / (2 * var)``; the log-likelihood
-  ratio of a normal mean ``s`` with variance ``var / N`` under ``s1`` against
-  ``s0``. The bounds are ``log(beta / (1 - alpha))`` (accept H0 at or below)
-  and ``log((1 - beta) / alpha)`` (accept H1 at or above). Elo here is the
-  logistic Elo of the formula above (not Fishtest's "normalised" Elo).
-  Before the LLR the counts are regularised (as Fishtest's statistics
-  regularise theirs): a count of 0 becomes 0.001, so a match where every pair scored the same has a tiny
-  variance rather than none (and a finite, large LLR).
+- SPRT (:func:`sprt_llr`): the generalised SPRT as Fishtest computes it
+  for the logistic Elo model (M. Van den Bergh's GSPRT): with ``s0, s1``
+  the expected scores of ELO0 and ELO1, the LLR is the log of the ratio of
+  the largest likelihoods of the counts among the distributions on the same
+  outcomes whose expected score is ``s1``, and among those with ``s0``
+  (:func:`constrained_mle`). The bounds are ``log(beta / (1 - alpha))``
+  (accept H0 at or below) and ``log((1 - beta) / alpha)`` (accept H1 at or
+  above). Elo here is the logistic Elo of the formula above (not Fishtest's
+  "normalised" Elo). Before the LLR the counts are regularised: a count of 0
+  becomes 0.001, so a result never seen keeps a little probability.
+  For many games the LLR is close to its normal approximation
+  (:func:`sprt_llr_normal`), ``N * (s1 - s0) * (2*s - s0 - s1) / (2 * var)``,
+  the log-likelihood ratio of a normal mean ``s`` with variance ``var / N``;
+  after a handful of games the approximation is far too eager (one pair of
+  two wins would already "prove" +100 Elo), which is why the run uses the
+  exact form.
 
 Everything here is plain arithmetic on counts: nothing of games or players.
 """
@@ -37,7 +42,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from mancala.errors import InvalidLimitError, quote
 
@@ -146,20 +151,68 @@ def check_error_rate(value: float, name: str) -> float:
     return value
 
 
+def _regularised(counts: Sequence[float]) -> Sequence[float]:
+    values = _scores_for(counts)
+    _check_counts(counts, len(values))
+    return [c if c > 0 else REGULARISE for c in counts]
+
+
+def sprt_llr_normal(counts: Sequence[float], elo0: float, elo1: float) -> float:
+    """The normal approximation of the LLR of H1 (Elo ``elo1``) against H0 (``elo0``).
+
+    ``N * (s1 - s0) * (2*s - s0 - s1) / (2 * var)`` over the regularised
+    counts; see the module docstring. No games: 0.
+    """
+    regular = _regularised(counts)
+    if sum(counts) == 0:
+        return 0.0
+    n, mean, variance = score_stats(regular)
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+def constrained_mle(probabilities: Sequence[float], values: Sequence[float],
+                    score: float) -> List[float]:
+    """The distribution on ``values`` with expected score ``score`` closest in likelihood
+    to the observed ``probabilities`` (all above 0, summing to 1).
+
+    It is ``p_i / (1 + lam * (v_i - score))`` for the ``lam`` that makes the
+    mean ``score`` (the Lagrange condition); found by bisection, since the
+    mean falls as ``lam`` grows. ``score`` must lie strictly between the
+    lowest and highest value.
+    """
+    def mean_gap(lam: float) -> float:
+        return sum(p * (v - score) / (1 + lam * (v - score)) for p, v in zip(probabilities, values))
+
+    low = -1 / (max(values) - score)        # 1 + lam * (v - score) stays above 0 inside
+    high = 1 / (score - min(values))
+    low, high = low + 1e-12 * abs(low), high - 1e-12 * abs(high)
+    for _ in range(200):
+        mid = (low + high) / 2
+        if mean_gap(mid) > 0:
+            low = mid
+        else:
+            high = mid
+    lam = (low + high) / 2
+    return [p / (1 + lam * (v - score)) for p, v in zip(probabilities, values)]
+
+
 def sprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``).
 
-    ``N * (s1 - s0) * (2*s - s0 - s1) / (2 * var)`` over the counts after
-    regularisation (each 0 becomes 0.001); see the module docstring.
-    No games: 0.
+    ``sum n_i * log(q1_i / q0_i)`` over the regularised counts ``n_i``, where
+    ``q0``, ``q1`` are the most likely distributions with expected scores
+    ``s0``, ``s1`` (:func:`constrained_mle`). No games: 0.
     """
     values = _scores_for(counts)
-    _check_counts(counts, len(values))
+    regular = _regularised(counts)
     if sum(counts) == 0:
         return 0.0
-    n, mean, variance = score_stats([c if c > 0 else REGULARISE for c in counts])
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    total = sum(regular)
+    observed = [c / total for c in regular]
+    q0 = constrained_mle(observed, values, score_from_elo(elo0))
+    q1 = constrained_mle(observed, values, score_from_elo(elo1))
+    return sum(c * math.log(b / a) for c, a, b in zip(regular, q0, q1))
 
 
 @dataclass(frozen=True)
@@ -190,5 +243,5 @@ def sprt_state(counts: Sequence[float], elo0: float, elo1: float,
 
 
 __all__ = ["score_stats", "elo_from_score", "score_from_elo", "EloEstimate", "elo_estimate",
-           "sprt_bounds", "sprt_llr", "SprtState", "sprt_state", "check_error_rate",
+           "sprt_bounds", "sprt_llr", "sprt_llr_normal", "constrained_mle", "SprtState", "sprt_state", "check_error_rate",
            "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95"]

@@ -197,7 +197,9 @@ def test_json_report(capsys):
     assert code == 0
     assert report["command"] == "arena" and report["workers"] == 2
     assert report["config"] == {"player_a": "random", "player_b": "ai:depth=2", "games": 4,
-                                "seeds": 3, "capture": "none", "seed": 0, "swap": True}
+                                "seeds": 3, "capture": "none", "seed": 0, "swap": True,
+                                "openings": None, "time": None, "sprt": None,
+                                "sprt_alpha": 0.05, "sprt_beta": 0.05}
     summary = report["summary"]
     assert summary["games"] == summary["wins"] + summary["draws"] + summary["losses"] == 4
     assert 0 <= summary["ci_low"] <= summary["win_rate"] <= summary["ci_high"] <= 1
@@ -212,8 +214,8 @@ def test_csv_has_one_row_per_game(capsys):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [row["index"] for row in rows] == ["0", "1", "2"]
     assert {row["a_side"] for row in rows} == {"South"}
-    assert set(rows[0]) == {field.name for field in dataclasses.fields(GameResult)} - {"line"} \
-        | {"pit_indices"}
+    assert set(rows[0]) == {arena.OUTPUT_NAMES.get(field.name, field.name)
+                            for field in dataclasses.fields(GameResult)}
     assert all(set(row["pit_indices"]) <= set("012345") for row in rows)
 
 

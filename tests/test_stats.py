@@ -8,8 +8,8 @@ import statistics
 import pytest
 
 from mancala.errors import InvalidLimitError
-from mancala.stats import (elo_estimate, elo_from_score, score_from_elo, score_stats,
-                           sprt_bounds, sprt_llr, sprt_state)
+from mancala.stats import (constrained_mle, elo_estimate, elo_from_score, score_from_elo,
+                           score_stats, sprt_bounds, sprt_llr, sprt_llr_normal, sprt_state)
 
 Z = 1.959963984540054
 
@@ -95,7 +95,8 @@ def test_pentanomial_interval_covers_the_true_elo_about_95_percent_of_the_time()
 
 # -- SPRT
 # bounds at alpha = beta = 0.05: log(0.05 / 0.95) = -2.944439, log(0.95 / 0.05) = +2.944439
-# LLR for the trinomial (2, 2, 6) (no zero counts: no regularisation), H0: 0 Elo, H1: 10 Elo:
+# normal-approximation LLR for the trinomial (2, 2, 6) (no zero counts: no regularisation),
+# H0: 0 Elo, H1: 10 Elo:
 #   s0 = 0.5, s1 = 1 / (1 + 10**(-10/400)) = 0.5143872
 #   LLR = 10 * (s1 - s0) * (2 * 0.7 - s0 - s1) / (2 * 0.16)
 #       = 10 * 0.0143872 * 0.3856128 / 0.32 = 0.173371
@@ -105,12 +106,52 @@ def test_sprt_bounds_match_the_hand_computation():
     assert sprt_bounds(0.1, 0.2) == pytest.approx((math.log(0.2 / 0.9), math.log(0.8 / 0.1)))
 
 
-def test_llr_matches_the_hand_computation():
-    assert sprt_llr((2, 2, 6), 0, 10) == pytest.approx(0.173371, abs=1e-6)
+def test_normal_llr_matches_the_hand_computation():
+    assert sprt_llr_normal((2, 2, 6), 0, 10) == pytest.approx(0.173371, abs=1e-6)
+
+
+def brute_force_log_likelihood(counts, score, steps=50_000):
+    """The largest log-likelihood of trinomial counts over a fine grid of (p0, p1, p2)
+    with p1/2 + p2 = score: p2 runs over the grid, p1 = 2 (score - p2), p0 = 1 - p1 - p2."""
+    best = -math.inf
+    lo, hi = max(0.0, 2 * score - 1), score          # p0 >= 0 and p1 >= 0
+    for i in range(1, steps):
+        p2 = lo + (hi - lo) * i / steps
+        p1 = 2 * (score - p2)
+        p0 = 1 - p1 - p2
+        if min(p0, p1, p2) <= 0:
+            continue
+        best = max(best, sum(c * math.log(p) for c, p in zip(counts, (p0, p1, p2))))
+    return best
+
+
+@pytest.mark.parametrize("counts, elo0, elo1", [((2, 2, 6), 0, 10), ((30, 12, 25), -5, 20)])
+def test_llr_is_the_ratio_of_the_best_likelihoods_found_by_brute_force(counts, elo0, elo1):
+    expected = (brute_force_log_likelihood(counts, score_from_elo(elo1))
+                - brute_force_log_likelihood(counts, score_from_elo(elo0)))
+    assert sprt_llr(counts, elo0, elo1) == pytest.approx(expected, abs=1e-4)
+
+
+def test_constrained_mle_is_a_distribution_with_the_asked_score():
+    q = constrained_mle([0.1, 0.2, 0.3, 0.25, 0.15], (0, 0.25, 0.5, 0.75, 1), 0.4)
+    assert sum(q) == pytest.approx(1) and min(q) > 0
+    assert sum(p * v for p, v in zip(q, (0, 0.25, 0.5, 0.75, 1))) == pytest.approx(0.4)
+
+
+def test_llr_is_close_to_its_normal_approximation_over_many_pairs():
+    counts = (300, 900, 2000, 1100, 400)
+    assert sprt_llr(counts, 0, 10) == pytest.approx(sprt_llr_normal(counts, 0, 10), rel=0.05)
+
+
+def test_one_perfect_pair_is_not_yet_proof():
+    """The exact LLR of a single pair of two wins is small (about log(s1 / s0)); the normal
+    approximation would already cross the bound."""
+    assert sprt_llr((0, 0, 0, 0, 1), 0, 100) < 0.5
+    assert sprt_llr_normal((0, 0, 0, 0, 1), 0, 100) > 2.95
 
 
 @pytest.mark.parametrize("counts", [(3, 5, 9, 4, 2), (1, 2, 8, 10, 6), (12, 4, 30)])
-def test_llr_is_the_log_likelihood_ratio_of_two_normal_means(counts):
+def test_normal_llr_is_the_log_likelihood_ratio_of_two_normal_means(counts):
     """Independently: log N(s | s1, var/N) - log N(s | s0, var/N) with statistics.NormalDist."""
     values = (0, 0.5, 1) if len(counts) == 3 else (0, 0.25, 0.5, 0.75, 1)
     sample = [v for c, v in zip(counts, values) for _ in range(c)]
@@ -121,12 +162,12 @@ def test_llr_is_the_log_likelihood_ratio_of_two_normal_means(counts):
     def log_pdf(mu):
         return math.log(statistics.NormalDist(mu, sigma).pdf(s))
 
-    assert sprt_llr(counts, -2, 5) == pytest.approx(log_pdf(s1) - log_pdf(s0), rel=1e-9)
+    assert sprt_llr_normal(counts, -2, 5) == pytest.approx(log_pdf(s1) - log_pdf(s0), rel=1e-9)
 
 
 def test_sprt_verdicts_and_a_perfect_record_is_finite():
-    assert sprt_state((0, 0, 0, 0, 10), 0, 50).verdict == "H1"
-    assert sprt_state((10, 0, 0, 0, 0), 0, 50).verdict == "H0"
+    assert sprt_state((0, 0, 0, 0, 30), 0, 50).verdict == "H1"
+    assert sprt_state((30, 0, 0, 0, 0), 0, 50).verdict == "H0"
     assert sprt_state((1, 1, 1, 1, 1), 0, 50).verdict == "inconclusive"
     assert math.isfinite(sprt_state((0, 0, 0, 0, 10), 0, 50).llr)
     with pytest.raises(InvalidLimitError, match="ELO0 < ELO1"):

@@ -4,7 +4,9 @@ The games are played by :mod:`mancala.arena`; this module only parses the
 arguments, shows progress on stderr and prints the result: a one-row table
 (default), one JSON document (``--json``: the summary and every game) or CSV
 (``--csv``: one row per game, no summary). Ctrl-C stops early, prints the
-same output for the games finished, and exits 130.
+same output for the games finished, and exits 130. ``--openings N`` plays the
+opening suite in game pairs, ``--sprt ELO0 ELO1`` stops when the SPRT decides,
+``--time S`` gives the players that take a time S seconds per move.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import argparse
 import csv
 import dataclasses
 import json
+import math
 import platform
 import sys
 import time
@@ -23,11 +26,15 @@ from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
+from mancala.errors import CommandError, InputError, quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
+from mancala.openings import MAX_OPENING_PLIES, opening_suite
+from mancala.stats import DEFAULT_ALPHA, DEFAULT_BETA, check_error_rate
 
 DEFAULT_GAMES = 20
 MAX_WORKERS = 256
 BAR_WIDTH = 30
+MAX_SPRT_ELO = 2000
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -41,12 +48,29 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "command gives the same games, on any number of workers (players that "
                     "search for a time, ai:hard/perfect/time=S, depend on the clock).",
         epilog="Ctrl-C stops early and prints the table of the games finished (exit 130).")
-    p.add_argument("player_a", type=options.machine_player, metavar="PLAYER_A",
+    p.add_argument("player_a", type=arena_player, metavar="PLAYER_A",
                    help="random, minimax:N, alphabeta:N, ai, ai:easy|medium|hard|perfect, "
-                        "ai:depth=N or ai:time=S")
-    p.add_argument("player_b", type=options.machine_player, metavar="PLAYER_B", help="the same forms")
-    p.add_argument("--games", type=options.whole("games", 1), default=DEFAULT_GAMES, metavar="N",
-                   help=f"games to play (default {DEFAULT_GAMES})")
+                        "ai:depth=N or ai:time=S (ai:time alone: the --time)")
+    p.add_argument("player_b", type=arena_player, metavar="PLAYER_B", help="the same forms")
+    p.add_argument("--games", type=options.whole("games", 1), default=None, metavar="N",
+                   help=f"games to play (default {DEFAULT_GAMES}; with --openings, two per "
+                        f"opening; more repeat the suite; at the SPRT, the most to play)")
+    p.add_argument("--openings", type=options.whole("opening plies", 0, MAX_OPENING_PLIES),
+                   default=None, metavar="PLIES",
+                   help="play the start and every distinct unfinished position PLIES plies "
+                        "(sowings) in, each twice with sides swapped (a game pair); "
+                        "0: the start alone")
+    p.add_argument("--time", type=options.seconds, default=None, metavar="S",
+                   help="seconds per move for the players that take a time (ai:time, "
+                        "engine:... without @S); the others play as given, and the output "
+                        "says so")
+    p.add_argument("--sprt", type=_elo_arg, nargs=2, default=None, metavar=("ELO0", "ELO1"),
+                   help="stop as soon as the SPRT accepts H0 (A is ELO0 stronger) or H1 "
+                        "(ELO1), logistic Elo, ELO0 < ELO1")
+    p.add_argument("--sprt-alpha", type=_error_rate("alpha"), default=DEFAULT_ALPHA, metavar="P",
+                   help=f"the SPRT's false H1 rate (default {DEFAULT_ALPHA:g})")
+    p.add_argument("--sprt-beta", type=_error_rate("beta"), default=DEFAULT_BETA, metavar="P",
+                   help=f"the SPRT's false H0 rate (default {DEFAULT_BETA:g})")
     p.add_argument("--seeds", type=options.seeds, default=DEFAULT_SEEDS, metavar="N",
                    help=f"seeds per pit, {MIN_SEEDS}..{MAX_SEEDS_PER_PIT} (default {DEFAULT_SEEDS})")
     options.add_capture(p)
@@ -66,11 +90,48 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def arena_player(text: str) -> str:
+    """A machine player's spec, canonical; ``ai:time`` alone stands for the arena's --time."""
+    if text.strip().lower() == "ai:time":
+        return "ai:time"
+    return options.machine_player(text)
+
+
+def _elo_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not math.isfinite(value) or abs(value) > MAX_SPRT_ELO:
+        raise argparse.ArgumentTypeError(f"an Elo is a number from -{MAX_SPRT_ELO} to "
+                                         f"{MAX_SPRT_ELO}, not {quote(text)}")
+    return value
+
+
+def _error_rate(name: str):
+    def check(text: str) -> float:
+        try:
+            return check_error_rate(float(text), name)
+        except (ValueError, InputError) as exc:
+            raise argparse.ArgumentTypeError(
+                f"{name} is more than 0 and less than 1, not {quote(text)}") from None
+    return check
+
+
 # -- the command
 
 def run(args: argparse.Namespace) -> int:
-    config = ArenaConfig(args.player_a, args.player_b, games=args.games, seeds=args.seeds,
-                         capture=args.capture, seed=args.seed, swap=not args.no_swap)
+    games = args.games
+    if games is None:
+        games = DEFAULT_GAMES if args.openings is None else \
+            2 * len(opening_suite(args.openings, args.seeds, args.capture))
+    if args.time is None and "ai:time" in (args.player_a, args.player_b):
+        raise CommandError("ai:time without its seconds needs --time S (or write ai:time=S)")
+    config = ArenaConfig(args.player_a, args.player_b, games=games, seeds=args.seeds,
+                         capture=args.capture, seed=args.seed, swap=not args.no_swap,
+                         openings=args.openings, time=args.time,
+                         sprt=tuple(args.sprt) if args.sprt else None,
+                         sprt_alpha=args.sprt_alpha, sprt_beta=args.sprt_beta)
     progress = _Bar(sys.stderr) if is_terminal(sys.stderr) else _Lines(sys.stderr)
     report = run_arena(config, workers=args.workers, progress=progress)
     progress.close()
@@ -100,11 +161,14 @@ def write_json(report: ArenaReport, out: TextIO) -> None:
 
 def write_csv(report: ArenaReport, out: TextIO) -> None:
     """One row per finished game, in game order; the columns are GameResult's fields
-    (``line``, the moves as pit indices 0..5, is named ``pit_indices``)."""
+    (``line``, the moves as pit indices 0..5, is named ``pit_indices``; ``opening``,
+    ``opening_indices``); ``forfeit`` is empty or "A:reason" / "B:reason"."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
     for game in report.games:
         fields = game.to_dict()
+        forfeit = fields["forfeit"]
+        fields["forfeit"] = f"{forfeit['player']}:{forfeit['reason']}" if forfeit else ""
         writer.writerow([fields[name] for name in CSV_FIELDS])
 
 
@@ -138,12 +202,59 @@ def write_table(report: ArenaReport, out: TextIO) -> None:
     print(row, file=out)
     print("(wins, draws, losses: A's; a draw counts as half a win; 95% CI: Wilson score "
           "interval; margin: A's final seeds minus B's, averaged; moves: per game)", file=out)
+    print(elo_text(s), file=out)
+    if s.sprt is not None:
+        print(sprt_text(s), file=out)
+    if s.forfeits_a or s.forfeits_b:
+        print(f"forfeits: A {s.forfeits_a}, B {s.forfeits_b} (a player that crashed, hung or "
+              f"moved illegally lost the game; --json or --csv say why)", file=out)
+    if config.openings is not None:
+        which = "the start alone" if config.openings == 0 else \
+            f"the start and every {config.openings}-ply opening, {len(config.suite())} in all"
+        print(f"openings: {which}, each a pair of games with sides swapped", file=out)
+    if config.time is not None:
+        untimed = config.untimed()
+        print(f"time: {config.time:g} s per move"
+              + (f"; {' and '.join(untimed)} take{'s' if len(untimed) == 1 else ''} no time "
+                 f"and play{'s' if len(untimed) == 1 else ''} as given" if untimed else ""),
+              file=out)
     done = f"{s.games} of {config.games} games" if report.interrupted else f"{s.games} games"
+    if s.sprt is not None and not report.interrupted and s.games < config.games:
+        done = f"{s.games} of at most {config.games} games (the SPRT decided)"
     print(f"{done} in {_duration(report.elapsed)}; {s.distinct} distinct"
           + ("" if s.distinct >= s.games or s.games == 0 else
              " (deterministic players repeat their games; the interval assumes they differ)"),
           file=out)
     out.flush()
+
+
+def _elo(value: Optional[float]) -> str:
+    if value is None:
+        return "-"
+    return "+inf" if value == math.inf else "-inf" if value == -math.inf else f"{value:+.1f}"
+
+
+def elo_text(s) -> str:
+    """'Elo of A: +88.7 [-106.7, +379.6] (95%, pentanomial over 4 pairs: 0 1 1 1 1)'."""
+    if s.elo is None:
+        return "Elo of A: - (no complete pair)" if s.elo_model == "pentanomial" else "Elo of A: -"
+    if s.elo_model == "pentanomial":
+        counts = " ".join(str(count) for count in s.pentanomial)
+        basis = (f"pentanomial over {s.pairs} pair{'s' if s.pairs != 1 else ''}: {counts} "
+                 f"scoring 0, 1/2, 1, 3/2, 2")
+    else:
+        basis = f"trinomial over {s.games} games"
+    return (f"Elo of A: {_elo(s.elo)} [{_elo(s.elo_low)}, {_elo(s.elo_high)}] "
+            f"(95% interval, {basis})")
+
+
+def sprt_text(s) -> str:
+    """'SPRT [0, +10] alpha 0.05 beta 0.05: LLR 2.96 [-2.94, +2.94] -> H1'."""
+    t = s.sprt
+    verdict = {"H1": "H1: A is at least ELO1 stronger", "H0": "H0: A is at most ELO0 stronger",
+               "inconclusive": "inconclusive"}[t.verdict]
+    return (f"SPRT Elo {t.elo0:g} vs {t.elo1:g} (alpha {t.alpha:g}, beta {t.beta:g}): "
+            f"LLR {t.llr:+.2f} in [{t.lower:+.2f}, {t.upper:+.2f}] -> {verdict}")
 
 
 # -- progress on stderr
