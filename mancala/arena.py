@@ -460,8 +460,8 @@ def run_arena(config: ArenaConfig, workers: int = 1,
     finished: Dict[int, GameResult] = {}
     interrupted = False
     sprt = _sprt_settings(config)
-    step = 2 if config.swap else 1         # the SPRT looks at whole pairs
     checked = [0]                          # games 0..checked-1 are in ``finished``
+    counts = [0] * (5 if config.swap else 3)    # the SPRT's counts over those games
     decided: List[int] = []
 
     def record(result: GameResult) -> None:
@@ -470,13 +470,18 @@ def run_arena(config: ArenaConfig, workers: int = 1,
             progress(result, len(finished), config.games)
         if sprt is None:
             return
-        while checked[0] in finished:
+        while checked[0] in finished:       # in game order, whatever order games finish in
+            index = checked[0]
             checked[0] += 1
-            if checked[0] % step == 0:
-                prefix = [finished[index] for index in range(checked[0])]
-                if summarise(prefix, config.swap, sprt).sprt.verdict != "inconclusive":
-                    decided.append(checked[0])
-                    raise _Decided
+            if config.swap and index % 2 == 0:
+                continue                    # the SPRT looks at whole pairs
+            points = GAME_POINTS[finished[index].result]      # 0, 1, 2: the trinomial index
+            if config.swap:
+                points += GAME_POINTS[finished[index - 1].result]  # 0..4: the pentanomial's
+            counts[points] += 1
+            if sprt_state(counts, *sprt).verdict != "inconclusive":
+                decided.append(checked[0])
+                raise _Decided
 
     try:
         if workers == 1:

@@ -19,6 +19,7 @@ the arena plays each one twice with sides swapped (a game pair).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Dict, List, Tuple
 
 from mancala.board import Board
@@ -35,6 +36,11 @@ def opening_lines(plies: int, seeds: int = DEFAULT_SEEDS, capture: str = "standa
     InvalidLimitError unless ``plies`` is 0..4; InvalidRuleError for bad rules.
     """
     check_whole(plies, "opening plies", 0, MAX_OPENING_PLIES)
+    return list(_lines(plies, seeds, capture))
+
+
+@lru_cache(maxsize=16)      # the arena asks for its suite at every game
+def _lines(plies: int, seeds: int, capture: str) -> Tuple[Opening, ...]:
     seen: Dict[Tuple[Tuple[int, ...], int], Opening] = {}
 
     def walk(board: Board, line: Opening) -> None:
@@ -49,7 +55,7 @@ def opening_lines(plies: int, seeds: int = DEFAULT_SEEDS, capture: str = "standa
             board.pop()
 
     walk(Board(seeds=seeds, capture=capture), ())
-    return sorted(seen.values())
+    return tuple(sorted(seen.values()))
 
 
 def opening_suite(plies: int, seeds: int = DEFAULT_SEEDS, capture: str = "standard") -> List[Opening]:

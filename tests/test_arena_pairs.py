@@ -145,6 +145,15 @@ def test_the_weaker_side_gets_h0_and_the_game_limit_leaves_it_inconclusive():
     assert short.summary.sprt.verdict == "inconclusive" and short.summary.games == 2
 
 
+def test_unpaired_games_run_a_trinomial_sprt():
+    config = ArenaConfig("ai:depth=3", "random", games=60, swap=False, sprt=(0, 100))
+    report = run_arena(config)
+    assert report.summary.pentanomial is None and report.summary.sprt.verdict == "H1"
+    assert report.summary.games < 60
+    shorter = summarise(report.games[:-1], False, (0, 100, 0.05, 0.05))
+    assert shorter.sprt.verdict == "inconclusive"
+
+
 # -- forfeits
 
 class FailsOnThirdMove(Player):
