@@ -43,18 +43,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Play GAMES games between two computer players and report A's wins, draws "
                     "and losses, A's win rate with a 95% Wilson score interval (a draw counts "
                     "as half a win), the average final margin from A's view and each player's "
-                    "average time per move. Sides alternate, so each starts half the games. "
+                    "average time per move, and A's Elo with its 95% interval (from game pairs, "
+                    "pentanomial, when sides alternate). Sides alternate, so each starts half "
+                    "the games; --openings plays an opening suite in pairs. "
                     "Each game's seed comes from --seed and the game's number alone: the same "
                     "command gives the same games, on any number of workers (players that "
                     "search for a time, ai:hard/perfect/time=S, depend on the clock).",
-        epilog="Ctrl-C stops early and prints the table of the games finished (exit 130).")
+        epilog="A player that crashes, hangs or moves illegally loses that game (a forfeit) and "
+               "the arena goes on. Ctrl-C stops early and prints the table of the games "
+               "finished (exit 130).")
     p.add_argument("player_a", type=arena_player, metavar="PLAYER_A",
                    help="random, minimax:N, alphabeta:N, ai, ai:easy|medium|hard|perfect, "
-                        "ai:depth=N or ai:time=S (ai:time alone: the --time)")
+                        "ai:depth=N or ai:time=S (ai:time alone takes --time)")
     p.add_argument("player_b", type=arena_player, metavar="PLAYER_B", help="the same forms")
     p.add_argument("--games", type=options.whole("games", 1), default=None, metavar="N",
                    help=f"games to play (default {DEFAULT_GAMES}; with --openings, two per "
-                        f"opening; more repeat the suite; at the SPRT, the most to play)")
+                        f"opening; more repeat the suite; with --sprt, the most to play)")
     p.add_argument("--openings", type=options.whole("opening plies", 0, MAX_OPENING_PLIES),
                    default=None, metavar="PLIES",
                    help="play the start and every distinct unfinished position PLIES plies "
