@@ -128,7 +128,9 @@ def test_unpaired_games_use_the_trinomial():
 
 def test_a_clearly_stronger_player_stops_the_sprt_early_with_h1():
     config = ArenaConfig("ai:depth=3", "random", games=72, openings=2, sprt=(0, 100))
-    report = run_arena(config)
+    played_games = []
+    report = run_arena(config, progress=lambda result, done, total: played_games.append(done))
+    assert len(played_games) == len(report.games)         # no game played past the verdict
     sprt = report.summary.sprt
     assert sprt.verdict == "H1" and sprt.llr >= sprt.upper
     assert 2 <= report.summary.games < 72 and report.summary.games % 2 == 0
