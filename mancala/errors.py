@@ -18,7 +18,6 @@
           EndgameMissingError       no database file where one was looked for
         PositionFileError           a bench position file that cannot be read
       SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
-      PlayerFailedError             a player that cannot go on (crash, timeout, illegal move)
       AutosaveError (OSError)       the autosave folder cannot be written
       CommandError                  a fatal problem a command reports as one line
 
@@ -133,5 +132,5 @@ __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "PositionFileError",
-    "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
+    "SearchStoppedError", "AutosaveError", "CommandError", "quote",
 ]
