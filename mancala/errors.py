@@ -92,6 +92,17 @@ class SearchStoppedError(MancalaError, RuntimeError):
     """A call that Engine.stop() ended before it had an answer (not bad input: a RuntimeError)."""
 
 
+class PlayerFailedError(MancalaError):
+    """A player that cannot go on: an external engine crashed, hung past its time or sent an illegal move.
+
+    ``reason`` is one of "crash", "timeout", "illegal-move", "protocol"; the message says what happened.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class AutosaveError(MancalaError, OSError):
     """The autosave folder cannot be written; the message is one line for the player."""
 
