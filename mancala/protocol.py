@@ -207,13 +207,20 @@ class Session:
         self._thread: Optional[threading.Thread] = None
         self._release = threading.Event()   # go infinite: the answer waits for stop
         self._quitting = False
+        self.gone = False                   # stdout was closed: nobody reads the answers
         self._bounded = True                # the running search has a depth, node or time limit
 
     # -- output
 
     def say(self, line: str) -> None:
+        """Write one line; a reader that went away (a closed pipe) ends the session."""
         with self._out_lock:
-            self._write_line(line)
+            if self.gone:
+                return
+            try:
+                self._write_line(line)
+            except (OSError, ValueError):
+                self.gone = True
 
     def error(self, message: str) -> None:
         self.say(f"info string error: {message}")
@@ -252,7 +259,7 @@ class Session:
             self.error(str(exc).replace("\n", " "))
         except Exception as exc:    # never a traceback: the conversation goes on
             self.error(f"{command}: {type(exc).__name__}: {exc}".replace("\n", " "))
-        return True
+        return not self.gone
 
     def _no_args(self, command: str, args: Sequence[str]) -> None:
         if args:
@@ -434,15 +441,16 @@ def _accepts_progress(search: Callable) -> bool:
 
 
 def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "") -> int:
-    """Run a session over ``lines`` until ``quit`` or their end; the exit status (0)."""
+    """Run a session over ``lines`` until ``quit`` or their end; the exit status:
+    0, or 1 when the answers' reader went away (as every command does)."""
     session = Session(write, version)
     try:
         for line in lines:
             if not session.handle(line):
-                return 0
+                break
     finally:
         session.quit()
-    return 0
+    return 1 if session.gone else 0
 
 
 __all__ = ["Session", "serve", "allocate_ms", "parse_position", "parse_moves", "GoLimits",

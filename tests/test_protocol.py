@@ -54,19 +54,6 @@ class EngineProcess:
             if seen[-1].startswith(prefix):
                 return seen
 
-    def quiet(self, wait: float = 0.3) -> list:
-        """The lines that arrive within ``wait`` seconds."""
-        seen = []
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                got = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                return seen
-            if got is None:
-                return seen
-            seen.append(got)
-
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
@@ -301,3 +288,21 @@ def test_malformed_lines_leave_stderr_empty():
     out = process.stdout.splitlines()
     assert len(out) == len(MALFORMED)
     assert all(line.startswith("info string error: ") for line in out)
+
+
+def test_a_closed_output_ends_the_engine_quietly():
+    process = subprocess.Popen([sys.executable, "-m", "mancala", "engine"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        process.stdin.write("isready\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == "readyok\n"
+        process.stdout.close()                  # the reader goes away, as `| head -1` does
+        process.stdin.write("go infinite\nstop\nisready\nisready\n")
+        process.stdin.flush()
+        assert process.wait(timeout=30) == 1
+        assert process.stderr.read() == ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
