@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import inspect
 import threading
-import time as _time
 from typing import Callable, Iterable, List, Optional, Sequence
 
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
-from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, check_depth,
-                            check_hash_mb, check_nodes, check_seeds, check_threads, check_whole,
-                            default_table_mb, hash_mb_ceiling, MAX_THREADS)
+from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
+                            check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
+                            check_whole, default_table_mb, hash_mb_ceiling)
 
 PITS = 6
 SLOTS = 14
@@ -151,7 +150,7 @@ class GoLimits:
             if word == "depth":
                 self.depth = check_depth(_whole(value, "depth", 1, MAX_DEPTH))
             elif word == "nodes":
-                self.nodes = check_nodes(_whole(value, "nodes", 1, 2 ** 63 - 1))
+                self.nodes = check_nodes(_whole(value, "nodes", 1, MAX_NODES))
             elif word == "movetime":
                 self.movetime = _whole(value, "movetime (milliseconds)", 1, MAX_MS)
             elif word in ("wtime", "btime", "winc", "binc"):

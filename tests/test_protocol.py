@@ -79,6 +79,19 @@ def bestmove(lines: list) -> str:
     return lines[-1].split()[1]
 
 
+# -- the clock -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("remaining, increment, expected", [
+    (60000, 100, 3080),     # 60000/20 + 0.8 * 100, worked by hand
+    (60000, 0, 3000),
+    (1000, 1000, 500),      # 50 + 800 would be more than half of what is left
+    (100, 0, 10),           # 5 ms is under the 10 ms floor
+    (0, 0, 10),
+])
+def test_clock_allocation(remaining, increment, expected):
+    assert allocate_ms(remaining, increment) == expected
+
+
 # -- handshake ----------------------------------------------------------------------------
 
 def test_handshake_names_the_engine_and_its_options():
