@@ -319,3 +319,32 @@ def test_a_closed_output_ends_the_engine_quietly():
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+# -- in process: the per-depth progress of a search that reports it --------------------------
+
+def test_a_search_with_a_progress_callback_gets_one_info_line_per_depth():
+    from mancala.engine import SearchResult
+    from mancala.protocol import Session
+
+    class ReportingEngine:
+        """Stands in for an Engine.search that takes progress(depth, score, move, nodes, seconds, pv)."""
+
+        def search(self, board, *, depth=None, time=None, nodes=None, progress=None):
+            progress(1, 3, 2, 10, 0.001, (2,))
+            progress(2, -5, 4, 30, 0.002, (4, 0))
+            return SearchResult(4, -5, 2, 30, (4, 0), 0.002, False)
+
+        def stop(self):
+            pass
+
+    lines = []
+    session = Session(lines.append, "test")
+    session._engine = ReportingEngine()
+    session.handle("go depth 2")
+    session._thread.join(timeout=ANSWER)
+    assert lines == [
+        "info depth 1 score 3 nodes 10 nps 10000 time 1 pv 3",
+        "info depth 2 score -5 nodes 30 nps 15000 time 2 pv 5 1",
+        "bestmove 5",
+    ]
