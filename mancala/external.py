@@ -28,6 +28,7 @@ HANDSHAKE_SECONDS = 10.0    # a program has this long to answer ugi and isready
 MARGIN_SECONDS = 1.0        # a move may take its time * (1 + MARGIN_SHARE) + this
 MARGIN_SHARE = 0.5
 QUIT_SECONDS = 0.5          # after quit, how long a program may take to exit before it is killed
+EXIT_SECONDS = 1.0          # after its output ends, how long a program may take to exit
 SIDES = ("south", "north")
 
 
@@ -142,6 +143,13 @@ class EngineProcess:
         self.close(kill=True)
         return PlayerFailedError(f"engine {quote(self.name)} {message}", reason)
 
+    def _ended(self) -> str:
+        """How the program's output ended: its exit status, or a closed output (it is killed next)."""
+        try:
+            return f"exited (status {self.process.wait(timeout=EXIT_SECONDS)})"
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+
     def send(self, line: str) -> None:
         try:
             self.process.stdin.write(line + "\n")
@@ -160,8 +168,7 @@ class EngineProcess:
             except queue.Empty:
                 raise self._fail(f"did not answer {what} within {seconds:g} s", "timeout") from None
             if line is None:
-                code = self.process.wait()
-                raise self._fail(f"exited (status {code}) during {what}", "crash")
+                raise self._fail(f"{self._ended()} during {what}", "crash")
             seen.append(line)
             if line.split()[:1] == [word]:
                 return seen
@@ -184,8 +191,7 @@ class EngineProcess:
         while True:     # forget what it said between moves
             try:
                 if self._lines.get_nowait() is None:
-                    code = self.process.wait()
-                    raise self._fail(f"exited (status {code}) between moves", "crash")
+                    raise self._fail(f"{self._ended()} between moves", "crash")
             except queue.Empty:
                 break
         self.send(position_command(board))

@@ -34,7 +34,7 @@ def gone(pid: int) -> bool:
 
 
 FAKE = '''
-import sys, time
+import os, sys, time
 mode = sys.argv[1]
 def say(line):
     sys.stdout.write(line + "\\n")
@@ -51,6 +51,9 @@ for line in sys.stdin:
     elif word == "go":
         if mode == "crash":
             sys.exit(3)
+        if mode == "mute":
+            os.close(1)         # its output ends, but it goes on running
+            time.sleep(600)
         if mode == "hang":
             time.sleep(600)
         if mode == "illegal":
@@ -157,7 +160,7 @@ def test_play_command_with_an_engine_player(tmp_path):
 # -- programs that fail ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode, reason", [
-    ("crash", "crash"), ("hang", "timeout"), ("illegal", "illegal-move"), ("garbled", "protocol"),
+    ("crash", "crash"), ("mute", "crash"), ("hang", "timeout"), ("illegal", "illegal-move"), ("garbled", "protocol"),
 ])
 def test_a_failing_program_raises_with_its_reason_and_is_killed(fake, mode, reason):
     player = ExternalPlayer(fake(mode), time=0.05)
