@@ -121,8 +121,8 @@ class EngineProcess:
                     self.engine_name = line[len("id name "):].strip()
             self.send("isready")
             self._until("readyok", handshake, "the handshake (isready)")
-        except BaseException:
-            self.close()
+        except BaseException:   # Ctrl-C too: no quit and wait, it is killed at once
+            self.close(kill=True)
             raise
 
     @staticmethod
