@@ -36,6 +36,9 @@ def gone(pid: int) -> bool:
 FAKE = '''
 import os, sys, time
 mode = sys.argv[1]
+if len(sys.argv) > 2:                   # where to write its pid
+    with open(sys.argv[2], "w") as out:
+        out.write(str(os.getpid()))
 def say(line):
     sys.stdout.write(line + "\\n")
     sys.stdout.flush()
@@ -219,3 +222,29 @@ def test_a_dropped_player_ends_its_program(fake):
     import gc
     gc.collect()
     assert gone(pid)
+
+
+def test_ctrl_c_in_play_ends_the_engine_it_runs(fake, tmp_path):
+    import signal
+    pidfile = tmp_path / "engine.pid"
+    env = dict(os.environ, MANCALA_HOME=str(tmp_path))
+    spec = f'engine:"{fake("hang")} {shlex.quote(str(pidfile))}"@5'
+    play = subprocess.Popen([sys.executable, "-m", "mancala", "play", "--south", spec,
+                             "--north", "ai:easy"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        engine_pid = int(pidfile.read_text())
+        time.sleep(0.3)                      # play is now waiting for its move
+        play.send_signal(signal.SIGINT)
+        assert play.wait(timeout=30) == 130
+    finally:
+        if play.poll() is None:
+            play.kill()
+        play.communicate()
+    deadline = time.monotonic() + 5
+    while not gone(engine_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(engine_pid)
