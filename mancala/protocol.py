@@ -287,7 +287,14 @@ class Session:
         self.cmd_ugi(args, ok="uciok")
 
     def cmd_isready(self, args: Sequence[str]) -> None:
+        """readyok; the engine (its table) is made here, not by the first go (UGI's rule)."""
         self._no_args("isready", args)
+        if not self.searching:
+            try:
+                self.engine
+            except Exception as exc:   # the table cannot be had: say so, stay ready
+                self._engine = None
+                self.error(f"the engine cannot be made: {exc}".replace("\n", " "))
         self.say("readyok")
 
     def cmd_setoption(self, args: Sequence[str]) -> None:

@@ -348,3 +348,21 @@ def test_a_search_with_a_progress_callback_gets_one_info_line_per_depth():
         "info depth 2 score -5 nodes 30 nps 15000 time 2 pv 5 1",
         "bestmove 5",
     ]
+
+
+def test_isready_makes_the_engine_with_the_options_set():
+    from mancala.protocol import Session
+
+    lines = []
+    session = Session(lines.append, "test")
+    for line in ("ugi", "setoption name Hash value 2", "setoption name Threads value 2"):
+        session.handle(line)
+    assert session._engine is None          # nothing large before the first isready
+    session.handle("isready")
+    assert lines[-1] == "readyok"
+    assert session._engine.hash_mb == 2
+    assert len(session._engine._helpers) == 1      # two threads: one helper
+    session.handle("setoption name Hash value 1")
+    session.handle("isready")
+    assert session._engine.hash_mb == 1
+    assert not [line for line in lines if "error" in line]
