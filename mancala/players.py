@@ -409,6 +409,8 @@ class ExternalPlayer(Player):
     def __init__(self, command: str, time: float = EXTERNAL_TIME) -> None:
         super().__init__()
         from mancala.external import split_command
+        if not isinstance(command, str):
+            raise PlayerSpecError(f"an engine command is a string, not {quote(command)}")
         split_command(command)                       # a spelling error shows now
         if isinstance(time, bool) or not isinstance(time, (int, float)) \
                 or not math.isfinite(time) or not 0 < time <= MAX_TIME:

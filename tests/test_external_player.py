@@ -119,6 +119,15 @@ def test_bad_engine_spellings(spec):
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("command, time_", [
+    (["python", "-m", "mancala"], 0.1), ("   ", 0.1), ("prog", 0), ("prog", float("inf")),
+    ("prog", True), ('say "hi"', 0.1),
+])
+def test_bad_external_player_arguments(command, time_):
+    with pytest.raises(PlayerSpecError):
+        ExternalPlayer(command, time=time_)
+
+
 def test_position_command_replays_the_game_from_its_start():
     board = Board(seeds=5, capture="empty")
     for pit in (0, 5, 3):
