@@ -17,6 +17,8 @@ spellings the command line accepts into players:
 ``ai:depth=N``      the engine N moves deep (1..254)
 ``ai:time=S``       the engine for S seconds per move (0 < S <= 3600)
 ``ai``              the same as ``ai:medium``
+``engine:"CMD"``    any program speaking the engine protocol (docs/protocol.md),
+                    0.1 s per move; ``engine:"CMD"@S`` for S seconds per move
 ==================  ==========================================================
 
 Depth counts every sowing, extra-turn moves included. ``ai:perfect`` plays
@@ -49,7 +51,7 @@ LEVELS = ("easy", "medium", "hard", "perfect")
 COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
 VALID_SPECS = ("human, random, minimax:N, alphabeta:N, ai, ai:easy, ai:medium, ai:hard, "
-               "ai:perfect, ai:depth=N, ai:time=S")
+               "ai:perfect, ai:depth=N, ai:time=S, engine:\"COMMAND\", engine:\"COMMAND\"@S")
 MAX_TIME = MAX_MOVE_SECONDS             # old names of mancala.limits' values
 REFERENCE_MAX_DEPTH = MAX_REFERENCE_DEPTH
 
@@ -62,6 +64,7 @@ PERFECT_FALLBACK_TIME = 1.0
 HASH_MB = SMALL_HASH_MB
 PERFECT_HASH_MB = 256
 PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
+EXTERNAL_TIME = 0.1     # seconds per move of an engine:"..." player
 
 
 class MoveInfo(NamedTuple):
@@ -101,6 +104,9 @@ class Player:
 
     def choose(self, board: Board) -> int:
         raise NotImplementedError
+
+    def close(self) -> None:
+        """Let go of what the player holds (a program it runs); most hold nothing. Raises nothing."""
 
     @property
     def name(self) -> str:
@@ -386,6 +392,105 @@ class EnginePlayer(Player):
         return pit
 
 
+class ExternalPlayer(Player):
+    """Any program that speaks the engine protocol (``engine:"COMMAND ARGS"``).
+
+    ``ExternalPlayer("python -m mancala engine", time=0.1)``. The program is
+    started on the first move (so building a player, or checking a spelling,
+    starts nothing) and asked for each move with ``go movetime``; see
+    :class:`mancala.external.EngineProcess`. A program that crashes, hangs
+    past its time by a margin or sends an illegal move raises
+    :class:`mancala.errors.PlayerFailedError` and is killed. ``close()`` ends
+    it; so do garbage collection and the interpreter's exit. Raises
+    PlayerSpecError for an empty or unbalanced command or a time outside
+    (0, 3600] seconds.
+    """
+
+    def __init__(self, command: str, time: float = EXTERNAL_TIME) -> None:
+        super().__init__()
+        from mancala.external import split_command
+        if not isinstance(command, str):
+            raise PlayerSpecError(f"an engine command is a string, not {quote(command)}")
+        split_command(command)                       # a spelling error shows now
+        if isinstance(time, bool) or not isinstance(time, (int, float)) \
+                or not math.isfinite(time) or not 0 < time <= MAX_TIME:
+            raise PlayerSpecError(f"time is seconds, more than 0 and at most {MAX_TIME:g}, "
+                                  f"not {quote(time)}")
+        if '"' in command:
+            raise PlayerSpecError(f"an engine command cannot hold a double quote: {quote(command)}")
+        self.command = command.strip()
+        self.time = time
+        self.spec = f'engine:"{self.command}"' + (f"@{time:g}" if time != EXTERNAL_TIME else "")
+        self.description = f"the program {self.command!r}, {time:g} s per move"
+        self._process = None
+
+    def choose(self, board: Board) -> int:
+        from mancala.external import EngineProcess
+        if self._process is None or not self._process.alive:
+            self._process = EngineProcess(self.command)
+        start = time.perf_counter()
+        pit = self._process.bestmove(board, self.time)
+        self.last = self._move_info(self._process.info, time.perf_counter() - start)
+        return pit
+
+    @staticmethod
+    def _move_info(info: List[str], elapsed: float) -> MoveInfo:
+        """What the program's last ``info depth ... score ...`` line said (0s if nothing)."""
+        for line in reversed(info):
+            words = line.split()
+            found = {}
+            for key in ("depth", "score", "nodes"):
+                if key in words:
+                    at = words.index(key) + 1
+                    exact = key == "score" and words[at:at + 1] == ["exact"]
+                    value = words[at + 1 if exact else at:][:1]
+                    if value and re.fullmatch(r"-?\d+", value[0]):
+                        found[key] = int(value[0])
+                    found["exact"] = found.get("exact") or exact
+            if "score" in found:
+                return MoveInfo(found["score"], found.get("depth", 0), elapsed,
+                                found.get("nodes", 0), bool(found.get("exact")))
+        return MoveInfo(0, 0, elapsed)
+
+    def close(self) -> None:
+        """End the program (it is started again if asked for another move). Raises nothing."""
+        if self._process is not None:
+            self._process.close()
+            self._process = None
+
+
+def _parse_external(spec: str, text: str) -> Player:
+    """``engine:"COMMAND"`` or ``engine:"COMMAND"@S`` (quotes optional without spaces)."""
+    rest = text[len("engine:"):].strip()
+    if rest.startswith('"'):
+        command, quote_mark, suffix = rest[1:].partition('"')
+        if not quote_mark:
+            raise _bad(spec, "the command's closing quote is missing")
+    else:
+        command, at, seconds = rest.rpartition("@")
+        if at and re.fullmatch(r"[0-9.eE+-]+|nan|inf", seconds.strip().lower()):
+            suffix = "@" + seconds
+        else:
+            command, suffix = rest, ""
+    suffix = suffix.strip()
+    seconds = EXTERNAL_TIME
+    if suffix:
+        if not suffix.startswith("@"):
+            raise _bad(spec, 'after the command comes nothing or @SECONDS')
+        try:
+            seconds = float(suffix[1:])
+        except ValueError:
+            raise _bad(spec, "time is seconds") from None
+        if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME:
+            raise _bad(spec, f"time is more than 0 and at most {MAX_TIME:g} seconds")
+    if not command.strip():
+        raise _bad(spec, "the engine command is empty")
+    try:
+        return ExternalPlayer(command, time=seconds)
+    except PlayerSpecError as exc:
+        raise _bad(spec, str(exc)) from None
+
+
 # -- parsing ------------------------------------------------------------------------
 
 def _bad(spec: object, why: str = "") -> PlayerSpecError:
@@ -404,6 +509,8 @@ def parse_player(spec: str, seed: Optional[int] = None, *,
     """
     if not isinstance(spec, str):
         raise _bad(spec)
+    if spec.strip()[:7].lower() == "engine:":     # the command keeps its case
+        return _parse_external(spec, spec.strip())
     text = spec.strip().lower()
     kind, sep, arg = text.partition(":")
     if text == "human":
@@ -447,6 +554,7 @@ def canonical_spec(spec: str) -> str:
 
 __all__ = [
     "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
+    "ExternalPlayer",
     "MoveInfo", "Request", "PlayerSpecError", "parse_player", "parse_entry", "pit_label",
     "legal_pits_text", "LEVELS", "COMMANDS", "VALID_SPECS",
 ]

@@ -17,7 +17,7 @@ import sys
 from types import ModuleType
 from typing import Dict, List, NoReturn, Optional
 
-from mancala.cli import analyze, arena, bench, play, solve
+from mancala.cli import analyze, arena, bench, engine, play, solve
 from mancala.errors import CommandError, MancalaError
 
 COMMANDS: Dict[str, ModuleType] = {
@@ -26,6 +26,7 @@ COMMANDS: Dict[str, ModuleType] = {
     "solve": solve,
     "bench": bench,
     "arena": arena,
+    "engine": engine,
 }
 
 

@@ -1,0 +1,463 @@
+"""The engine protocol: lines on stdin, answers on stdout (``python -m mancala engine``).
+
+The shape of UCI and UGI (its game-neutral descendant, spoken by the cutegames
+runner); every command and answer is in ``docs/protocol.md``. :class:`Session`
+keeps the state (options, position, the engine) and runs each search in a
+worker thread, so the reader goes on reading while it searches: ``stop``,
+``quit`` and ``isready`` are answered at once. Every line that cannot be
+obeyed gets one ``info string error: ...`` line and changes nothing.
+
+Moves are pits 1..6 counted from the mover's left, as the terminal game
+numbers them (``Board.push`` takes 0..5).
+"""
+from __future__ import annotations
+
+import inspect
+import threading
+from typing import Callable, Iterable, List, Optional, Sequence
+
+from mancala.board import CAPTURE_RULES, Board
+from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
+from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
+                            check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
+                            check_whole, default_table_mb, hash_mb_ceiling)
+
+PITS = 6
+SLOTS = 14
+SIDES = ("south", "north")
+MAX_MS = int(MAX_MOVE_SECONDS * 1000)      # movetime: at most an hour, as ai:time=S
+MAX_CLOCK_MS = 2 ** 31 - 1                 # wtime/btime/winc/binc: about 24 days
+MIN_MOVE_MS = 10                           # the least a clock ever gives one move
+AUTHOR = "the mancala developers"
+GO_WORDS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "infinite")
+CLOCK_SYNONYMS = {"p1time": "wtime", "p2time": "btime", "p1inc": "winc", "p2inc": "binc"}
+
+
+def _whole(word: Optional[str], what: str, lowest: int, highest: int) -> int:
+    """A token as a whole number in lowest..highest, else an error stating the range."""
+    if word is None:
+        raise InputError(f"{what} needs a whole number from {lowest} to {highest}")
+    try:
+        value = int(word, 10)
+    except ValueError:
+        value = None
+    return check_whole(value, what, lowest, highest, given=word)
+
+
+def allocate_ms(remaining_ms: int, increment_ms: int = 0) -> int:
+    """Milliseconds to spend on one move with ``remaining_ms`` on the clock.
+
+    A twentieth of what is left plus most of the increment, at least
+    :data:`MIN_MOVE_MS`, never more than half of what is left (unless that is
+    under the minimum: a move must be searched).
+    """
+    share = remaining_ms / 20 + increment_ms * 0.8
+    share = min(share, remaining_ms / 2)
+    return max(MIN_MOVE_MS, int(share))
+
+
+def parse_moves(board: Board, words: Sequence[str]) -> None:
+    """Play ``words`` (pits 1..6 from the mover's left) on board; raise at the first bad one."""
+    for number, word in enumerate(words, 1):
+        if board.is_game_over():
+            raise IllegalMoveError(f"move {number} ({quote(word)}) comes after the game is over")
+        pit = _whole(word, f"move {number} (a pit)", 1, PITS) - 1
+        if pit not in board.legal_moves:
+            legal = " ".join(str(p + 1) for p in board.legal_moves)
+            raise IllegalMoveError(f"move {number}: pit {pit + 1} is empty; legal pits are {legal}")
+        board.push(pit)
+
+
+def parse_position(words: Sequence[str]) -> Board:
+    """The board a ``position`` command's words (after ``position``) describe.
+
+    ``startpos [seeds N] [capture RULE] [moves ...]`` or
+    ``board <14 counts> <south|north> [capture RULE] [moves ...]``.
+    """
+    words = list(words)
+    if not words:
+        raise InputError("position needs 'startpos' or 'board <14 counts> <south|north>'")
+    kind, rest = words[0].lower(), words[1:]
+    seeds: Optional[int] = None
+    slots: Optional[List[int]] = None
+    to_move = 0
+    if kind == "board":
+        counts = rest[:SLOTS]
+        if len(counts) < SLOTS or any(not w.isdigit() for w in counts):
+            shown = " ".join(counts)
+            raise InvalidBoardError(f"position board needs {SLOTS} whole counts of seeds "
+                                    f"(South pits, South store, North pits, North store), "
+                                    f"not {quote(shown)}")
+        slots = [int(w) for w in counts]
+        rest = rest[SLOTS:]
+        if not rest or rest[0].lower() not in SIDES:
+            raise InputError(f"position board needs the side to move after the counts: "
+                                     f"south or north, not {quote(rest[0] if rest else '')}")
+        to_move = SIDES.index(rest[0].lower())
+        rest = rest[1:]
+    elif kind != "startpos":
+        raise InputError(f"position is 'startpos' or 'board', not {quote(words[0])}")
+    capture = "standard"
+    moves: Optional[List[str]] = None
+    index = 0
+    seen = set()
+    while index < len(rest):
+        word = rest[index].lower()
+        if word == "moves":
+            moves = rest[index + 1:]
+            break
+        if word in seen:
+            raise InputError(f"position: {word} is given twice")
+        seen.add(word)
+        value = rest[index + 1] if index + 1 < len(rest) else None
+        if word == "seeds" and kind == "startpos":
+            seeds = check_seeds(_whole(value, "seeds per pit", 1, 12))
+        elif word == "capture":
+            if value is None or value.lower() not in CAPTURE_RULES:
+                raise InputError(f"capture is one of {', '.join(CAPTURE_RULES)}, "
+                                         f"not {quote(value or '')}")
+            capture = value.lower()
+        else:
+            allowed = "seeds, capture or moves" if kind == "startpos" else "capture or moves"
+            raise InputError(f"position: expected {allowed}, not {quote(rest[index])}")
+        index += 2
+    if slots is not None:
+        board = Board(slots, to_move, capture=capture)
+    else:
+        board = Board(seeds=seeds, capture=capture)
+    parse_moves(board, moves or [])
+    return board
+
+
+class GoLimits:
+    """What a ``go`` command asked for: a depth, nodes, milliseconds, or forever."""
+
+    def __init__(self, words: Sequence[str], to_move: int) -> None:
+        self.depth: Optional[int] = None
+        self.nodes: Optional[int] = None
+        self.movetime: Optional[int] = None
+        self.infinite = False
+        clock = {}
+        index = 0
+        while index < len(words):
+            word = words[index].lower()
+            word = CLOCK_SYNONYMS.get(word, word)
+            value = words[index + 1] if index + 1 < len(words) else None
+            if word == "infinite":
+                self.infinite = True
+                index += 1
+                continue
+            if word == "depth":
+                self.depth = check_depth(_whole(value, "depth", 1, MAX_DEPTH))
+            elif word == "nodes":
+                self.nodes = check_nodes(_whole(value, "nodes", 1, MAX_NODES))
+            elif word == "movetime":
+                self.movetime = _whole(value, "movetime (milliseconds)", 1, MAX_MS)
+            elif word in ("wtime", "btime", "winc", "binc"):
+                clock[word] = _whole(value, f"{word} (milliseconds)", 0, MAX_CLOCK_MS)
+            else:
+                raise InputError(f"go takes {', '.join(GO_WORDS)}; not {quote(words[index])}")
+            index += 2
+        own = ("wtime", "winc") if to_move == 0 else ("btime", "binc")
+        if own[0] in clock and self.movetime is None:
+            self.movetime = allocate_ms(clock[own[0]], clock.get(own[1], 0))
+
+    @property
+    def bounded(self) -> bool:
+        """The search ends by itself soon enough for a next command to wait for it."""
+        return not self.infinite and (self.depth is not None or self.nodes is not None
+                                      or self.movetime is not None)
+
+    def search_limits(self) -> dict:
+        """The keywords for Engine.search: nothing means 'until stopped'."""
+        limits = {}
+        if self.depth is not None:
+            limits["depth"] = self.depth
+        if self.nodes is not None:
+            limits["nodes"] = self.nodes
+        if self.movetime is not None and not self.infinite:
+            limits["time"] = self.movetime / 1000
+        if not limits:
+            limits["depth"] = MAX_DEPTH     # infinite, or a bare go: until stop or solved
+        return limits
+
+
+def pits_text(moves: Iterable[int]) -> str:
+    """Pits 0..5 as the protocol writes them (1..6)."""
+    return " ".join(str(pit + 1) for pit in moves)
+
+
+class Session:
+    """One protocol conversation: call :meth:`handle` with each line; answers go to ``write``.
+
+    ``handle`` returns False once ``quit`` has been obeyed. ``write`` is
+    called with one line at a time, from the reader's thread or the search's,
+    never both at once.
+    """
+
+    def __init__(self, write: Callable[[str], None], version: str = "") -> None:
+        self._write_line = write
+        self._out_lock = threading.Lock()
+        self.version = version
+        self.hash_mb: float = default_table_mb(DEFAULT_HASH_MB)
+        self.threads = 1
+        self.board = Board()
+        self._engine = None
+        self._thread: Optional[threading.Thread] = None
+        self._release = threading.Event()   # go infinite: the answer waits for stop
+        self._quitting = False
+        self.gone = False                   # stdout was closed: nobody reads the answers
+        self._bounded = True                # the running search has a depth, node or time limit
+
+    # -- output
+
+    def say(self, line: str) -> None:
+        """Write one line; a reader that went away (a closed pipe) ends the session."""
+        with self._out_lock:
+            if self.gone:
+                return
+            try:
+                self._write_line(line)
+            except (OSError, ValueError):
+                self.gone = True
+
+    def error(self, message: str) -> None:
+        self.say(f"info string error: {message}")
+
+    # -- the engine
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from mancala.engine import Engine
+            self._engine = Engine(hash_mb=self.hash_mb, threads=self.threads)
+        return self._engine
+
+    @property
+    def searching(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # -- reading
+
+    def handle(self, line: str) -> bool:
+        """Obey one line; False after ``quit``. Never raises for a bad line."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        try:
+            if command == "quit":
+                self.quit()
+                return False
+            handler = self.HANDLERS.get(command)
+            if handler is None:
+                raise InputError(f"unknown command {quote(words[0])}; commands are "
+                                         f"{', '.join(sorted(self.HANDLERS))}, quit")
+            handler(self, args)
+        except (MancalaError, ValueError) as exc:
+            self.error(str(exc).replace("\n", " "))
+        except Exception as exc:    # never a traceback: the conversation goes on
+            self.error(f"{command}: {type(exc).__name__}: {exc}".replace("\n", " "))
+        return not self.gone
+
+    def _no_args(self, command: str, args: Sequence[str]) -> None:
+        if args:
+            raise InputError(f"{command} takes nothing after it, not {quote(' '.join(args))}")
+
+    def _idle(self, command: str) -> None:
+        """Wait for a search with a limit to end; refuse while one without a limit runs."""
+        if not self.searching:
+            return
+        if not self._bounded:
+            raise InputError(f"{command} while a search without a limit runs: send stop first")
+        self._thread.join()
+
+    # -- commands
+
+    def cmd_ugi(self, args: Sequence[str], ok: str = "ugiok") -> None:
+        self._no_args(ok[:-2], args)
+        self.say(f"id name mancala {self.version}".rstrip())
+        self.say(f"id author {AUTHOR}")
+        self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 0 "
+                 f"max {hash_mb_ceiling()}")
+        self.say(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.say(ok)
+
+    def cmd_uci(self, args: Sequence[str]) -> None:
+        self.cmd_ugi(args, ok="uciok")
+
+    def cmd_isready(self, args: Sequence[str]) -> None:
+        """readyok; the engine (its table) is made here, not by the first go (UGI's rule)."""
+        self._no_args("isready", args)
+        if not self.searching:
+            try:
+                self.engine
+            except Exception as exc:   # the table cannot be had: say so, stay ready
+                self._engine = None
+                self.error(f"the engine cannot be made: {exc}".replace("\n", " "))
+        self.say("readyok")
+
+    def cmd_setoption(self, args: Sequence[str]) -> None:
+        self._idle("setoption")
+        lowered = [w.lower() for w in args]
+        if len(args) != 4 or lowered[0] != "name" or lowered[2] != "value":
+            raise InputError("setoption is 'setoption name Hash|Threads value N', "
+                                     f"not {quote(' '.join(args))}")
+        name, value = lowered[1], args[3]
+        if name == "hash":
+            number = _whole(value, "Hash (megabytes)", 0, hash_mb_ceiling())
+            self.hash_mb = check_hash_mb(number, given=value)
+        elif name == "threads":
+            self.threads = check_threads(_whole(value, "Threads", 1, MAX_THREADS), given=value)
+        else:
+            raise InputError(f"unknown option {quote(args[1])}; options are Hash, Threads")
+        self._engine = None        # made again, with the new option, when next needed
+
+    def cmd_newgame(self, args: Sequence[str]) -> None:
+        self._idle("newgame")
+        self._no_args("newgame", args)
+        if self._engine is not None:
+            self._engine.clear()
+
+    def cmd_position(self, args: Sequence[str]) -> None:
+        self.board = parse_position(args)     # a bad line raises first: the old position stays
+
+    def cmd_go(self, args: Sequence[str]) -> None:
+        self._idle("go")
+        limits = GoLimits(args, self.board.to_move)
+        if self.board.is_game_over():
+            self.error("the game is over: there is no move to search")
+            self.say("bestmove none")
+            return
+        board = self.board.copy(stack=False)
+        self._release.clear()
+        self._bounded = limits.bounded
+        engine = self.engine
+        self._thread = threading.Thread(target=self._search, args=(engine, board, limits),
+                                        name="mancala-search", daemon=True)
+        self._thread.start()
+
+    def cmd_stop(self, args: Sequence[str]) -> None:
+        self._no_args("stop", args)
+        self._end_search()
+
+    def cmd_query(self, args: Sequence[str]) -> None:
+        if len(args) != 1:
+            raise InputError("query is one of: gameover, p1turn, result, position")
+        what = args[0].lower()
+        board = self.board
+        if what == "gameover":
+            self.say(f"response {str(board.is_game_over()).lower()}")
+        elif what == "p1turn":
+            self.say(f"response {str(board.to_move == 0 and not board.is_game_over()).lower()}")
+        elif what == "result":
+            outcome = board.outcome()
+            if outcome is None:
+                answer = "none"
+            else:
+                answer = {0: "p1win", 1: "p2win", None: "draw"}[outcome.winner]
+            self.say(f"response {answer}")
+        elif what == "position":
+            counts = " ".join(str(n) for n in board.pits)
+            self.say(f"response {counts} {SIDES[board.to_move]} capture {board.capture}")
+        else:
+            raise InputError(f"query is one of: gameover, p1turn, result, position; "
+                                     f"not {quote(args[0])}")
+
+    HANDLERS = {
+        "ugi": cmd_ugi, "uci": cmd_uci, "isready": cmd_isready, "setoption": cmd_setoption,
+        "newgame": cmd_newgame, "uginewgame": cmd_newgame, "ucinewgame": cmd_newgame,
+        "position": cmd_position, "go": cmd_go, "stop": cmd_stop, "query": cmd_query,
+    }
+
+    def quit(self) -> None:
+        """Stop any search (its answer is not printed) and let the reader end."""
+        self._quitting = True
+        self._end_search()
+
+    def _end_search(self) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        if self._engine is not None:
+            self._engine.stop()
+        self._release.set()
+        thread.join()
+        self._thread = None
+
+    # -- the search thread
+
+    def _search(self, engine, board: Board, limits: GoLimits) -> None:
+        try:
+            keywords = limits.search_limits()
+            if _accepts_progress(engine.search):
+                keywords["progress"] = self._progress
+            result = engine.search(board, **keywords)
+            if "progress" not in keywords:
+                self._info(result.depth, result.score, result.exact, result.nodes,
+                           result.elapsed, result.pv)
+            if limits.infinite:
+                self._release.wait()    # UCI: infinite answers only when told to stop
+            if not self._quitting:
+                self.say(f"bestmove {result.move + 1}")
+        except Exception as exc:     # the engine failed: say so, answer a legal move
+            self.error(f"search failed: {type(exc).__name__}: {exc}".replace("\n", " "))
+            if not self._quitting:
+                self.say(f"bestmove {board.legal_moves[0] + 1}")
+
+    def _progress(self, *args, **kwargs) -> None:
+        """One finished depth from Engine.search: depth, score, move, nodes, seconds, pv."""
+        try:
+            names = ("depth", "score", "move", "nodes", "seconds", "pv")
+            if len(args) == 1 and not kwargs and hasattr(args[0], "depth"):
+                found = {n: getattr(args[0], n, None) for n in names}
+                found["seconds"] = getattr(args[0], "elapsed", found["seconds"])
+            else:
+                found = dict(zip(names, args))
+                found.update(kwargs)
+            self._info(found.get("depth"), found.get("score"), bool(found.get("exact")),
+                       found.get("nodes"), found.get("seconds") or found.get("elapsed"),
+                       found.get("pv") or ())
+        except Exception:   # a progress report must never end the search
+            pass
+
+    def _info(self, depth, score, exact, nodes, seconds, pv) -> None:
+        parts = ["info"]
+        if depth is not None:
+            parts.append(f"depth {depth}")
+        if score is not None:
+            parts.append(f"score {'exact ' if exact else ''}{score}")
+        if nodes is not None:
+            parts.append(f"nodes {nodes}")
+            if seconds:
+                parts.append(f"nps {int(nodes / seconds)}")
+        if seconds is not None:
+            parts.append(f"time {int(seconds * 1000)}")
+        if pv:
+            parts.append(f"pv {pits_text(pv)}")
+        self.say(" ".join(parts))
+
+
+def _accepts_progress(search: Callable) -> bool:
+    """True if Engine.search takes a ``progress`` callback (added by the timed search)."""
+    try:
+        return "progress" in inspect.signature(search).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "") -> int:
+    """Run a session over ``lines`` until ``quit`` or their end; the exit status:
+    0, or 1 when the answers' reader went away (as every command does)."""
+    session = Session(write, version)
+    try:
+        for line in lines:
+            if not session.handle(line):
+                break
+    finally:
+        session.quit()
+    return 1 if session.gone else 0
+
+
+__all__ = ["Session", "serve", "allocate_ms", "parse_position", "parse_moves", "GoLimits",
+           "pits_text"]
