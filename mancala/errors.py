@@ -18,6 +18,7 @@
           EndgameMissingError       no database file where one was looked for
         PositionFileError           a bench position file that cannot be read
       SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
+      PlayerFailedError             an external engine crashed, hung or sent an illegal move (``reason``)
       AutosaveError (OSError)       the autosave folder cannot be written
       CommandError                  a fatal problem a command reports as one line
 
@@ -102,6 +103,10 @@ class PlayerFailedError(MancalaError):
         super().__init__(message)
         self.reason = reason
 
+    def __reduce__(self):
+        # Exception pickles its args alone: keep the reason across processes too
+        return type(self), (str(self), self.reason)
+
 
 class AutosaveError(MancalaError, OSError):
     """The autosave folder cannot be written; the message is one line for the player."""
@@ -132,5 +137,5 @@ __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "PositionFileError",
-    "SearchStoppedError", "AutosaveError", "CommandError", "quote",
+    "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
 ]

@@ -257,3 +257,10 @@ def test_ctrl_c_in_play_ends_the_engine_it_runs(fake, tmp_path):
     while not gone(engine_pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert gone(engine_pid)
+
+
+def test_a_player_failure_keeps_its_reason_across_processes():
+    import pickle
+    from mancala.errors import PlayerFailedError
+    copy = pickle.loads(pickle.dumps(PlayerFailedError("engine exited with status 3", "crash")))
+    assert (type(copy), str(copy), copy.reason) == (PlayerFailedError, "engine exited with status 3", "crash")

@@ -174,3 +174,4 @@ def test_sprt_verdicts_and_a_perfect_record_is_finite():
         sprt_state((1, 1, 1), 10, 0)
     with pytest.raises(InvalidLimitError, match="alpha is more than 0 and less than 1"):
         sprt_state((1, 1, 1), 0, 10, alpha=0)
+
