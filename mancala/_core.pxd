@@ -111,6 +111,7 @@ cdef struct Search:
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
     uint64_t tt_hits        # probes that found their position
     int root_move           # best pit at the root of the last iteration
+    PyObject *progress      # called with the GIL after each finished iteration (borrowed; NULL: none)
 
 
 cdef class BoardBase:

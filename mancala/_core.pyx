@@ -27,7 +27,7 @@ per included file, in the order each needs the ones before:
   _core_searcher.pxi   Searcher
 """
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Fetch, PyErr_Restore
-from cpython.ref cimport Py_XDECREF
+from cpython.ref cimport PyObject, Py_XDECREF, Py_XINCREF
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
@@ -41,6 +41,7 @@ cdef extern from "Python.h":
 
 from collections.abc import Mapping, Set
 from operator import index
+from sys import exc_info as sys_exc_info
 from threading import Thread, get_ident, main_thread
 
 from mancala.errors import IllegalMoveError, InvalidBoardError, InvalidLimitError, InvalidRuleError, quote

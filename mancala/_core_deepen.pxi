@@ -27,6 +27,7 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
     """Iterative deepening to max_depth; stops early once the value is exact.
 
     A stopped iteration is discarded: the result is the last finished depth.
+    After each finished iteration s.progress (if any) is called (see report).
     """
     cdef Outcome out
     cdef int depth, value
@@ -46,6 +47,8 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
         out.move = s.root_move
         out.depth = depth
         out.exact = s.horizon == horizon0
+        if s.progress != NULL and not report(s, &out):
+            break
         if out.exact:
             break
         # the next depth costs several times this one: do not start what cannot finish
@@ -53,3 +56,28 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
             break
         depth += 1
     return out
+
+
+cdef bint report(Search *s, const Outcome *out) noexcept nogil:
+    """Call s.progress(depth, score, move, nodes, exact) with the GIL, between
+    two iterations. If it raises, keep the exception for the caller to raise
+    (as Ctrl-C's, see take_signal) and answer False: the search stops."""
+    with gil:
+        try:
+            (<object> s.progress)(out.depth, out.score, None if out.move == NO_MOVE else out.move,
+                                  s.nodes, bool(out.exact))
+        except BaseException:
+            keep_exception(s, sys_exc_info())
+            return False
+    return True
+
+
+cdef void keep_exception(Search *s, tuple info) noexcept:
+    """Hold the exception described by info (type, value, traceback) in s."""
+    drop_interrupt(s)
+    for item in info:
+        Py_XINCREF(<PyObject *> item)
+    s.raised_type = <PyObject *> info[0]
+    s.raised_value = <PyObject *> info[1]
+    s.raised_tb = <PyObject *> info[2]
+    s.interrupted = True

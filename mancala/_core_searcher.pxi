@@ -142,8 +142,13 @@ cdef class Searcher:
         return evaluate_view(v, board._capture, check_code(evaluation, EVALUATIONS, "evaluation"))
 
     def search(self, BoardBase board not None, evaluation, int max_depth,
-               bint iterative=True, double time_limit=0, uint64_t node_limit=0):
-        """Depth-limited search: (score, move, depth, exact); move None if none finished."""
+               bint iterative=True, double time_limit=0, uint64_t node_limit=0,
+               progress=None):
+        """Depth-limited search: (score, move, depth, exact); move None if none finished.
+
+        progress(depth, score, move, nodes, exact) is called after each
+        finished iteration; an exception it raises stops the search and is
+        raised here."""
         cdef int v[KALAH_SLOTS]
         cdef Outcome out
         cdef bint futility = self.s.futility
@@ -155,9 +160,13 @@ cdef class Searcher:
             begin(&self.s, time_limit, node_limit)
             # futility cuts with bounds on the store difference: valid for the store evaluation only
             self.s.futility = futility and self.s.evaluation == EVAL_STORE
-            with nogil:
-                out = deepen(&self.s, v, max_depth, iterative)
-            self.s.futility = futility
+            self.s.progress = NULL if progress is None else <PyObject *> progress
+            try:
+                with nogil:
+                    out = deepen(&self.s, v, max_depth, iterative)
+            finally:
+                self.s.progress = NULL
+                self.s.futility = futility
             if self.s.interrupted:
                 raise_interrupt(&self.s)
         finally:

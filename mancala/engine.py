@@ -86,6 +86,19 @@ class SearchResult:
         return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
 
 
+@dataclass(frozen=True)
+class SearchProgress:
+    """One finished iteration of ``Engine.search``, handed to its ``progress``."""
+
+    depth: int                  #: moves searched ahead in this iteration
+    score: int                  #: value for the side to move, in seeds
+    move: Optional[int]         #: best pit 0..5 at this depth
+    nodes: int                  #: positions visited so far in this search
+    seconds: float              #: time since the search began
+    pv: Tuple[int, ...]         #: principal variation, as far as the table holds it
+    exact: bool                 #: the score is the perfect-play value
+
+
 class Engine:
     """The compiled alpha-beta engine with its transposition table.
 
@@ -186,10 +199,14 @@ class Engine:
     @_serialised
     def search(self, board: Board, limit: Optional[SearchLimit] = None, *,
                depth: Optional[int] = None, time: Optional[float] = None,
-               nodes: Optional[int] = None) -> SearchResult:
+               nodes: Optional[int] = None,
+               progress: Optional[Callable[[SearchProgress], None]] = None) -> SearchResult:
         """Best move and score within the limits (depth 12 when none is given).
 
         A search stopped by time or nodes answers with the last depth it finished.
+        ``progress(info)`` is called with a :class:`SearchProgress` after each
+        finished iteration (depths increasing; the last is the result's); an
+        exception it raises stops the search and propagates from here.
         Raises InvalidLimitError for a limit out of range (see :class:`SearchLimit`)
         and TypeError if ``board`` is not a :class:`mancala.Board`.
         """
@@ -201,9 +218,15 @@ class Engine:
         db = self._position(board, solving=False)
         evaluation = EVALUATIONS.index(self.evaluation)
         iterative = not self.plain or limit.depth is None
+        report = None
+        if progress is not None:
+            def report(depth: int, score: int, move: Optional[int], nodes: int, exact: bool) -> None:
+                progress(SearchProgress(depth, score, move, nodes, _time.perf_counter() - start,
+                                        self._pv(board, move, depth) if move is not None else (),
+                                        exact))
         score, move, reached, exact = self._searcher.search(
             board, evaluation, limit.depth or MAX_DEPTH, iterative,
-            limit.time or 0.0, limit.nodes or 0)
+            limit.time or 0.0, limit.nodes or 0, report)
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
         if move is None:
             # stopped before depth 1 finished: a depth-1 search always gives a move

@@ -1,0 +1,64 @@
+"""Timed search: the per-iteration progress callback, time limits, play mode."""
+import pytest
+
+import mancala
+from mancala import _reference
+
+from conftest import board_of, sample_positions
+
+
+def test_progress_reports_each_depth_and_the_last_is_the_result():
+    """Depths 1, 2, ... each with the plain alpha-beta value of that depth."""
+    for slots, to_move, capture in sample_positions(4, seed=12):
+        board = board_of(slots, to_move, capture)
+        infos = []
+        result = mancala.Engine(hash_mb=4).search(board, depth=7, progress=infos.append)
+        assert [i.depth for i in infos] == list(range(1, len(infos) + 1))
+        last = infos[-1]
+        assert (last.depth, last.score, last.move, last.exact) == \
+            (result.depth, result.score, result.move, result.exact)
+        assert last.nodes == result.nodes and last.pv == result.pv
+        for info in infos:
+            plain, _, _ = _reference.alphabeta(list(slots), to_move, info.depth, capture)
+            assert info.score == plain, (slots, to_move, capture, info.depth)
+            assert info.move in board.legal_moves
+            assert info.pv[0] == info.move
+        assert all(a.nodes < b.nodes and a.seconds <= b.seconds for a, b in zip(infos, infos[1:]))
+
+
+def test_progress_does_not_change_the_search():
+    board = mancala.Board()
+    quiet = mancala.Engine(hash_mb=16).search(board, depth=12)
+    told = mancala.Engine(hash_mb=16).search(board, depth=12, progress=lambda info: None)
+    assert (quiet.move, quiet.score, quiet.nodes, quiet.pv) == \
+        (told.move, told.score, told.nodes, told.pv)
+
+
+def test_progress_stops_at_an_exact_value():
+    board = mancala.Board([0, 0, 0, 0, 1, 2, 20, 0, 0, 0, 1, 1, 0, 23], 0)
+    infos = []
+    result = mancala.Engine(hash_mb=4).search(board, depth=30, progress=infos.append)
+    assert result.exact and infos[-1].exact and not any(i.exact for i in infos[:-1])
+    assert infos[-1].depth == result.depth < 30
+
+
+class Enough(Exception):
+    pass
+
+
+def test_a_progress_that_raises_stops_the_search_and_reraises():
+    board = mancala.Board()
+    seen = []
+
+    def progress(info):
+        seen.append(info.depth)
+        if info.depth == 3:
+            raise Enough("stop here")
+
+    engine = mancala.Engine(hash_mb=4)
+    with pytest.raises(Enough, match="stop here"):
+        engine.search(board, depth=20, progress=progress)
+    assert seen == [1, 2, 3]
+    # the engine stays usable, and a later search is not affected
+    again = engine.search(board, depth=4, progress=seen.append)
+    assert again.depth == 4 and again.move in board.legal_moves
