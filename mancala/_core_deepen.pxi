@@ -12,6 +12,8 @@ cdef void begin(Search *s, double time_limit, uint64_t node_limit,
     s.next_signal_poll = POLL_SIGNALS
     s.node_limit = node_limit
     s.deadline = monotonic() + time_limit if time_limit > 0 else 0
+    s.soft_deadline = 0
+    s.keep_partial = False
     if new_generation:  # a search of its own: older entries may be replaced first
         s.tt.generation += 1
 
@@ -26,7 +28,9 @@ cdef struct Outcome:
 cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noexcept nogil:
     """Iterative deepening to max_depth; stops early once the value is exact.
 
-    A stopped iteration is discarded: the result is the last finished depth.
+    A stopped iteration is discarded: the result is the last finished depth,
+    except with s.keep_partial, when its root move is proven (keep_root): then
+    that move and its value, with the last finished depth.
     After each finished iteration s.progress (if any) is called (see report).
     """
     cdef Outcome out
@@ -40,8 +44,14 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
     depth = 1 if iterative else max_depth
     while depth <= max_depth:
         horizon0 = s.horizon
+        s.prev_root_move = out.move
+        s.prev_searched = False
+        s.partial_move = NO_MOVE
         value = negamax(s, b, depth, -INF, INF, 0, 0)
         if s.stopped:
+            if s.keep_partial and s.partial_move != NO_MOVE and out.move != NO_MOVE:
+                out.move = s.partial_move     # proven at least as good at this depth
+                out.score = s.partial_score
             break
         out.score = value
         out.move = s.root_move
@@ -51,8 +61,12 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
             break
         if out.exact:
             break
+        if s.soft_deadline:
+            # the hard deadline stops an iteration; a new one starts only before the soft one
+            if monotonic() >= s.soft_deadline:
+                break
         # the next depth costs several times this one: do not start what cannot finish
-        if s.deadline and monotonic() + 2 * (monotonic() - started) > s.deadline:
+        elif s.deadline and monotonic() + 2 * (monotonic() - started) > s.deadline:
             break
         depth += 1
     return out

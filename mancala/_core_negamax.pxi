@@ -22,6 +22,18 @@ cdef inline int value_without_search(Search *s, const Children *c, int pit) noex
     return value if flags & PLAY_EXTRA_TURN else -value
 
 
+cdef inline void keep_root(Search *s, int pit, int best, int best_move) noexcept nogil:
+    """At the root, after a child's search finished: once the previous
+    iteration's best move has been searched in this one, the best so far is
+    sound to play if the iteration is stopped (it is that move, or one whose
+    finished search proved it better)."""
+    if pit == s.prev_root_move:
+        s.prev_searched = True
+    if s.prev_searched:
+        s.partial_move = best_move
+        s.partial_score = best
+
+
 cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int ply,
                  uint64_t key) noexcept nogil:
     """Fail-soft negamax value of b (mover's view) searched `depth` more moves.
@@ -130,8 +142,10 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
         if value > best:
             best = value
             best_move = pit
-            if best > alpha:
-                alpha = best
+        if ply == 0 and s.keep_partial:
+            keep_root(s, pit, best, best_move)
+        if best > alpha:
+            alpha = best
             if alpha >= beta and s.prune:
                 break
 

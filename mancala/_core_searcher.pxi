@@ -143,12 +143,15 @@ cdef class Searcher:
 
     def search(self, BoardBase board not None, evaluation, int max_depth,
                bint iterative=True, double time_limit=0, uint64_t node_limit=0,
-               progress=None):
+               progress=None, double soft_limit=0, bint keep_partial=False):
         """Depth-limited search: (score, move, depth, exact); move None if none finished.
 
         progress(depth, score, move, nodes, exact) is called after each
         finished iteration; an exception it raises stops the search and is
-        raised here."""
+        raised here. soft_limit (seconds, 0: none): no iteration starts after
+        it (time_limit stops the one running). keep_partial: a stopped
+        iteration's root move is played when proven better (see keep_root).
+        """
         cdef int v[KALAH_SLOTS]
         cdef Outcome out
         cdef bint futility = self.s.futility
@@ -158,6 +161,10 @@ cdef class Searcher:
             check_depth(max_depth, 1)
             self.s.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit)
+            if soft_limit > 0:
+                self.s.soft_deadline = self.s.deadline - time_limit + soft_limit if time_limit > 0 \
+                    else monotonic() + soft_limit
+            self.s.keep_partial = keep_partial
             # futility cuts with bounds on the store difference: valid for the store evaluation only
             self.s.futility = futility and self.s.evaluation == EVAL_STORE
             self.s.progress = NULL if progress is None else <PyObject *> progress

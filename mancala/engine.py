@@ -15,6 +15,10 @@ from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, che
                             check_nodes, check_seconds, check_threads)
 
 SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
+# A timed search stops at its time limit (the core polls the clock), keeping
+# the stopped iteration's move if proven better, and starts a new iteration
+# only within this share of the time: a depth costs about twice the one before.
+SOFT_TIME_SHARE = 0.6
 
 _Call = TypeVar("_Call", bound=Callable)
 
@@ -203,7 +207,11 @@ class Engine:
                progress: Optional[Callable[[SearchProgress], None]] = None) -> SearchResult:
         """Best move and score within the limits (depth 12 when none is given).
 
-        A search stopped by time or nodes answers with the last depth it finished.
+        A search stopped by nodes answers with the last depth it finished. A
+        time limit is a hard one (overrun by a millisecond or so): no depth
+        starts after ``SOFT_TIME_SHARE`` of it, and the stopped iteration's
+        move is played if it was proven better than the last finished depth's
+        (score: its value at the deeper depth; ``depth``: the last finished).
         ``progress(info)`` is called with a :class:`SearchProgress` after each
         finished iteration (depths increasing; the last is the result's); an
         exception it raises stops the search and propagates from here.
@@ -224,9 +232,14 @@ class Engine:
                 progress(SearchProgress(depth, score, move, nodes, _time.perf_counter() - start,
                                         self._pv(board, move, depth) if move is not None else (),
                                         exact))
+        time_left = soft_left = 0.0
+        if limit.time:
+            spent = _time.perf_counter() - start
+            time_left = max(limit.time - spent, 1e-9)
+            soft_left = max(SOFT_TIME_SHARE * limit.time - spent, 1e-9)
         score, move, reached, exact = self._searcher.search(
             board, evaluation, limit.depth or MAX_DEPTH, iterative,
-            limit.time or 0.0, limit.nodes or 0, report)
+            time_left, limit.nodes or 0, report, soft_left, bool(limit.time))
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
         if move is None:
             # stopped before depth 1 finished: a depth-1 search always gives a move

@@ -2,7 +2,7 @@
 import pytest
 
 import mancala
-from mancala import _reference
+from mancala import _core, _reference
 
 from conftest import board_of, sample_positions
 
@@ -62,3 +62,54 @@ def test_a_progress_that_raises_stops_the_search_and_reraises():
     # the engine stays usable, and a later search is not affected
     again = engine.search(board, depth=4, progress=seen.append)
     assert again.depth == 4 and again.move in board.legal_moves
+
+
+# -- time limits: a hard limit, and the stopped iteration's move when proven
+
+def child_value(slots, to_move, pit, capture, depth):
+    """The depth-`depth` value of playing pit, from the mover's view (the twin's alpha-beta)."""
+    child, next_to_move, _ = _reference.play(list(slots), to_move, pit, capture)
+    if _reference.is_game_over(child):
+        return _reference.score(child, to_move)
+    value, _, _ = _reference.alphabeta(child, next_to_move, depth - 1, capture)
+    return value if next_to_move == to_move else -value
+
+
+@pytest.mark.parametrize("budget", [0.01, 0.2])
+def test_time_limited_search_gives_a_legal_move_and_its_depth(budget):
+    for board in (mancala.Board(), mancala.Board(seeds=6)):
+        engine = mancala.Engine(hash_mb=16)
+        infos = []
+        result = engine.search(board, time=budget, progress=infos.append)
+        assert result.move in board.legal_moves
+        assert result.elapsed < budget + 1.0
+        assert result.depth >= 1 and not result.exact
+        assert infos and infos[-1].depth == result.depth   # the last finished iteration's depth
+
+
+def test_a_stopped_iteration_keeps_a_move_only_when_proven_better():
+    """Node limits stop iterations at many points, deterministically: a kept
+    move's value one depth deeper (the twin's) is the score reported and at
+    least that of the finished depth's move."""
+    kept = 0
+    for slots, to_move, capture in sample_positions(30, seed=5, max_seeds=4):
+        board = board_of(slots, to_move, capture)
+        deeper = {}
+        for limit in range(100, 2000, 53):
+            score, move, depth, exact = _core.Searcher(4).search(
+                board, 0, 30, True, 0, limit, None, 0, True)
+            _, previous, finished, _ = _core.Searcher(4).search(board, 0, 30, True, 0, limit)
+            assert depth == finished
+            if exact or depth >= 6:
+                break
+            if depth not in deeper:
+                deeper[depth] = {pit: child_value(slots, to_move, pit, capture, depth + 1)
+                                 for pit in board.legal_moves}
+            values = deeper[depth]
+            if move != previous:
+                kept += 1
+                assert score == values[move] >= values[previous], (slots, limit, move, previous)
+            else:
+                plain, _, _ = _reference.alphabeta(list(slots), to_move, depth, capture)
+                assert score in (values[move], plain)
+    assert kept >= 10
