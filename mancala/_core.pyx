@@ -58,6 +58,12 @@ cdef enum:
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
 
+# play mode's parts (Searcher.search's play): each may be switched off to measure it
+PLAY_DEEPER_TT = 1          # table entries from deeper searches answer shallower probes
+PLAY_ASPIRATION = 2         # aspiration windows around the last iteration's score
+PLAY_PVS = 4                # principal-variation (null-window) search
+ASPIRATION_WINDOW = 2       # seeds either side of the last score; doubled at each failure
+
 # the limits that protect memory; mancala.limits reads them from here
 MAX_DEPTH = TT_DEPTH_MAX
 MAX_SEEDS = KALAH_MAX_SEEDS

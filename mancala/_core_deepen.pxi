@@ -13,6 +13,8 @@ cdef void begin(Search *s, double time_limit, uint64_t node_limit,
     s.node_limit = node_limit
     s.deadline = monotonic() + time_limit if time_limit > 0 else 0
     s.soft_deadline = 0
+    s.deeper_tt = s.pvs = False
+    s.aspiration = 0
     s.keep_partial = False
     if new_generation:  # a search of its own: older entries may be replaced first
         s.tt.generation += 1
@@ -47,7 +49,10 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
         s.prev_root_move = out.move
         s.prev_searched = False
         s.partial_move = NO_MOVE
-        value = negamax(s, b, depth, -INF, INF, 0, 0)
+        if s.aspiration and out.move != NO_MOVE:
+            value = aspirate(s, b, depth, out.score)
+        else:
+            value = negamax(s, b, depth, -INF, INF, 0, 0)
         if s.stopped:
             if s.keep_partial and s.partial_move != NO_MOVE and out.move != NO_MOVE:
                 out.move = s.partial_move     # proven at least as good at this depth
@@ -70,6 +75,21 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
             break
         depth += 1
     return out
+
+
+cdef int aspirate(Search *s, const int *b, int depth, int guess) noexcept nogil:
+    """The root's value at depth, searched first within guess +- s.aspiration,
+    the window widened on the side that failed (doubling) till the value is inside."""
+    cdef int delta = s.aspiration, alpha = guess - delta, beta = guess + delta, value
+    while True:
+        value = negamax(s, b, depth, alpha, beta, 0, 0)
+        if s.stopped or alpha < value < beta:
+            return value
+        delta *= 2
+        if value <= alpha:
+            alpha = guess - delta if delta <= KALAH_MAX_SEEDS else -INF
+        else:
+            beta = guess + delta if delta <= KALAH_MAX_SEEDS else INF
 
 
 cdef bint report(Search *s, const Outcome *out) noexcept nogil:

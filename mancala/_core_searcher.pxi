@@ -143,7 +143,7 @@ cdef class Searcher:
 
     def search(self, BoardBase board not None, evaluation, int max_depth,
                bint iterative=True, double time_limit=0, uint64_t node_limit=0,
-               progress=None, double soft_limit=0, bint keep_partial=False):
+               progress=None, double soft_limit=0, bint keep_partial=False, int play=0):
         """Depth-limited search: (score, move, depth, exact); move None if none finished.
 
         progress(depth, score, move, nodes, exact) is called after each
@@ -151,6 +151,8 @@ cdef class Searcher:
         raised here. soft_limit (seconds, 0: none): no iteration starts after
         it (time_limit stops the one running). keep_partial: a stopped
         iteration's root move is played when proven better (see keep_root).
+        play: the play mode's parts (PLAY_* flags) to use; 0, the exact-depth
+        mode: a fresh searcher's nodes are the same run after run.
         """
         cdef int v[KALAH_SLOTS]
         cdef Outcome out
@@ -165,6 +167,9 @@ cdef class Searcher:
                 self.s.soft_deadline = self.s.deadline - time_limit + soft_limit if time_limit > 0 \
                     else monotonic() + soft_limit
             self.s.keep_partial = keep_partial
+            self.s.deeper_tt = play & PLAY_DEEPER_TT != 0
+            self.s.pvs = play & PLAY_PVS != 0
+            self.s.aspiration = ASPIRATION_WINDOW if play & PLAY_ASPIRATION else 0
             # futility cuts with bounds on the store difference: valid for the store evaluation only
             self.s.futility = futility and self.s.evaluation == EVAL_STORE
             self.s.progress = NULL if progress is None else <PyObject *> progress

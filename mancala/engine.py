@@ -7,7 +7,8 @@ import time as _time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
-from mancala._core import EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher
+from mancala._core import (EVALUATIONS, MAX_DEPTH, MAX_SEEDS, PLAY_ASPIRATION, PLAY_DEEPER_TT,
+                           PLAY_PVS, Searcher)
 from mancala import endgame as _endgame
 from mancala.board import Board
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
@@ -19,6 +20,8 @@ SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with 
 # the stopped iteration's move if proven better, and starts a new iteration
 # only within this share of the time: a depth costs about twice the one before.
 SOFT_TIME_SHARE = 0.6
+#: play mode's parts (see Engine): each kept because a match showed it gains
+PLAY_MODE = PLAY_DEEPER_TT | PLAY_ASPIRATION | PLAY_PVS
 
 _Call = TypeVar("_Call", bound=Callable)
 
@@ -136,6 +139,17 @@ class Engine:
     affected. Ctrl-C stops a search within milliseconds, on all its threads,
     and raises ``KeyboardInterrupt``; the engine stays usable.
 
+    Two modes. A search with only a depth and/or node limit is exact-depth
+    and reproducible: a fresh engine visits the same nodes run after run (the
+    bench signature and the same-tree proof against the twin rest on it). A
+    search with a time limit is in play mode: table entries from deeper
+    searches answer shallower probes, the deepening searches the root in an
+    aspiration window around the last score, and children after the first
+    are tried with a null window first (PVS) -- stronger per second, the same
+    values at a finished depth up to the table's deeper knowledge.
+    ``reproducible=True`` keeps time-limited searches in the exact-depth mode
+    too (the time limits still apply).
+
     Raises InvalidLimitError for a table size outside 0..what the machine can
     give (:func:`mancala.limits.check_hash_mb`) or threads outside 1..64, and
     InvalidRuleError for an unknown evaluation or endgame choice.
@@ -144,7 +158,7 @@ class Engine:
     def __init__(self, hash_mb: float = DEFAULT_HASH_MB, *, evaluation: str = "store",
                  ordering: bool = True, futility: bool = True, plain: bool = False,
                  endgame: Union[None, str, _endgame.EndgameDatabase] = "auto",
-                 threads: int = 1) -> None:
+                 threads: int = 1, reproducible: bool = False) -> None:
         hash_mb = check_hash_mb(hash_mb)
         if evaluation not in EVALUATIONS:
             raise InvalidRuleError(
@@ -156,6 +170,8 @@ class Engine:
         if plain:
             hash_mb, ordering, futility, endgame = 0, False, False, None
         self.plain = plain
+        self.reproducible = bool(reproducible)
+        self._play = 0 if plain or reproducible else PLAY_MODE   # PLAY_* flags of timed searches
         self.endgame = endgame
         self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
         self._context: Optional[tuple] = None
@@ -239,7 +255,8 @@ class Engine:
             soft_left = max(SOFT_TIME_SHARE * limit.time - spent, 1e-9)
         score, move, reached, exact = self._searcher.search(
             board, evaluation, limit.depth or MAX_DEPTH, iterative,
-            time_left, limit.nodes or 0, report, soft_left, bool(limit.time))
+            time_left, limit.nodes or 0, report, soft_left, bool(limit.time),
+            self._play if limit.time else 0)
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
         if move is None:
             # stopped before depth 1 finished: a depth-1 search always gives a move

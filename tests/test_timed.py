@@ -113,3 +113,40 @@ def test_a_stopped_iteration_keeps_a_move_only_when_proven_better():
                 plain, _, _ = _reference.alphabeta(list(slots), to_move, depth, capture)
                 assert score in (values[move], plain)
     assert kept >= 10
+
+
+# -- the two modes: exact-depth (reproducible) and play
+
+# nodes of Engine(hash_mb=16).search(Board(seeds=S), depth=D) as the engine
+# stood at issue 12's start (a6b61f2, measured with that install)
+BEFORE = {(4, 14): (96370, 7, 2), (5, 12): (51232, 5, 1), (6, 10): (46070, 2, 0)}
+
+
+@pytest.mark.parametrize("seeds, depth", sorted(BEFORE))
+def test_depth_only_and_reproducible_searches_are_unchanged_node_for_node(seeds, depth):
+    board = mancala.Board(seeds=seeds)
+    plain = mancala.Engine(hash_mb=16).search(board, depth=depth)
+    assert (plain.nodes, plain.score, plain.move) == BEFORE[seeds, depth]
+    timed = mancala.Engine(hash_mb=16, reproducible=True).search(board, depth=depth, time=600)
+    assert (timed.nodes, timed.score, timed.move) == BEFORE[seeds, depth]
+
+
+def test_a_timed_search_is_in_play_mode():
+    board = mancala.Board()
+    exact = mancala.Engine(hash_mb=16).search(board, depth=14)
+    play = mancala.Engine(hash_mb=16).search(board, depth=14, time=600)
+    assert play.nodes != exact.nodes
+    assert play.move in board.legal_moves and play.depth == 14
+
+
+def test_pvs_and_aspiration_keep_the_depth_d_value():
+    """Null windows and aspiration windows change the tree, never the value."""
+    for slots, to_move, capture in sample_positions(10, seed=21):
+        board = board_of(slots, to_move, capture)
+        for depth in (3, 6, 8):
+            expected, _, _ = _reference.alphabeta(list(slots), to_move, depth, capture)
+            for play in (_core.PLAY_PVS, _core.PLAY_ASPIRATION, _core.PLAY_PVS | _core.PLAY_ASPIRATION):
+                searcher = _core.Searcher(4)
+                score, move, _, _ = searcher.search(board, 0, depth, True, 0, 0, None, 0, False, play)
+                assert score == expected, (slots, to_move, capture, depth, play)
+                assert move in board.legal_moves
