@@ -1,9 +1,9 @@
 """A quick match between two settings of this install's timed search.
 
-    python bench/match.py A B [--time S] [--pairs N]
+    python bench/match.py A B [--time S] [--pairs N] [--plies P]
 
 A and B name settings (below). The opening suite is the Kalah(6,4) start
-and every 2-move opening; each opening is played twice, sides swapped (a
+and every 2-move opening (with --plies P: every P-move opening); each opening is played twice, sides swapped (a
 game pair), each player a fresh Engine(hash_mb=16) searching S seconds a
 move (default 0.05). Prints A's wins, draws and losses, its score, the pair
 results, and the Elo difference the score implies. For measuring which parts
@@ -47,15 +47,18 @@ def make_player(setting, seconds):
     return lambda board: engine.search(board, time=seconds).move
 
 
-def openings():
-    """The start and every sequence of two moves from it."""
-    suite = [()]
-    start = Board()
-    for first in start.legal_moves:
-        after = start.copy(stack=False)
-        after.push(first)
-        suite += [(first, second) for second in after.legal_moves]
-    return suite
+def openings(plies):
+    """The start (plies 2 only) and every sequence of `plies` moves from it."""
+    lines = [()]
+    for _ in range(plies):
+        longer = []
+        for line in lines:
+            board = Board()
+            for pit in line:
+                board.push(pit)
+            longer += [line + (pit,) for pit in board.legal_moves]
+        lines = longer
+    return ([()] if plies == 2 else []) + lines
 
 
 def play_game(opening, south, north, seconds):
@@ -75,8 +78,9 @@ def main():
     p.add_argument("b")
     p.add_argument("--time", type=float, default=0.05)
     p.add_argument("--pairs", type=int, default=0, help="first N openings only (0: all)")
+    p.add_argument("--plies", type=int, default=2, help="opening length in moves (default 2)")
     args = p.parse_args()
-    suite = openings()[:args.pairs or None]
+    suite = openings(args.plies)[:args.pairs or None]
     wins = draws = losses = 0
     pairs = {"won": 0, "drawn": 0, "lost": 0}
     began = time.perf_counter()
