@@ -121,11 +121,12 @@ class Engine:
     (node counts then vary from run to run; values never do). ``search`` is
     single-threaded.
 
-    ``endgame``: ``"auto"`` (the default) lets ``solve`` answer positions with
-    few seeds from a cached endgame database for the board's rules, when one
-    has been built (``python -m mancala solve --endgame N``); an
-    ``EndgameDatabase`` is used by ``search`` and ``solve`` alike; ``None``
-    uses none. Depth-limited searches stay pure unless given a database.
+    ``endgame``: ``"auto"`` (the default) lets ``solve`` and timed searches
+    (play mode, below) answer positions with few seeds from a cached endgame
+    database for the board's rules, when one has been built (``python -m
+    mancala solve --endgame N``); an ``EndgameDatabase`` is used by ``search``
+    and ``solve`` alike; ``None`` uses none. Depth- and node-limited searches
+    stay pure unless given a database.
 
     Threads: one engine may be shared between threads. Its calls (``search``,
     ``solve``, ``analyse``, ``optimal_moves``, ``clear``, ``hashfull``) are
@@ -239,7 +240,8 @@ class Engine:
         done = self._finished(board, start)
         if done is not None:
             return done
-        db = self._position(board, solving=False)
+        # play mode uses a cached endgame database too ("auto"): perfect values near the end
+        db = self._position(board, solving=bool(limit.time and self._play))
         evaluation = EVALUATIONS.index(self.evaluation)
         iterative = not self.plain or limit.depth is None
         report = None

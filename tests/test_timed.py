@@ -2,9 +2,9 @@
 import pytest
 
 import mancala
-from mancala import _core, _reference
+from mancala import _core, _reference, endgame
 
-from conftest import board_of, sample_positions
+from conftest import board_of, brute_force, sample_positions, small_endgames
 
 
 def test_progress_reports_each_depth_and_the_last_is_the_result():
@@ -150,3 +150,16 @@ def test_pvs_and_aspiration_keep_the_depth_d_value():
                 score, move, _, _ = searcher.search(board, 0, depth, True, 0, 0, None, 0, False, play)
                 assert score == expected, (slots, to_move, capture, depth, play)
                 assert move in board.legal_moves
+
+
+def test_play_mode_uses_a_cached_endgame_database(monkeypatch, tmp_path):
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
+    endgame.save(endgame.build("standard", 8))
+    capture = 0
+    for slots, to_move, _ in small_endgames(6, seed=4, max_pit_seeds=8):
+        board = board_of(slots, to_move, capture)
+        engine = mancala.Engine(hash_mb=4)
+        timed = engine.search(board, time=5)
+        assert timed.endgame == 8 and timed.exact
+        assert timed.score == brute_force(slots, to_move, capture)
+        assert engine.search(board, depth=6).endgame is None   # depth-only stays pure
