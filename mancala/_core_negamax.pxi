@@ -154,12 +154,12 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
         if value > best:
             best = value
             best_move = pit
-        if ply == 0 and s.keep_partial and best > alpha0:
-            keep_root(s, pit, best, best_move)
-        if best > alpha:
-            alpha = best
+            if best > alpha:
+                alpha = best
             if alpha >= beta and s.prune:
                 break
+        if ply == 0 and s.keep_partial and best > alpha0:
+            keep_root(s, pit, best, best_move)
 
     if s.use_tt and depth > TT_MIN_DEPTH:                               # 8
         bound = TT_LOWER if best >= beta else (TT_EXACT if best > alpha0 else TT_UPPER)
