@@ -8,7 +8,7 @@
 """
 from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS
 from mancala.board import Board, MoveRecord, Outcome
-from mancala.engine import Engine, SearchLimit, SearchResult
+from mancala.engine import Engine, SearchLimit, SearchProgress, SearchResult
 from mancala.errors import (
     IllegalMoveError,
     InvalidBoardError,
@@ -20,7 +20,7 @@ from mancala.errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "MoveRecord", "Outcome", "Engine", "SearchLimit", "SearchResult",
+    "Board", "MoveRecord", "Outcome", "Engine", "SearchLimit", "SearchProgress", "SearchResult",
     "CAPTURE_RULES", "EVALUATIONS", "MAX_DEPTH", "MAX_SEEDS",
     "MancalaError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError",

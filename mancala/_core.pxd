@@ -111,6 +111,16 @@ cdef struct Search:
     uint64_t horizon        # depth cut-offs so far; unchanged over a subtree = its value is exact
     uint64_t tt_hits        # probes that found their position
     int root_move           # best pit at the root of the last iteration
+    bint deeper_tt          # play mode: an entry from a deeper search answers a shallower probe
+    bint pvs                # play mode: null-window search of the non-first children (PVS)
+    int aspiration          # play mode: the root's first window is the last score +- this (0: none)
+    double soft_deadline    # start no new iteration after this monotonic time (0: the old 3x rule)
+    bint keep_partial       # a stopped iteration's root move counts when proven (see keep_root)
+    int prev_root_move      # the last finished iteration's best pit (NO_MOVE: none)
+    bint prev_searched      # this iteration has finished searching prev_root_move's child
+    int partial_move        # this iteration's best root move once prev_searched (else NO_MOVE)
+    int partial_score       #   and its value
+    PyObject *progress      # called with the GIL after each finished iteration (borrowed; NULL: none)
 
 
 cdef class BoardBase:

@@ -27,7 +27,7 @@ per included file, in the order each needs the ones before:
   _core_searcher.pxi   Searcher
 """
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Fetch, PyErr_Restore
-from cpython.ref cimport Py_XDECREF
+from cpython.ref cimport PyObject, Py_XDECREF, Py_XINCREF
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
@@ -41,6 +41,7 @@ cdef extern from "Python.h":
 
 from collections.abc import Mapping, Set
 from operator import index
+from sys import exc_info as sys_exc_info
 from threading import Thread, get_ident, main_thread
 
 from mancala.errors import IllegalMoveError, InvalidBoardError, InvalidLimitError, InvalidRuleError, quote
@@ -56,6 +57,12 @@ cdef enum:
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
+
+# play mode's parts (Searcher.search's play): each may be switched off to measure it
+PLAY_DEEPER_TT = 1          # table entries from deeper searches answer shallower probes
+PLAY_ASPIRATION = 2         # aspiration windows around the last iteration's score
+PLAY_PVS = 4                # principal-variation (null-window) search
+ASPIRATION_WINDOW = 2       # seeds either side of the last score; doubled at each failure
 
 # the limits that protect memory; mancala.limits reads them from here
 MAX_DEPTH = TT_DEPTH_MAX

@@ -22,6 +22,27 @@ cdef inline int value_without_search(Search *s, const Children *c, int pit) noex
     return value if flags & PLAY_EXTRA_TURN else -value
 
 
+cdef inline void keep_root(Search *s, int pit, int best, int best_move) noexcept nogil:
+    """At the root, after a child's search finished: once the previous
+    iteration's best move has been searched in this one, the best so far is
+    sound to play if the iteration is stopped (it is that move, or one whose
+    finished search proved it better)."""
+    if pit == s.prev_root_move:
+        s.prev_searched = True
+    if s.prev_searched:
+        s.partial_move = best_move
+        s.partial_score = best
+
+
+cdef inline int search_child(Search *s, Children *c, int pit, int depth, int alpha, int beta,
+                             int ply, uint64_t key) noexcept nogil:
+    """A child's value from the parent's mover's view, searched within (alpha, beta):
+    an extra turn keeps the window and the sign."""
+    if c.flags[pit] & PLAY_EXTRA_TURN:
+        return negamax(s, c.board[pit], depth, alpha, beta, ply + 1, key)
+    return -negamax(s, c.board[pit], depth, -beta, -alpha, ply + 1, key)
+
+
 cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int ply,
                  uint64_t key) noexcept nogil:
     """Fail-soft negamax value of b (mover's view) searched `depth` more moves.
@@ -78,7 +99,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
         if tt_probe(s.tt, key, &e):
             s.tt_hits += 1
             tt_move = e.move
-            if ply > 0 and (e.depth == stored_depth or
+            if ply > 0 and (e.depth == stored_depth or (s.deeper_tt and e.depth > stored_depth) or
                             (e.bound & TT_RESOLVED and e.depth <= stored_depth)):
                 value = e.value + diff
                 if ((e.bound & TT_EXACT) == TT_EXACT
@@ -119,10 +140,13 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
                     n_listed += 1
                     continue
                 store_key(busy, child_key)
-            if c.flags[pit] & PLAY_EXTRA_TURN:
-                value = negamax(s, c.board[pit], depth - 1, alpha, beta, ply + 1, child_key)
+            if s.pvs and i > 1 and beta - alpha > 1:
+                # PVS: is this child better than the best so far? a full window only if so
+                value = search_child(s, &c, pit, depth - 1, alpha, alpha + 1, ply, child_key)
+                if alpha < value < beta and not s.stopped:
+                    value = search_child(s, &c, pit, depth - 1, alpha, beta, ply, child_key)
             else:
-                value = -negamax(s, c.board[pit], depth - 1, -beta, -alpha, ply + 1, child_key)
+                value = search_child(s, &c, pit, depth - 1, alpha, beta, ply, child_key)
             if busy != NULL:
                 clear_key(busy, child_key)
         if s.stopped:
@@ -134,6 +158,8 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
                 alpha = best
             if alpha >= beta and s.prune:
                 break
+        if ply == 0 and s.keep_partial and best > alpha0:
+            keep_root(s, pit, best, best_move)
 
     if s.use_tt and depth > TT_MIN_DEPTH:                               # 8
         bound = TT_LOWER if best >= beta else (TT_EXACT if best > alpha0 else TT_UPPER)

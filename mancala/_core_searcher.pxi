@@ -142,8 +142,18 @@ cdef class Searcher:
         return evaluate_view(v, board._capture, check_code(evaluation, EVALUATIONS, "evaluation"))
 
     def search(self, BoardBase board not None, evaluation, int max_depth,
-               bint iterative=True, double time_limit=0, uint64_t node_limit=0):
-        """Depth-limited search: (score, move, depth, exact); move None if none finished."""
+               bint iterative=True, double time_limit=0, uint64_t node_limit=0,
+               progress=None, double soft_limit=0, bint keep_partial=False, int play=0):
+        """Depth-limited search: (score, move, depth, exact); move None if none finished.
+
+        progress(depth, score, move, nodes, exact) is called after each
+        finished iteration; an exception it raises stops the search and is
+        raised here. soft_limit (seconds, 0: none): no iteration starts after
+        it (time_limit stops the one running). keep_partial: a stopped
+        iteration's root move is played when proven better (see keep_root).
+        play: the play mode's parts (PLAY_* flags) to use; 0, the exact-depth
+        mode: a fresh searcher's nodes are the same run after run.
+        """
         cdef int v[KALAH_SLOTS]
         cdef Outcome out
         cdef bint futility = self.s.futility
@@ -153,11 +163,22 @@ cdef class Searcher:
             check_depth(max_depth, 1)
             self.s.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit)
+            if soft_limit > 0:
+                self.s.soft_deadline = self.s.deadline - time_limit + soft_limit if time_limit > 0 \
+                    else monotonic() + soft_limit
+            self.s.keep_partial = keep_partial
+            self.s.deeper_tt = play & PLAY_DEEPER_TT != 0
+            self.s.pvs = play & PLAY_PVS != 0
+            self.s.aspiration = ASPIRATION_WINDOW if play & PLAY_ASPIRATION else 0
             # futility cuts with bounds on the store difference: valid for the store evaluation only
             self.s.futility = futility and self.s.evaluation == EVAL_STORE
-            with nogil:
-                out = deepen(&self.s, v, max_depth, iterative)
-            self.s.futility = futility
+            self.s.progress = NULL if progress is None else <PyObject *> progress
+            try:
+                with nogil:
+                    out = deepen(&self.s, v, max_depth, iterative)
+            finally:
+                self.s.progress = NULL
+                self.s.futility = futility
             if self.s.interrupted:
                 raise_interrupt(&self.s)
         finally:

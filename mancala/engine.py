@@ -7,7 +7,8 @@ import time as _time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
-from mancala._core import EVALUATIONS, MAX_DEPTH, MAX_SEEDS, Searcher
+from mancala._core import (EVALUATIONS, MAX_DEPTH, MAX_SEEDS, PLAY_ASPIRATION, PLAY_DEEPER_TT,
+                           PLAY_PVS, Searcher)
 from mancala import endgame as _endgame
 from mancala.board import Board
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
@@ -15,6 +16,12 @@ from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, che
                             check_nodes, check_seconds, check_threads)
 
 SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
+# A timed search stops at its time limit (the core polls the clock), keeping
+# the stopped iteration's move if proven better, and starts a new iteration
+# only within this share of the time: a depth costs about twice the one before.
+SOFT_TIME_SHARE = 0.6
+#: play mode's parts (see Engine): each kept because a match showed it gains
+PLAY_MODE = PLAY_DEEPER_TT | PLAY_ASPIRATION | PLAY_PVS
 
 _Call = TypeVar("_Call", bound=Callable)
 
@@ -86,6 +93,19 @@ class SearchResult:
         return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
 
 
+@dataclass(frozen=True)
+class SearchProgress:
+    """One finished iteration of ``Engine.search``, handed to its ``progress``."""
+
+    depth: int                  #: moves searched ahead in this iteration
+    score: int                  #: value for the side to move, in seeds
+    move: Optional[int]         #: best pit 0..5 at this depth
+    nodes: int                  #: positions visited so far in this search
+    seconds: float              #: time since the search began
+    pv: Tuple[int, ...]         #: principal variation, as far as the table holds it
+    exact: bool                 #: the score is the perfect-play value
+
+
 class Engine:
     """The compiled alpha-beta engine with its transposition table.
 
@@ -101,11 +121,12 @@ class Engine:
     (node counts then vary from run to run; values never do). ``search`` is
     single-threaded.
 
-    ``endgame``: ``"auto"`` (the default) lets ``solve`` answer positions with
-    few seeds from a cached endgame database for the board's rules, when one
-    has been built (``python -m mancala solve --endgame N``); an
-    ``EndgameDatabase`` is used by ``search`` and ``solve`` alike; ``None``
-    uses none. Depth-limited searches stay pure unless given a database.
+    ``endgame``: ``"auto"`` (the default) lets ``solve`` and timed searches
+    (play mode, below) answer positions with few seeds from a cached endgame
+    database for the board's rules, when one has been built (``python -m
+    mancala solve --endgame N``); an ``EndgameDatabase`` is used by ``search``
+    and ``solve`` alike; ``None`` uses none. Depth- and node-limited searches
+    stay pure unless given a database.
 
     Threads: one engine may be shared between threads. Its calls (``search``,
     ``solve``, ``analyse``, ``optimal_moves``, ``clear``, ``hashfull``) are
@@ -119,6 +140,17 @@ class Engine:
     affected. Ctrl-C stops a search within milliseconds, on all its threads,
     and raises ``KeyboardInterrupt``; the engine stays usable.
 
+    Two modes. A search with only a depth and/or node limit is exact-depth
+    and reproducible: a fresh engine visits the same nodes run after run (the
+    bench signature and the same-tree proof against the twin rest on it). A
+    search with a time limit is in play mode: table entries from deeper
+    searches answer shallower probes, the deepening searches the root in an
+    aspiration window around the last score, and children after the first
+    are tried with a null window first (PVS) -- stronger per second, the same
+    values at a finished depth up to the table's deeper knowledge.
+    ``reproducible=True`` keeps time-limited searches in the exact-depth mode
+    too (the time limits still apply).
+
     Raises InvalidLimitError for a table size outside 0..what the machine can
     give (:func:`mancala.limits.check_hash_mb`) or threads outside 1..64, and
     InvalidRuleError for an unknown evaluation or endgame choice.
@@ -127,7 +159,7 @@ class Engine:
     def __init__(self, hash_mb: float = DEFAULT_HASH_MB, *, evaluation: str = "store",
                  ordering: bool = True, futility: bool = True, plain: bool = False,
                  endgame: Union[None, str, _endgame.EndgameDatabase] = "auto",
-                 threads: int = 1) -> None:
+                 threads: int = 1, reproducible: bool = False) -> None:
         hash_mb = check_hash_mb(hash_mb)
         if evaluation not in EVALUATIONS:
             raise InvalidRuleError(
@@ -139,6 +171,8 @@ class Engine:
         if plain:
             hash_mb, ordering, futility, endgame = 0, False, False, None
         self.plain = plain
+        self.reproducible = bool(reproducible)
+        self._play = 0 if plain or reproducible else PLAY_MODE   # PLAY_* flags of timed searches
         self.endgame = endgame
         self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
         self._context: Optional[tuple] = None
@@ -186,10 +220,18 @@ class Engine:
     @_serialised
     def search(self, board: Board, limit: Optional[SearchLimit] = None, *,
                depth: Optional[int] = None, time: Optional[float] = None,
-               nodes: Optional[int] = None) -> SearchResult:
+               nodes: Optional[int] = None,
+               progress: Optional[Callable[[SearchProgress], None]] = None) -> SearchResult:
         """Best move and score within the limits (depth 12 when none is given).
 
-        A search stopped by time or nodes answers with the last depth it finished.
+        A search stopped by nodes answers with the last depth it finished. A
+        time limit is a hard one (overrun by a millisecond or so): no depth
+        starts after ``SOFT_TIME_SHARE`` of it, and the stopped iteration's
+        move is played if it was proven better than the last finished depth's
+        (score: its value at the deeper depth; ``depth``: the last finished).
+        ``progress(info)`` is called with a :class:`SearchProgress` after each
+        finished iteration (depths increasing; the last is the result's); an
+        exception it raises stops the search and propagates from here.
         Raises InvalidLimitError for a limit out of range (see :class:`SearchLimit`)
         and TypeError if ``board`` is not a :class:`mancala.Board`.
         """
@@ -198,12 +240,25 @@ class Engine:
         done = self._finished(board, start)
         if done is not None:
             return done
-        db = self._position(board, solving=False)
+        # play mode uses a cached endgame database too ("auto"): perfect values near the end
+        db = self._position(board, solving=bool(limit.time and self._play))
         evaluation = EVALUATIONS.index(self.evaluation)
         iterative = not self.plain or limit.depth is None
+        report = None
+        if progress is not None:
+            def report(depth: int, score: int, move: Optional[int], nodes: int, exact: bool) -> None:
+                progress(SearchProgress(depth, score, move, nodes, _time.perf_counter() - start,
+                                        self._pv(board, move, depth) if move is not None else (),
+                                        exact))
+        time_left = soft_left = 0.0
+        if limit.time:
+            spent = _time.perf_counter() - start
+            time_left = max(limit.time - spent, 1e-9)
+            soft_left = max(SOFT_TIME_SHARE * limit.time - spent, 1e-9)
         score, move, reached, exact = self._searcher.search(
             board, evaluation, limit.depth or MAX_DEPTH, iterative,
-            limit.time or 0.0, limit.nodes or 0)
+            time_left, limit.nodes or 0, report, soft_left, bool(limit.time),
+            self._play if limit.time else 0)
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
         if move is None:
             # stopped before depth 1 finished: a depth-1 search always gives a move

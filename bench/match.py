@@ -1,0 +1,105 @@
+"""A quick match between two settings of this install's timed search.
+
+    python bench/match.py A B [--time S] [--pairs N] [--plies P]
+
+A and B name settings (below). The opening suite is the Kalah(6,4) start
+and every 2-move opening (with --plies P: every P-move opening); each opening is played twice, sides swapped (a
+game pair), each player a fresh Engine(hash_mb=16) searching S seconds a
+move (default 0.05). Prints A's wins, draws and losses, its score, the pair
+results, and the Elo difference the score implies. For measuring which parts
+of the play mode gain (each is kept only if it does); the engine protocol and
+the arena compare installs.
+
+Settings: play (the default, PLAY_MODE), timed (the hard/soft time limits and
+the kept partial iteration, exact-depth search), old (the search as it was
+at issue 12's start: no iteration started unless 3x its time fits), and
+play-minus-tt, play-minus-asp, play-minus-pvs, tt, asp, pvs.
+"""
+import argparse
+import math
+import sys
+import time
+
+from mancala import Board, Engine
+from mancala import _core
+from mancala.engine import PLAY_MODE
+
+FLAGS = {"tt": _core.PLAY_DEEPER_TT, "asp": _core.PLAY_ASPIRATION, "pvs": _core.PLAY_PVS}
+
+
+def make_player(setting, seconds):
+    engine = Engine(hash_mb=16, endgame=None)
+    if setting == "old":
+        def move(board):
+            _, pit, _, _ = engine._searcher.search(board, 0, _core.MAX_DEPTH, True, seconds, 0)
+            return pit if pit is not None else engine.search(board, depth=1).move
+        return move
+    if setting == "play":
+        engine._play = PLAY_MODE
+    elif setting == "timed":
+        engine._play = 0
+    elif setting.startswith("play-minus-"):
+        engine._play = PLAY_MODE & ~FLAGS[setting[len("play-minus-"):]]
+    elif setting in FLAGS:
+        engine._play = FLAGS[setting]
+    else:
+        sys.exit(f"unknown setting {setting!r}")
+    return lambda board: engine.search(board, time=seconds).move
+
+
+def openings(plies):
+    """The start (plies 2 only) and every sequence of `plies` moves from it."""
+    lines = [()]
+    for _ in range(plies):
+        longer = []
+        for line in lines:
+            board = Board()
+            for pit in line:
+                board.push(pit)
+            longer += [line + (pit,) for pit in board.legal_moves]
+        lines = longer
+    return ([()] if plies == 2 else []) + lines
+
+
+def play_game(opening, south, north, seconds):
+    """South's final margin."""
+    board = Board()
+    for pit in opening:
+        board.push(pit)
+    players = (make_player(south, seconds), make_player(north, seconds))
+    while not board.is_game_over():
+        board.push(players[board.to_move](board))
+    return board.outcome().margin
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--time", type=float, default=0.05)
+    p.add_argument("--pairs", type=int, default=0, help="first N openings only (0: all)")
+    p.add_argument("--plies", type=int, default=2, help="opening length in moves (default 2)")
+    args = p.parse_args()
+    suite = openings(args.plies)[:args.pairs or None]
+    wins = draws = losses = 0
+    pairs = {"won": 0, "drawn": 0, "lost": 0}
+    began = time.perf_counter()
+    for opening in suite:
+        pair = 0
+        for a_south in (True, False):
+            margin = play_game(opening, *((args.a, args.b) if a_south else (args.b, args.a)), args.time)
+            margin = margin if a_south else -margin
+            wins, draws, losses = wins + (margin > 0), draws + (margin == 0), losses + (margin < 0)
+            pair += (margin > 0) - (margin < 0)
+        pairs["won" if pair > 0 else "lost" if pair < 0 else "drawn"] += 1
+    games = wins + draws + losses
+    score = (wins + draws / 2) / games
+    elo = -400 * math.log10(1 / score - 1) if 0 < score < 1 else float("inf") * (score - 0.5)
+    print(f"{args.a} vs {args.b} at {args.time:g} s/move, {games} games ({len(suite)} openings x 2): "
+          f"+{wins} ={draws} -{losses}, score {score:.1%}, Elo {elo:+.0f}; pairs "
+          f"won {pairs['won']} drawn {pairs['drawn']} lost {pairs['lost']} "
+          f"({time.perf_counter() - began:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""Timed search: the per-iteration progress callback, time limits, play mode."""
+import pytest
+
+import mancala
+from mancala import _core, _reference, endgame
+
+from conftest import board_of, brute_force, sample_positions, small_endgames
+
+
+def test_progress_reports_each_depth_and_the_last_is_the_result():
+    """Depths 1, 2, ... each with the plain alpha-beta value of that depth."""
+    for slots, to_move, capture in sample_positions(4, seed=12):
+        board = board_of(slots, to_move, capture)
+        infos = []
+        result = mancala.Engine(hash_mb=4).search(board, depth=7, progress=infos.append)
+        assert [i.depth for i in infos] == list(range(1, len(infos) + 1))
+        last = infos[-1]
+        assert (last.depth, last.score, last.move, last.exact) == \
+            (result.depth, result.score, result.move, result.exact)
+        assert last.nodes == result.nodes and last.pv == result.pv
+        for info in infos:
+            plain, _, _ = _reference.alphabeta(list(slots), to_move, info.depth, capture)
+            assert info.score == plain, (slots, to_move, capture, info.depth)
+            assert info.move in board.legal_moves
+            assert info.pv[0] == info.move
+        assert all(a.nodes < b.nodes and a.seconds <= b.seconds for a, b in zip(infos, infos[1:]))
+
+
+def test_progress_does_not_change_the_search():
+    board = mancala.Board()
+    quiet = mancala.Engine(hash_mb=16).search(board, depth=12)
+    told = mancala.Engine(hash_mb=16).search(board, depth=12, progress=lambda info: None)
+    assert (quiet.move, quiet.score, quiet.nodes, quiet.pv) == \
+        (told.move, told.score, told.nodes, told.pv)
+
+
+def test_progress_stops_at_an_exact_value():
+    board = mancala.Board([0, 0, 0, 0, 1, 2, 20, 0, 0, 0, 1, 1, 0, 23], 0)
+    infos = []
+    result = mancala.Engine(hash_mb=4).search(board, depth=30, progress=infos.append)
+    assert result.exact and infos[-1].exact and not any(i.exact for i in infos[:-1])
+    assert infos[-1].depth == result.depth < 30
+
+
+class Enough(Exception):
+    pass
+
+
+def test_a_progress_that_raises_stops_the_search_and_reraises():
+    board = mancala.Board()
+    seen = []
+
+    def progress(info):
+        seen.append(info.depth)
+        if info.depth == 3:
+            raise Enough("stop here")
+
+    engine = mancala.Engine(hash_mb=4)
+    with pytest.raises(Enough, match="stop here"):
+        engine.search(board, depth=20, progress=progress)
+    assert seen == [1, 2, 3]
+    # the engine stays usable, and a later search is not affected
+    again = engine.search(board, depth=4, progress=seen.append)
+    assert again.depth == 4 and again.move in board.legal_moves
+
+
+# -- time limits: a hard limit, and the stopped iteration's move when proven
+
+def child_value(slots, to_move, pit, capture, depth):
+    """The depth-`depth` value of playing pit, from the mover's view (the twin's alpha-beta)."""
+    child, next_to_move, _ = _reference.play(list(slots), to_move, pit, capture)
+    if _reference.is_game_over(child):
+        return _reference.score(child, to_move)
+    value, _, _ = _reference.alphabeta(child, next_to_move, depth - 1, capture)
+    return value if next_to_move == to_move else -value
+
+
+@pytest.mark.parametrize("budget", [0.01, 0.2])
+def test_time_limited_search_gives_a_legal_move_and_its_depth(budget):
+    for board in (mancala.Board(), mancala.Board(seeds=6)):
+        engine = mancala.Engine(hash_mb=16)
+        infos = []
+        result = engine.search(board, time=budget, progress=infos.append)
+        assert result.move in board.legal_moves
+        assert result.elapsed < budget + 1.0
+        assert result.depth >= 1 and not result.exact
+        assert infos and infos[-1].depth == result.depth   # the last finished iteration's depth
+
+
+def test_a_stopped_iteration_keeps_a_move_only_when_proven_better():
+    """Node limits stop iterations at many points, deterministically: a kept
+    move's value one depth deeper (the twin's) is the score reported and at
+    least that of the finished depth's move."""
+    kept = 0
+    for slots, to_move, capture in sample_positions(30, seed=5, max_seeds=4):
+        board = board_of(slots, to_move, capture)
+        deeper = {}
+        for limit in range(100, 2000, 53):
+            score, move, depth, exact = _core.Searcher(4).search(
+                board, 0, 30, True, 0, limit, None, 0, True)
+            _, previous, finished, _ = _core.Searcher(4).search(board, 0, 30, True, 0, limit)
+            assert depth == finished
+            if exact or depth >= 6:
+                break
+            if depth not in deeper:
+                deeper[depth] = {pit: child_value(slots, to_move, pit, capture, depth + 1)
+                                 for pit in board.legal_moves}
+            values = deeper[depth]
+            if move != previous:
+                kept += 1
+                assert score == values[move] >= values[previous], (slots, limit, move, previous)
+            else:
+                plain, _, _ = _reference.alphabeta(list(slots), to_move, depth, capture)
+                assert score in (values[move], plain)
+    assert kept >= 10
+
+
+# -- the two modes: exact-depth (reproducible) and play
+
+# nodes of Engine(hash_mb=16).search(Board(seeds=S), depth=D) as the engine
+# stood at issue 12's start (a6b61f2, measured with that install)
+BEFORE = {(4, 14): (96370, 7, 2), (5, 12): (51232, 5, 1), (6, 10): (46070, 2, 0)}
+
+
+@pytest.mark.parametrize("seeds, depth", sorted(BEFORE))
+def test_depth_only_and_reproducible_searches_are_unchanged_node_for_node(seeds, depth):
+    board = mancala.Board(seeds=seeds)
+    plain = mancala.Engine(hash_mb=16).search(board, depth=depth)
+    assert (plain.nodes, plain.score, plain.move) == BEFORE[seeds, depth]
+    timed = mancala.Engine(hash_mb=16, reproducible=True).search(board, depth=depth, time=600)
+    assert (timed.nodes, timed.score, timed.move) == BEFORE[seeds, depth]
+
+
+def test_a_timed_search_is_in_play_mode():
+    board = mancala.Board()
+    exact = mancala.Engine(hash_mb=16).search(board, depth=14)
+    play = mancala.Engine(hash_mb=16).search(board, depth=14, time=600)
+    assert play.nodes != exact.nodes
+    assert play.move in board.legal_moves and play.depth == 14
+
+
+def test_pvs_and_aspiration_keep_the_depth_d_value():
+    """Null windows and aspiration windows change the tree, never the value."""
+    for slots, to_move, capture in sample_positions(10, seed=21):
+        board = board_of(slots, to_move, capture)
+        for depth in (3, 6, 8):
+            expected, _, _ = _reference.alphabeta(list(slots), to_move, depth, capture)
+            for play in (_core.PLAY_PVS, _core.PLAY_ASPIRATION, _core.PLAY_PVS | _core.PLAY_ASPIRATION):
+                searcher = _core.Searcher(4)
+                score, move, _, _ = searcher.search(board, 0, depth, True, 0, 0, None, 0, False, play)
+                assert score == expected, (slots, to_move, capture, depth, play)
+                assert move in board.legal_moves
+
+
+def test_play_mode_uses_a_cached_endgame_database(monkeypatch, tmp_path):
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
+    endgame.save(endgame.build("standard", 8))
+    capture = 0
+    for slots, to_move, _ in small_endgames(6, seed=4, max_pit_seeds=8):
+        board = board_of(slots, to_move, capture)
+        engine = mancala.Engine(hash_mb=4)
+        timed = engine.search(board, time=5)
+        assert timed.endgame == 8 and timed.exact
+        assert timed.score == brute_force(slots, to_move, capture)
+        assert engine.search(board, depth=6).endgame is None   # depth-only stays pure
