@@ -13,7 +13,8 @@ the arena compare installs.
 Settings: play (the default, PLAY_MODE), timed (the hard/soft time limits and
 the kept partial iteration, exact-depth search), old (the search as it was
 at issue 12's start: no iteration started unless 3x its time fits), and
-play-minus-tt, play-minus-asp, play-minus-pvs, tt, asp, pvs.
+play-minus-tt, play-minus-asp, play-minus-pvs, tt, asp, pvs; SETTING@SHARE
+for a soft time limit of SHARE of the move's time (default SOFT_TIME_SHARE).
 """
 import argparse
 import math
@@ -22,12 +23,24 @@ import time
 
 from mancala import Board, Engine
 from mancala import _core
+from mancala import engine as _engine
 from mancala.engine import PLAY_MODE
 
 FLAGS = {"tt": _core.PLAY_DEEPER_TT, "asp": _core.PLAY_ASPIRATION, "pvs": _core.PLAY_PVS}
 
 
 def make_player(setting, seconds):
+    setting, _, share = setting.partition("@")
+    if share:       # SETTING@SHARE: another soft time limit, as a share of the move's time
+        move = make_player(setting, seconds)
+
+        def with_share(board):
+            kept, _engine.SOFT_TIME_SHARE = _engine.SOFT_TIME_SHARE, float(share)
+            try:
+                return move(board)
+            finally:
+                _engine.SOFT_TIME_SHARE = kept
+        return with_share
     engine = Engine(hash_mb=16, endgame=None)
     if setting == "old":
         def move(board):
