@@ -131,3 +131,16 @@ def private_cache(tmp_path_factory):
         del os.environ["MANCALA_CACHE"]
     else:
         os.environ["MANCALA_CACHE"] = old
+
+
+@pytest.fixture
+def empty_endgame_cache(monkeypatch, tmp_path):
+    """Engines find no cached endgame database: the same games (and speed) on any machine."""
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
+
+
+def played_games(report):
+    """An arena report's games without their clock readings: what must repeat exactly."""
+    import dataclasses
+    return [{k: v for k, v in dataclasses.asdict(game).items() if k not in ("a_time", "b_time")}
+            for game in report.games]

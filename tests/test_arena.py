@@ -17,24 +17,14 @@ import pytest
 
 from mancala import arena
 from mancala.arena import ArenaConfig, GameResult, game_seed, run_arena, summarise, wilson_interval
+from conftest import played_games
 from mancala.cli import main
 from mancala.game import Game
 from mancala.players import PlayerSpecError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.usefixtures("empty_endgame_cache")
 TIMES = ("a_time", "b_time")
-
-
-@pytest.fixture(autouse=True)
-def no_endgame_cache(monkeypatch, tmp_path):
-    """Engines find no cached endgame database: the same games (and speed) on any machine."""
-    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
-
-
-def played(report):
-    """The games without their clock readings: what must repeat exactly."""
-    return [{k: v for k, v in dataclasses.asdict(game).items() if k not in TIMES}
-            for game in report.games]
 
 
 def arena_json(capsys, *args):
@@ -107,10 +97,10 @@ def test_parallel_run_plays_exactly_the_serial_games():
     config = ArenaConfig("random", "ai:easy", games=6, seed=7)
     serial, parallel = run_arena(config, workers=1), run_arena(config, workers=2)
     assert parallel.workers == 2
-    assert played(serial) == played(parallel)
+    assert played_games(serial) == played_games(parallel)
     assert dataclasses.replace(serial.summary, a_time_per_move=0, b_time_per_move=0) == \
         dataclasses.replace(parallel.summary, a_time_per_move=0, b_time_per_move=0)
-    assert len({game["line"] for game in played(serial)}) == 6       # random players differ
+    assert len({game["line"] for game in played_games(serial)}) == 6       # random players differ
 
 
 def test_each_game_seed_comes_from_the_base_seed_and_index_alone():
@@ -119,7 +109,7 @@ def test_each_game_seed_comes_from_the_base_seed_and_index_alone():
     assert [game.seed for game in report.games] == [game_seed(3, i) for i in range(4)]
     assert game_seed(3, 0) != game_seed(4, 0) and game_seed(3, 0) != game_seed(3, 1)
     other = run_arena(dataclasses.replace(config, seed=4))
-    assert played(other) != played(report)
+    assert played_games(other) != played_games(report)
 
 
 def test_a_game_replays_alone_from_its_seed_as_the_play_command_would():

@@ -15,22 +15,13 @@ from mancala import arena
 from mancala.arena import (ArenaConfig, GameResult, pair_counts, run_arena, summarise,
                            timed_spec)
 from mancala.board import Board
+from conftest import played_games
 from mancala.cli import main
 from mancala.errors import PlayerFailedError
 from mancala.openings import opening_lines, opening_suite
 from mancala.players import Player, RandomPlayer
 
-TIMES = ("a_time", "b_time")
-
-
-@pytest.fixture(autouse=True)
-def no_endgame_cache(monkeypatch, tmp_path):
-    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
-
-
-def played(report):
-    return [{k: v for k, v in dataclasses.asdict(game).items() if k not in TIMES}
-            for game in report.games]
+pytestmark = pytest.mark.usefixtures("empty_endgame_cache")
 
 
 def strict_json(text):
@@ -87,7 +78,7 @@ def test_each_pair_plays_one_opening_with_sides_swapped():
         assert game.opening == opening and game.line.startswith(opening)
         assert game.a_side == ("South" if game.index % 2 == 0 else "North")
         assert game.a_moves + game.b_moves == game.plies - len(opening)
-    assert played(run_arena(config, workers=2)) == played(report)
+    assert played_games(run_arena(config, workers=2)) == played_games(report)
 
 
 def test_more_pairs_than_openings_repeat_the_suite():
@@ -128,16 +119,16 @@ def test_unpaired_games_use_the_trinomial():
 
 def test_a_clearly_stronger_player_stops_the_sprt_early_with_h1():
     config = ArenaConfig("ai:depth=3", "random", games=72, openings=2, sprt=(0, 100))
-    played_games = []
-    report = run_arena(config, progress=lambda result, done, total: played_games.append(done))
-    assert len(played_games) == len(report.games)         # no game played past the verdict
+    finished = []
+    report = run_arena(config, progress=lambda result, done, total: finished.append(done))
+    assert len(finished) == len(report.games)         # no game played past the verdict
     sprt = report.summary.sprt
     assert sprt.verdict == "H1" and sprt.llr >= sprt.upper
     assert 2 <= report.summary.games < 72 and report.summary.games % 2 == 0
     # it stopped at the first pair that decided: one pair fewer does not
     shorter = summarise(report.games[:-2], True, (0, 100, 0.05, 0.05))
     assert shorter.sprt.verdict == "inconclusive"
-    assert played(run_arena(config, workers=2)) == played(report)
+    assert played_games(run_arena(config, workers=2)) == played_games(report)
 
 
 def test_the_weaker_side_gets_h0_and_the_game_limit_leaves_it_inconclusive():
