@@ -14,10 +14,11 @@ Settings: play (the default, PLAY_MODE), timed (the hard/soft time limits and
 the kept partial iteration, exact-depth search), old (the search as it was
 at issue 12's start: no iteration started unless 3x its time fits), and
 play-minus-tt, play-minus-asp, play-minus-pvs, tt, asp, pvs; SETTING@SHARE
-for a soft time limit of SHARE of the move's time (default SOFT_TIME_SHARE).
+for a soft time limit of SHARE of the move's time (default SOFT_TIME_SHARE);
+SETTING+positional for the positional evaluation. Elo and its 95% interval
+come from the pairs (pentanomial, mancala.stats).
 """
 import argparse
-import math
 import sys
 import time
 
@@ -25,6 +26,8 @@ from mancala import Board, Engine
 from mancala import _core
 from mancala import engine as _engine
 from mancala.engine import PLAY_MODE
+from mancala.openings import opening_suite
+from mancala.stats import elo_estimate
 
 FLAGS = {"tt": _core.PLAY_DEEPER_TT, "asp": _core.PLAY_ASPIRATION, "pvs": _core.PLAY_PVS}
 
@@ -41,7 +44,8 @@ def make_player(setting, seconds):
             finally:
                 _engine.SOFT_TIME_SHARE = kept
         return with_share
-    engine = Engine(hash_mb=16, endgame=None)
+    setting, _, evaluation = setting.partition("+")
+    engine = Engine(hash_mb=16, endgame=None, evaluation=evaluation or "store")
     if setting == "old":
         def move(board):
             _, pit, _, _ = engine._searcher.search(board, 0, _core.MAX_DEPTH, True, seconds, 0)
@@ -58,20 +62,6 @@ def make_player(setting, seconds):
     else:
         sys.exit(f"unknown setting {setting!r}")
     return lambda board: engine.search(board, time=seconds).move
-
-
-def openings(plies):
-    """The start (plies 2 only) and every sequence of `plies` moves from it."""
-    lines = [()]
-    for _ in range(plies):
-        longer = []
-        for line in lines:
-            board = Board()
-            for pit in line:
-                board.push(pit)
-            longer += [line + (pit,) for pit in board.legal_moves]
-        lines = longer
-    return ([()] if plies == 2 else []) + lines
 
 
 def play_game(opening, south, north, seconds):
@@ -93,9 +83,9 @@ def main():
     p.add_argument("--pairs", type=int, default=0, help="first N openings only (0: all)")
     p.add_argument("--plies", type=int, default=2, help="opening length in moves (default 2)")
     args = p.parse_args()
-    suite = openings(args.plies)[:args.pairs or None]
+    suite = opening_suite(args.plies)[:args.pairs or None]
     wins = draws = losses = 0
-    pairs = {"won": 0, "drawn": 0, "lost": 0}
+    pentanomial = [0] * 5           # pairs scoring 0, 1/2, 1, 3/2, 2 for A
     began = time.perf_counter()
     for opening in suite:
         pair = 0
@@ -103,15 +93,14 @@ def main():
             margin = play_game(opening, *((args.a, args.b) if a_south else (args.b, args.a)), args.time)
             margin = margin if a_south else -margin
             wins, draws, losses = wins + (margin > 0), draws + (margin == 0), losses + (margin < 0)
-            pair += (margin > 0) - (margin < 0)
-        pairs["won" if pair > 0 else "lost" if pair < 0 else "drawn"] += 1
+            pair += 2 if margin > 0 else 1 if margin == 0 else 0
+        pentanomial[pair] += 1
     games = wins + draws + losses
-    score = (wins + draws / 2) / games
-    elo = -400 * math.log10(1 / score - 1) if 0 < score < 1 else float("inf") * (score - 0.5)
+    elo = elo_estimate(pentanomial)
     print(f"{args.a} vs {args.b} at {args.time:g} s/move, {games} games ({len(suite)} openings x 2): "
-          f"+{wins} ={draws} -{losses}, score {score:.1%}, Elo {elo:+.0f}; pairs "
-          f"won {pairs['won']} drawn {pairs['drawn']} lost {pairs['lost']} "
-          f"({time.perf_counter() - began:.0f} s)")
+          f"+{wins} ={draws} -{losses}, score {(wins + draws / 2) / games:.1%}, "
+          f"Elo {elo.elo:+.1f} [{elo.elo_low:+.1f}, {elo.elo_high:+.1f}]; pairs scoring 0, 1/2, 1, 3/2, 2: "
+          f"{' '.join(map(str, pentanomial))} ({time.perf_counter() - began:.0f} s)")
 
 
 if __name__ == "__main__":
