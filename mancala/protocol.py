@@ -16,6 +16,7 @@ import inspect
 import threading
 from typing import Callable, Iterable, List, Optional, Sequence
 
+from mancala._core import EVALUATIONS
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
 from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
@@ -195,12 +196,14 @@ class Session:
     never both at once.
     """
 
-    def __init__(self, write: Callable[[str], None], version: str = "") -> None:
+    def __init__(self, write: Callable[[str], None], version: str = "",
+                 evaluation: str = "store") -> None:
         self._write_line = write
         self._out_lock = threading.Lock()
         self.version = version
         self.hash_mb: float = default_table_mb(DEFAULT_HASH_MB)
         self.threads = 1
+        self.evaluation = self._evaluation(evaluation)
         self.board = Board()
         self._engine = None
         self._thread: Optional[threading.Thread] = None
@@ -230,7 +233,8 @@ class Session:
     def engine(self):
         if self._engine is None:
             from mancala.engine import Engine
-            self._engine = Engine(hash_mb=self.hash_mb, threads=self.threads)
+            self._engine = Engine(hash_mb=self.hash_mb, threads=self.threads,
+                                  evaluation=self.evaluation)
         return self._engine
 
     @property
@@ -281,6 +285,8 @@ class Session:
         self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 0 "
                  f"max {hash_mb_ceiling()}")
         self.say(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.say(f"option name Evaluation type combo default {self.evaluation} "
+                 + " ".join(f"var {name}" for name in EVALUATIONS))
         self.say(ok)
 
     def cmd_uci(self, args: Sequence[str]) -> None:
@@ -301,7 +307,7 @@ class Session:
         self._idle("setoption")
         lowered = [w.lower() for w in args]
         if len(args) != 4 or lowered[0] != "name" or lowered[2] != "value":
-            raise InputError("setoption is 'setoption name Hash|Threads value N', "
+            raise InputError("setoption is 'setoption name Hash|Threads|Evaluation value V', "
                                      f"not {quote(' '.join(args))}")
         name, value = lowered[1], args[3]
         if name == "hash":
@@ -309,9 +315,18 @@ class Session:
             self.hash_mb = check_hash_mb(number, given=value)
         elif name == "threads":
             self.threads = check_threads(_whole(value, "Threads", 1, MAX_THREADS), given=value)
+        elif name == "evaluation":
+            self.evaluation = self._evaluation(value)
         else:
-            raise InputError(f"unknown option {quote(args[1])}; options are Hash, Threads")
+            raise InputError(f"unknown option {quote(args[1])}; options are Hash, Threads, Evaluation")
         self._engine = None        # made again, with the new option, when next needed
+
+    @staticmethod
+    def _evaluation(name: str) -> str:
+        """An evaluation's name (store: the store difference; positional: more terms)."""
+        if name.lower() not in EVALUATIONS:
+            raise InputError(f"Evaluation is one of {', '.join(EVALUATIONS)}, not {quote(name)}")
+        return name.lower()
 
     def cmd_newgame(self, args: Sequence[str]) -> None:
         self._idle("newgame")
@@ -446,10 +461,12 @@ def _accepts_progress(search: Callable) -> bool:
         return False
 
 
-def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "") -> int:
+def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "",
+          evaluation: str = "store") -> int:
     """Run a session over ``lines`` until ``quit`` or their end; the exit status:
-    0, or 1 when the answers' reader went away (as every command does)."""
-    session = Session(write, version)
+    0, or 1 when the answers' reader went away (as every command does).
+    ``evaluation`` is the Evaluation option's first value."""
+    session = Session(write, version, evaluation)
     try:
         for line in lines:
             if not session.handle(line):

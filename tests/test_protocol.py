@@ -23,8 +23,8 @@ ANSWER = 30.0       # seconds: generous, for a loaded machine; only a hang reach
 class EngineProcess:
     """The engine command with a reader thread: send lines, wait for answers."""
 
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "mancala", "engine"],
+    def __init__(self, *options: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "mancala", "engine", *options],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1)
         self.lines: "queue.Queue[str | None]" = queue.Queue()
@@ -366,3 +366,41 @@ def test_isready_makes_the_engine_with_the_options_set():
     session.handle("isready")
     assert session._engine.hash_mb == 1
     assert not [line for line in lines if "error" in line]
+
+
+# -- the evaluation option ------------------------------------------------------------------
+
+def score_at(lines: list, depth: int) -> int:
+    words = [line.split() for line in lines if line.startswith(f"info depth {depth} ")][0]
+    return int(words[words.index("score") + 1])
+
+
+@pytest.mark.parametrize("how", ["setoption", "--evaluation"])
+def test_the_evaluation_option_changes_the_values_as_the_twin_says(how):
+    # from the start to depth 3 the twin's alpha-beta says +1 with the store
+    # difference and 0 with the positional terms: the engine must follow the option
+    slots = Board().pits
+    store = _reference.alphabeta(slots, 0, 3, 0, 0)[0]
+    positional = _reference.alphabeta(slots, 0, 3, 0, 1)[0]
+    assert store != positional
+    process = EngineProcess(*(["--evaluation", "positional"] if how == "--evaluation" else []))
+    try:
+        process.send("ugi")
+        handshake = process.until("ugiok")
+        assert any(line.startswith("option name Evaluation type combo default ")
+                   and line.endswith("var store var positional") for line in handshake)
+        if how == "setoption":
+            process.send("position startpos", "go depth 3")
+            assert score_at(process.until("bestmove"), 3) == store
+            process.send("setoption name Evaluation value Positional")
+        process.send("position startpos", "go depth 3")
+        assert score_at(process.until("bestmove"), 3) == positional
+    finally:
+        process.close()
+
+
+def test_an_unknown_evaluation_is_one_error_line_and_the_old_one_stays(engine):
+    engine.send("setoption name Evaluation value material", "go depth 3")
+    lines = engine.until("bestmove")
+    assert lines[0] == "info string error: Evaluation is one of store, positional, not 'material'"
+    assert score_at(lines, 3) == _reference.alphabeta(Board().pits, 0, 3, 0, 0)[0]

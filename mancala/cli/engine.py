@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from mancala import protocol
+from mancala._core import EVALUATIONS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -14,6 +15,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "so a GUI, a tournament runner or another program can drive the engine: "
                     "ugi, isready, setoption, newgame, position, go, stop, query, quit. "
                     "Moves are pits 1..6 from the mover's left. See docs/protocol.md.")
+    p.add_argument("--evaluation", choices=EVALUATIONS, default="store",
+                   help="the Evaluation option's value at the start (default store; "
+                        "setoption name Evaluation value ... changes it)")
     p.set_defaults(run=run)
 
 
@@ -33,4 +37,4 @@ def _lines():
 
 def run(args: argparse.Namespace) -> int:
     from mancala.cli import version
-    return protocol.serve(_lines(), _write, version())
+    return protocol.serve(_lines(), _write, version(), args.evaluation)
