@@ -250,7 +250,9 @@ def test_bad_player_spec_is_one_line_error_listing_the_forms(capsys, spec):
 
 
 @pytest.mark.parametrize("args", [["--games", "0"], ["--workers", "x"], ["--seed", "-1"],
-                                  ["--seeds", "0"], ["--json", "--csv"]])
+                                  ["--seeds", "0"], ["--json", "--csv"],
+                                  ["--sprt", "0"], ["--sprt", "0", "x"], ["--sprt-alpha", "1"],
+                                  ["--openings", "-1"], ["--time", "0"]])
 def test_bad_options_are_argument_errors(capsys, args):
     with pytest.raises(SystemExit) as exit_:
         main(["arena", "random", "random", *args])

@@ -266,12 +266,3 @@ def test_text_shows_elo_and_sprt(capsys):
     out = capsys.readouterr().out
     assert "Elo of A:" in out and "pentanomial over 2 pairs" in out
     assert "SPRT Elo -10 vs 10" in out and "inconclusive" in out
-
-
-@pytest.mark.parametrize("args", [["--sprt", "0"], ["--sprt", "0", "x"], ["--sprt-alpha", "1"],
-                                  ["--openings", "-1"], ["--time", "0"]])
-def test_bad_new_options_are_argument_errors(capsys, args):
-    with pytest.raises(SystemExit) as exit_:
-        main(["arena", "random", "random", *args])
-    assert exit_.value.code == 2
-    assert "Traceback" not in capsys.readouterr().err

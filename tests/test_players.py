@@ -71,11 +71,13 @@ def test_bad_spec_is_a_value_error_listing_the_valid_forms(spec):
 
 
 def test_parse_player_does_not_touch_the_terminal(monkeypatch):
-    def no_input(prompt=""):
-        raise AssertionError("parse_player read input")
-    monkeypatch.setattr("builtins.input", no_input)
-    for spec in ("human", "random", "ai:hard", "minimax:2"):
-        parse_player(spec)
+    prompts = []
+    monkeypatch.setattr("builtins.input", lambda prompt="": prompts.append(prompt) or "1")
+    made = {spec: parse_player(spec) for spec in ("human", "random", "ai:hard", "minimax:2")}
+    assert prompts == []
+    assert {spec: (player.spec, player.is_human) for spec, player in made.items()} == {
+        "human": ("human", True), "random": ("random", False),
+        "ai:hard": ("ai:hard", False), "minimax:2": ("minimax:2", False)}
 
 
 # -- every computer player plays legal moves -----------------------------------------

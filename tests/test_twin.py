@@ -56,7 +56,10 @@ def test_random_playouts_agree(seeds, capture):
 def test_many_random_playouts_agree(capture):
     rng = random.Random(capture)
     for _ in range(3000):
-        playout(rng, rng.randint(1, 12), capture, lambda slots, to_move: None)
+        seeds = rng.randint(1, 12)
+        final = playout(rng, seeds, capture, lambda slots, to_move: None)   # play() agrees: asserted inside
+        assert sum(final) == 12 * seeds
+        assert sum(final[0:6]) == sum(final[7:13]) == 0, "the end sweeps both rows"
 
 
 @pytest.mark.parametrize("capture", RULES, ids=mancala.CAPTURE_RULES)
