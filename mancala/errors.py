@@ -17,6 +17,7 @@
         EndgameFileError            an endgame database file that cannot be used
           EndgameMissingError       no database file where one was looked for
         PositionFileError           a bench position file that cannot be read
+        RequestError                a web request that is not what the API takes (mancala.web)
       SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
       PlayerFailedError             an external engine crashed, hung or sent an illegal move (``reason``)
       AutosaveError (OSError)       the autosave folder cannot be written
@@ -89,6 +90,10 @@ class PositionFileError(InputError):
     """A bench position file (or one line of it) that cannot be read."""
 
 
+class RequestError(InputError):
+    """A web request that is not what the API takes: not JSON, a missing or unknown field, too large."""
+
+
 class SearchStoppedError(MancalaError, RuntimeError):
     """A call that Engine.stop() ended before it had an answer (not bad input: a RuntimeError)."""
 
@@ -137,5 +142,6 @@ __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "PositionFileError",
+    "RequestError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
 ]

@@ -17,7 +17,7 @@ import sys
 from types import ModuleType
 from typing import Dict, List, NoReturn, Optional
 
-from mancala.cli import analyze, arena, bench, engine, play, solve
+from mancala.cli import analyze, arena, bench, engine, play, serve, solve
 from mancala.errors import CommandError, MancalaError
 
 COMMANDS: Dict[str, ModuleType] = {
@@ -27,6 +27,7 @@ COMMANDS: Dict[str, ModuleType] = {
     "bench": bench,
     "arena": arena,
     "engine": engine,
+    "serve": serve,
 }
 
 

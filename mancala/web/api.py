@@ -1,0 +1,312 @@
+"""What the web app's endpoints answer, without the web: JSON in, JSON out.
+
+Every function here takes the decoded JSON of a request (untrusted) and
+returns the JSON of the answer, or raises an :class:`mancala.errors.InputError`
+subclass whose message is the one line the client sees. The rules are the
+library's: positions are :class:`mancala.Board`, checks are
+:mod:`mancala.limits`, save files are :mod:`mancala.storage`, players are
+:mod:`mancala.players`. :mod:`mancala.web.app` puts these on HTTP and a
+WebSocket; docs/web.md describes the API.
+
+A *position* is either a start and the moves played from it::
+
+    {"seeds": 4, "capture": "standard", "moves": [2, 5]}
+
+or any board (14 counts, the slot order of the rules) with its side to move,
+and the moves played from it::
+
+    {"board": [4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], "to_move": 0,
+     "capture": "standard", "moves": []}
+
+Moves are pit indices 0..5 from each mover's left, as in save files.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from mancala import storage
+from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord, capture_code
+from mancala.engine import SearchResult
+from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
+from mancala.limits import DEFAULT_SEEDS, check_depth, check_seconds, check_seeds, check_whole
+from mancala.players import EnginePlayer, Player, RandomPlayer, canonical_spec
+
+PITS = 6
+SLOTS = 14
+STORES = (6, 13)                # South's and North's store slots
+MAX_MOVES = 2000                # longer than any game: a request holding more is not one
+#: the players the web app runs: no external programs, no pure-Python searches
+LEVELS = ("human", "random", "ai:easy", "ai:medium", "ai:hard", "ai:perfect")
+COMPUTER_LEVELS = LEVELS[1:]
+MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...
+MAX_ANALYSIS_SECONDS = 60.0     # ...and for at most this long
+DEFAULT_ANALYSIS_SECONDS = 20.0
+
+_START_FIELDS = {"seeds", "capture", "moves"}
+_BOARD_FIELDS = {"board", "to_move", "capture", "moves"}
+
+
+# -- reading requests ----------------------------------------------------------------
+
+def fields(data: Any, what: str, allowed: set, required: set = frozenset()) -> Dict[str, Any]:
+    """``data`` if it is a JSON object with only ``allowed`` fields and every
+    ``required`` one, else RequestError naming the first problem."""
+    if not isinstance(data, dict):
+        raise RequestError(f"{what} is a JSON object, not {quote(data)}")
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise RequestError(f"unknown field {quote(unknown[0])} in {what}; "
+                           f"it takes {', '.join(sorted(allowed))}")
+    missing = sorted(set(required) - set(data))
+    if missing:
+        raise RequestError(f"{what} has no {quote(missing[0])} field")
+    return data
+
+
+def pit_index(value: Any, what: str = "pit") -> int:
+    """A pit index 0..5 (not a bool, not 2.0), else IllegalMoveError stating the range."""
+    return check_whole(value, f"{what} (an index from the mover's left)", 0, PITS - 1,
+                       error=IllegalMoveError)
+
+
+def capture_rule(value: Any) -> str:
+    """A capture rule name, else InvalidRuleError listing them."""
+    capture_code(value)
+    return value
+
+
+def parse_position(data: Any) -> Tuple[Dict[str, Any], Board]:
+    """A position's JSON as (its normal form, the Board it reaches).
+
+    Raises RequestError for a shape that is not a position, and what
+    :class:`mancala.Board` raises for a board, rule or move it refuses (a
+    move's error says which move it was).
+    """
+    if isinstance(data, dict) and "board" in data:
+        data = fields(data, "position", _BOARD_FIELDS, {"board"})
+        capture = capture_rule(data.get("capture", "standard"))
+        slots = data["board"]
+        if not isinstance(slots, list):
+            raise RequestError(f"board is a list of 14 seed counts, not {quote(slots)}")
+        to_move = data.get("to_move", 0)
+        board = Board(slots, to_move, capture=capture)
+        spec: Dict[str, Any] = {"board": list(board.pits), "to_move": board.to_move,
+                                "capture": capture}
+    else:
+        data = fields(data, "position", _START_FIELDS)
+        seeds = check_seeds(data.get("seeds", DEFAULT_SEEDS))
+        capture = capture_rule(data.get("capture", "standard"))
+        board = Board(seeds=seeds, capture=capture)
+        spec = {"seeds": seeds, "capture": capture}
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RequestError(f"moves is a list of pit indices 0..5, not {quote(moves)}")
+    if len(moves) > MAX_MOVES:
+        raise RequestError(f"moves holds {len(moves):,} moves; a game has at most {MAX_MOVES:,}")
+    for number, pit in enumerate(moves, 1):
+        pit = pit_index(pit, f"move {number}")
+        try:
+            board.push(pit)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number}: {exc}") from None
+    spec["moves"] = list(moves)
+    return spec, board
+
+
+def start_of(spec: Dict[str, Any]) -> Board:
+    """The board a position's moves start from."""
+    if "board" in spec:
+        return Board(spec["board"], spec["to_move"], capture=spec["capture"])
+    return Board(seeds=spec["seeds"], capture=spec["capture"])
+
+
+# -- answers -------------------------------------------------------------------------
+
+def state(spec: Dict[str, Any], board: Board) -> Dict[str, Any]:
+    """Everything the page draws: the slots, who moves, what is legal, the result."""
+    outcome = board.outcome()
+    return {
+        "position": spec,
+        "slots": list(board.pits),
+        "to_move": board.to_move,
+        "to_move_name": PLAYER_NAMES[board.to_move],
+        "capture": board.capture,
+        "legal_moves": list(board.legal_moves),
+        "game_over": outcome is not None,
+        "outcome": None if outcome is None else {
+            "winner": outcome.winner, "south": outcome.south, "north": outcome.north,
+            "margin": outcome.margin},
+        "ply": len(spec["moves"]),
+    }
+
+
+def sowing_path(slots: List[int], player: int, pit: int) -> List[int]:
+    """The slots the seeds of ``pit`` land in, one per seed, in order.
+
+    Sowing runs up the slot numbers, wrapping 13 -> 0 and skipping the other
+    side's store (the rules of DESIGN §1); the page animates this path. The
+    board after the move comes from :meth:`Board.push`, never from here.
+    """
+    start = player * (PITS + 1) + pit
+    skip = STORES[1 - player]
+    path: List[int] = []
+    slot = start
+    while len(path) < slots[start]:
+        slot = (slot + 1) % SLOTS
+        if slot != skip:
+            path.append(slot)
+    return path
+
+
+def describe(record: MoveRecord, path: List[int]) -> Dict[str, Any]:
+    """A move as the page shows it: who, which pit, where the seeds went, what happened."""
+    last = path[-1]
+    return {
+        "player": record.player,
+        "pit_index": record.pit,
+        "slot": record.player * (PITS + 1) + record.pit,
+        "path": path,
+        "extra_turn": record.extra_turn,
+        "captured": record.captured,
+        # a capture takes the last seed's pit and the one facing it (pit i faces 12 - i)
+        "capture_slots": [last, 12 - last] if record.captured else [],
+        "game_over": record.game_over,
+    }
+
+
+def move(data: Any) -> Dict[str, Any]:
+    """POST /api/move ``{"position", "pit_index"}``: the move played, and the new state."""
+    data = fields(data, "the request", {"position", "pit_index"}, {"position", "pit_index"})
+    spec, board = parse_position(data["position"])
+    pit = pit_index(data["pit_index"])
+    if len(spec["moves"]) >= MAX_MOVES:
+        raise RequestError(f"a game has at most {MAX_MOVES:,} moves")
+    path = sowing_path(board.pits, board.to_move, pit) if pit in board.legal_moves else []
+    record = board.push(pit)        # IllegalMoveError (naming the legal pits) if it is not legal
+    spec = dict(spec, moves=spec["moves"] + [pit])
+    return {"move": describe(record, path), "state": state(spec, board)}
+
+
+def validate(data: Any) -> Dict[str, Any]:
+    """POST /api/validate ``{"position"}``: the state of a position, or why it is refused."""
+    data = fields(data, "the request", {"position"}, {"position"})
+    return state(*parse_position(data["position"]))
+
+
+# -- computer players ------------------------------------------------------------------
+
+def computer(level: Any, seed: Optional[int] = None) -> Player:
+    """The computer player of a level in :data:`COMPUTER_LEVELS`, else RequestError listing them."""
+    if not isinstance(level, str) or level not in COMPUTER_LEVELS:
+        raise RequestError(f"level is one of {', '.join(COMPUTER_LEVELS)}, not {quote(level)}")
+    if level == "random":
+        return RandomPlayer(seed)
+    return EnginePlayer(level.split(":", 1)[1], seed=seed)
+
+
+def choice(player: Player, board: Board, pit: int, level: str) -> Dict[str, Any]:
+    """The answer of POST /api/ai: the move and how it was found (score from the mover's view)."""
+    info = player.last
+    answer: Dict[str, Any] = {"level": level, "pit_index": pit}
+    if info is not None:
+        answer.update(score=info.score, depth=info.depth, nodes=info.nodes,
+                      seconds=info.elapsed, exact=info.exact, note=info.note)
+    return answer
+
+
+# -- analysis --------------------------------------------------------------------------
+
+def analysis_request(data: Any) -> Tuple[Dict[str, Any], Board, int, float]:
+    """An ``analyze`` message: (position, board, deepest depth, seconds)."""
+    data = fields(data, "an analyze message", {"type", "position", "depth", "time"}, {"position"})
+    spec, board = parse_position(data["position"])
+    depth = check_depth(data.get("depth", MAX_ANALYSIS_DEPTH), highest=MAX_ANALYSIS_DEPTH)
+    seconds = data.get("time", DEFAULT_ANALYSIS_SECONDS)
+    check_seconds(seconds)
+    if seconds > MAX_ANALYSIS_SECONDS:
+        raise InvalidLimitError(f"time is at most {MAX_ANALYSIS_SECONDS:g} seconds, "
+                                f"not {quote(seconds)}")
+    return spec, board, depth, float(seconds)
+
+
+def move_result(engine, board: Board, pit: int, depth: int) -> SearchResult:
+    """One move of a ``depth``-move analysis (depth >= 2), scored from the mover's view:
+    what :meth:`mancala.Engine.analyse` gives that move, one move at a time so
+    the page sees each score as it comes (the tests hold the two together)."""
+    child = board.copy(stack=False)
+    record = child.push(pit)
+    sub = engine.search(child, depth=depth - 1)
+    sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
+    return SearchResult(pit, sign * sub.score, sub.depth + 1, sub.nodes, (pit,) + sub.pv,
+                        sub.elapsed, sub.exact, sub.tt_hits)
+
+
+def move_update(depth: int, result: SearchResult) -> Dict[str, Any]:
+    """One move's score at a depth, sent as soon as it is known."""
+    return {"type": "move", "depth": depth, "pit_index": result.move, "score": result.score,
+            "pv": list(result.pv), "exact": result.exact}
+
+
+def analysis_update(board: Board, depth: int, results: Dict[int, SearchResult],
+                    nodes: int, seconds: float) -> Dict[str, Any]:
+    """One finished depth of a live analysis: every legal move's score (from the
+    mover's view), the best line, speed, and whether every score is exact."""
+    moves = [move_update(depth, result) for _, result in sorted(results.items())]
+    for entry in moves:
+        del entry["type"], entry["depth"]
+    best = max(moves, key=lambda m: m["score"])     # the lowest pit among equals
+    exact = all(m["exact"] for m in moves)
+    south = best["score"] if board.to_move == 0 else -best["score"]
+    return {"type": "depth", "depth": depth, "moves": moves, "best": best["pit_index"],
+            "score": best["score"], "score_south": south, "pv": best["pv"],
+            "nodes": nodes, "seconds": round(seconds, 4),
+            "nps": int(nodes / seconds) if seconds > 0 else 0, "exact": exact}
+
+
+# -- save files ------------------------------------------------------------------------
+
+def save_text(data: Any) -> str:
+    """POST /api/save ``{"position", "players"}``: the save file's text (storage's format).
+
+    Only games from a start can be saved (the format keeps rules and moves).
+    """
+    data = fields(data, "the request", {"position", "players"}, {"position"})
+    spec, board = parse_position(data["position"])
+    if "board" in spec:
+        raise RequestError("only a game from a start can be saved (the save format keeps the "
+                           "rules and the moves, not a board set by hand)")
+    players = fields(data.get("players", {}), "players", {"south", "north"})
+    specs = []
+    for side, default in (("south", "human"), ("north", "ai:medium")):
+        spec_text = players.get(side, default)
+        if not isinstance(spec_text, str) or spec_text not in LEVELS:
+            raise RequestError(f"the {side} player is one of {', '.join(LEVELS)}, "
+                               f"not {quote(spec_text)}")
+        specs.append(spec_text)
+    game = storage.SavedGame.from_board(board, spec["seeds"], specs[0], specs[1])
+    return storage.dumps(game)
+
+
+def load_text(text: str) -> Dict[str, Any]:
+    """POST /api/load (the file's text): its position, players and state.
+
+    The file is checked as the terminal game checks it (:func:`mancala.storage.loads`);
+    a side the web app cannot run (an external engine) comes back as ``human``,
+    named in ``note``.
+    """
+    game = storage.loads(text, players=canonical_spec)
+    players, notes = {}, []
+    for side, spec in (("south", game.south), ("north", game.north)):
+        if spec in LEVELS:
+            players[side] = spec
+        else:
+            players[side] = "human"
+            notes.append(f"{side} was {spec}, which the web app does not run: human instead")
+    position = {"seeds": game.seeds, "capture": game.capture, "moves": list(game.moves)}
+    answer = state(position, game.board())
+    return {"players": players, "note": "; ".join(notes), "state": answer}
+
+
+__all__ = ["LEVELS", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
+           "validate", "sowing_path", "computer", "choice", "analysis_request",
+           "analysis_update", "move_result", "move_update", "save_text", "load_text", "CAPTURE_RULES"]

@@ -1,0 +1,440 @@
+"""The web app: :mod:`mancala.web.api` on HTTP and a WebSocket (Starlette).
+
+``create_app()`` is the ASGI app ``python -m mancala serve`` runs on uvicorn.
+Routes (docs/web.md has the API):
+
+==========================  ===============================================
+``GET /``                   the page (and its packaged assets, by name)
+``GET /api/info``           version, levels, rules and the server's limits
+``POST /api/validate``      a position's state, or why it is refused
+``POST /api/move``          a move played: where the seeds went, the new state
+``POST /api/ai``            a computer player's move for a position
+``POST /api/save``          the save file of a game (the terminal game's format)
+``POST /api/load``          a save file's game, checked as the terminal game checks it
+``WS /api/analyze``         a live analysis, one message per finished depth
+==========================  ===============================================
+
+Engine work runs in worker threads (the core releases the GIL), at most
+:data:`MAX_SEARCHES` at once across all clients so a 2-core machine stays
+responsive; each tab (``tab`` in /api/ai, each WebSocket) has at most one
+search, and a new request from it stops the old one (``Engine.stop()``); a
+closed WebSocket stops its search. Bad input of any kind is a 4xx with
+``{"error": "one line"}``. Only the files listed in :data:`ASSETS` are
+served, read once from the package: no path from a request reaches the
+file system.
+
+Starlette is imported only when it is installed (the ``web`` extra), so the
+package imports without it; :func:`create_app` then raises CommandError.
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib.resources
+import json
+import time
+from collections import OrderedDict
+from typing import Any, Awaitable, Callable, Dict, Optional
+from urllib.parse import urlsplit
+
+from mancala.errors import CommandError, InputError, RequestError, quote
+from mancala.limits import SMALL_HASH_MB
+from mancala.web import api
+
+try:
+    import anyio
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+except ImportError as exc:      # the web extra is not installed
+    MISSING: Optional[ImportError] = exc
+else:
+    MISSING = None
+
+MAX_BODY = 64 * 1024            # bytes of a request body or WebSocket message
+MAX_SEARCHES = 2                # engine searches running at once, across all clients
+MAX_TABS = 16                   # tabs whose computer players (and tables) are kept
+MAX_SOCKETS = 64                # analysis WebSockets open at once
+TAB_ID_CHARS = 64
+INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
+
+#: the packaged files the server answers with: URL path -> (file in static/, media type)
+ASSETS = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
+}
+# the page may load only what the server itself serves: no other host, no inline script
+SECURITY_HEADERS = {
+    "content-security-policy": ("default-src 'self'; img-src 'self' data: blob:; "
+                                "connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                                "frame-ancestors 'none'"),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+
+
+class Refused(Exception):
+    """A request answered with an HTTP error status and one line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def decode(raw: bytes) -> Any:
+    """A request body as JSON, or RequestError saying why it is not."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RequestError("the request body is not UTF-8 text") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise RequestError(f"the request body is not JSON ({exc.msg} at line {exc.lineno} "
+                           f"column {exc.colno})") from None
+    except RecursionError:
+        raise RequestError("the request body is JSON nested too deeply") from None
+    except RequestError:
+        raise
+    except ValueError:          # an integer of thousands of digits
+        raise RequestError("the request body holds a number too long to be a count") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise RequestError(f"{name} is not a number the API takes")
+
+
+async def read_body(request: "Request") -> bytes:
+    """The body, refused (413) past :data:`MAX_BODY` bytes before reading it all."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refused(413, f"the request body is larger than {MAX_BODY // 1024} KB")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(413, f"the request body is larger than {MAX_BODY // 1024} KB")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def same_origin(headers: Any) -> bool:
+    """No Origin header (not a browser) or one naming this server's own host:port.
+
+    Another site's page may not drive this server's engine from a visitor's browser.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
+
+
+class Job:
+    """One search a tab asked for: stoppable from the event loop thread."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self.timed_out = False
+        self.engine = None
+
+    def stop(self) -> None:
+        if self.engine is not None:
+            self.engine.stop()
+
+
+class Tab:
+    """What the server keeps for one browser tab: its players and its running job."""
+
+    def __init__(self) -> None:
+        self.players: "OrderedDict[str, Any]" = OrderedDict()   # level -> player (2 at most)
+        self.job: Optional[Job] = None
+
+    def player(self, level: str):
+        if level not in self.players:
+            self.players[level] = api.computer(level)
+            while len(self.players) > 2:
+                self.players.popitem(last=False)
+        self.players.move_to_end(level)
+        return self.players[level]
+
+
+class Server:
+    """The app's state: tabs, open sockets and the cap on searches."""
+
+    def __init__(self) -> None:
+        self.tabs: "OrderedDict[str, Tab]" = OrderedDict()
+        self.sockets = 0
+        self._limiter = None
+        self.assets = {path: (_asset(name), media) for path, (name, media) in ASSETS.items()}
+
+    @property
+    def limiter(self):
+        if self._limiter is None:           # made in the event loop that uses it
+            self._limiter = anyio.CapacityLimiter(MAX_SEARCHES)
+        return self._limiter
+
+    async def run(self, work: Callable[[], Any]) -> Any:
+        """``work()`` in a worker thread, waiting for one of the search slots."""
+        return await anyio.to_thread.run_sync(work, limiter=self.limiter)
+
+    def tab(self, key: str) -> Tab:
+        tab = self.tabs.get(key)
+        if tab is None:
+            tab = self.tabs[key] = Tab()
+            while len(self.tabs) > MAX_TABS:
+                self.tabs.popitem(last=False)
+        self.tabs.move_to_end(key)
+        return tab
+
+
+def _asset(name: str) -> bytes:
+    return (importlib.resources.files("mancala.web") / "static" / name).read_bytes()
+
+
+def _error(status: int, message: str) -> "JSONResponse":
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def endpoint(handler: Callable[["Request"], Awaitable[Any]]):
+    """A JSON endpoint: bad input of any kind becomes a 4xx with one line."""
+    async def call(request: "Request") -> "Response":
+        try:
+            answer = await handler(request)
+        except Refused as exc:
+            return _error(exc.status, str(exc))
+        except InputError as exc:
+            return _error(400, str(exc))
+        return answer if isinstance(answer, Response) else JSONResponse(answer)
+    call.__name__ = handler.__name__
+    return call
+
+
+def create_app() -> "Starlette":
+    """The ASGI app. Raises CommandError naming the extra if Starlette is missing."""
+    if MISSING is not None:
+        raise CommandError(f"{INSTALL_HINT} ({MISSING})")
+    server = Server()
+
+    async def page(request: Request) -> Response:
+        body, media = server.assets[request.url.path]
+        return Response(body, media_type=media,
+                        headers=dict(SECURITY_HEADERS, **{"cache-control": "no-cache"}))
+
+    @endpoint
+    async def info(request: Request) -> Dict[str, Any]:
+        from mancala.cli import version
+        return {"version": version(), "levels": list(api.LEVELS),
+                "capture_rules": list(api.CAPTURE_RULES), "seeds": [1, 12],
+                "max_body": MAX_BODY, "max_searches": MAX_SEARCHES,
+                "max_analysis_depth": api.MAX_ANALYSIS_DEPTH,
+                "max_analysis_seconds": api.MAX_ANALYSIS_SECONDS}
+
+    async def body(request: Request) -> Any:
+        return decode(await read_body(request))
+
+    @endpoint
+    async def validate(request: Request) -> Dict[str, Any]:
+        return api.validate(await body(request))
+
+    @endpoint
+    async def move(request: Request) -> Dict[str, Any]:
+        return api.move(await body(request))
+
+    @endpoint
+    async def ai(request: Request) -> Dict[str, Any]:
+        data = api.fields(await body(request), "the request", {"position", "level", "tab"},
+                          {"position", "level"})
+        _, board = api.parse_position(data["position"])
+        if board.is_game_over():
+            raise RequestError("the game is over: there is no move to choose")
+        key = data.get("tab", "")
+        if not isinstance(key, str) or len(key) > TAB_ID_CHARS:
+            raise RequestError(f"tab is a name of at most {TAB_ID_CHARS} characters, not {quote(key)}")
+        tab = server.tab(key) if key else Tab()
+        player = tab.player(data["level"])
+        if tab.job is not None:         # this tab's last request is out of date
+            tab.job.cancelled = True
+            tab.job.stop()
+        job = tab.job = Job()
+
+        def work() -> int:
+            if job.cancelled:
+                return -1
+            job.engine = getattr(player, "engine", None)
+            if job.cancelled:
+                return -1
+            return player.choose(board.copy(stack=False))
+
+        try:
+            pit = await server.run(work)
+        finally:
+            if tab.job is job:
+                tab.job = None
+        if job.cancelled:
+            raise Refused(409, "stopped: a newer request from the same tab replaced this one")
+        return api.choice(player, board, pit, data["level"])
+
+    @endpoint
+    async def save(request: Request) -> Response:
+        text = api.save_text(await body(request))
+        return Response(text, media_type="application/json", headers={
+            "content-disposition": 'attachment; filename="mancala-save.json"'})
+
+    @endpoint
+    async def load(request: Request) -> Dict[str, Any]:
+        raw = await read_body(request)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RequestError("not UTF-8 text, so not a mancala save") from None
+        return api.load_text(text)
+
+    async def analyze(socket: WebSocket) -> None:
+        if not same_origin(socket.headers):
+            await socket.close(code=1008, reason="another site's page may not use this server")
+            return
+        if server.sockets >= MAX_SOCKETS:
+            await socket.close(code=1013, reason=f"at most {MAX_SOCKETS} analyses at once")
+            return
+        server.sockets += 1
+        await socket.accept()
+        session = Analysis(server, socket)
+        try:
+            await session.serve()
+        finally:
+            server.sockets -= 1
+            await session.cancel()
+
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        return _error(exc.status_code, f"{exc.detail}: {request.method} {quote(request.url.path)}")
+
+    async def failed(request: Request, exc: Exception) -> Response:
+        return _error(500, f"internal error ({type(exc).__name__}); the server goes on")
+
+    routes = [Route(path, page) for path in ASSETS]
+    routes += [
+        Route("/api/info", info),
+        Route("/api/validate", validate, methods=["POST"]),
+        Route("/api/move", move, methods=["POST"]),
+        Route("/api/ai", ai, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+        Route("/api/load", load, methods=["POST"]),
+        WebSocketRoute("/api/analyze", analyze),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: failed})
+    app.state.server = server
+    return app
+
+
+class Analysis:
+    """One WebSocket's live analysis: at most one running, replaced or stopped on request.
+
+    Messages in: ``{"type": "analyze", "position", "depth"?, "time"?}`` and
+    ``{"type": "stop"}``. Out: ``start``; for each depth from 2, a ``move``
+    as each move's score is found, then a ``depth`` with all of them; then
+    ``done`` with a reason (solved, depth, time, game over), or ``error``
+    with one line.
+    """
+
+    def __init__(self, server: Server, socket: "WebSocket") -> None:
+        self.server = server
+        self.socket = socket
+        self.engine = None
+        self.task: Optional[asyncio.Task] = None
+        self.job: Optional[Job] = None
+
+    async def serve(self) -> None:
+        while True:
+            message = await self.socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("bytes") or (message.get("text") or "").encode("utf-8", "replace")
+            try:
+                if len(raw) > MAX_BODY:
+                    raise RequestError(f"a message is at most {MAX_BODY // 1024} KB")
+                data = decode(raw)
+                kind = data.get("type") if isinstance(data, dict) else None
+                if kind == "stop":
+                    stopped = await self.cancel()
+                    await self.send({"type": "done", "reason": "stopped" if stopped else "idle"})
+                elif kind == "analyze":
+                    request = api.analysis_request(data)
+                    await self.cancel()
+                    self.job = Job()
+                    self.task = asyncio.ensure_future(self.analyse(self.job, *request))
+                else:
+                    raise RequestError(f"a message's type is analyze or stop, not {quote(kind)}")
+            except InputError as exc:
+                await self.send({"type": "error", "error": str(exc)})
+
+    async def send(self, data: Dict[str, Any]) -> None:
+        try:
+            await self.socket.send_json(data)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass        # the tab went away: serve() sees the disconnect and cancels
+
+    async def cancel(self) -> bool:
+        """Stop the running analysis and wait for its thread; whether one was running."""
+        task, job = self.task, self.job
+        self.task = None
+        if task is None or task.done():
+            return False
+        job.cancelled = True
+        while not task.done():
+            job.stop()          # again and again: a stop just before a call starts is reset by it
+            await asyncio.wait({task}, timeout=0.02)
+        return True
+
+    async def analyse(self, job: Job, spec: Dict[str, Any], board, depth: int,
+                      seconds: float) -> None:
+        from mancala.engine import Engine
+
+        await self.send({"type": "start", "position": spec, "legal_moves": list(board.legal_moves),
+                         "to_move": board.to_move})
+        if board.is_game_over():
+            await self.send({"type": "done", "reason": "game over"})
+            return
+        if self.engine is None:
+            self.engine = await self.server.run(lambda: Engine(hash_mb=SMALL_HASH_MB))
+        job.engine = self.engine
+        start = time.perf_counter()
+
+        def out_of_time() -> None:
+            job.timed_out = True
+            job.stop()
+        timer = asyncio.get_running_loop().call_later(seconds, out_of_time)
+        nodes, reason = 0, "depth"
+        try:
+            for current in range(2, depth + 1):
+                results = {}
+                for pit in board.legal_moves:
+                    result = await self.server.run(
+                        lambda: None if job.cancelled or job.timed_out
+                        else api.move_result(self.engine, board, pit, current))
+                    if job.cancelled:
+                        return
+                    if job.timed_out or result is None:
+                        break
+                    results[pit] = result
+                    nodes += result.nodes
+                    await self.send(api.move_update(current, result))
+                if job.timed_out or len(results) < len(board.legal_moves):
+                    reason = "time"
+                    break
+                update = api.analysis_update(board, current, results, nodes,
+                                             time.perf_counter() - start)
+                await self.send(update)
+                if update["exact"]:
+                    reason = "solved"
+                    break
+        finally:
+            timer.cancel()
+        await self.send({"type": "done", "reason": reason,
+                         "seconds": round(time.perf_counter() - start, 4)})
+
+
+__all__ = ["create_app", "MAX_BODY", "MAX_SEARCHES", "ASSETS", "INSTALL_HINT", "MISSING"]
