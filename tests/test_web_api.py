@@ -100,6 +100,8 @@ def test_a_move_that_ends_in_the_store_gives_an_extra_turn(client):
     assert answer["move"]["extra_turn"] is True and answer["move"]["captured"] == 0
     assert answer["state"]["slots"] == [4, 4, 0, 5, 5, 5, 1, 4, 4, 4, 4, 4, 4, 0]
     assert answer["state"]["to_move"] == 0 and answer["state"]["position"]["moves"] == [2]
+    after = post(client, "/api/move", {"position": answer["state"]["position"], "pit_index": 5})
+    assert after.json()["state"]["movers"] == [0, 0]      # the extra turn: South again
 
 
 def test_a_capture_names_both_pits_and_the_seeds():

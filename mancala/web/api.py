@@ -137,6 +137,7 @@ def state(spec: Dict[str, Any], board: Board) -> Dict[str, Any]:
             "winner": outcome.winner, "south": outcome.south, "north": outcome.north,
             "margin": outcome.margin},
         "ply": len(spec["moves"]),
+        "movers": [record.player for record in board.move_stack],    # who played each move
     }
 
 

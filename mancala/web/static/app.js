@@ -1,1 +1,630 @@
+// Kalah in the browser: draws what the server answers and asks it for every rule.
+// The server (python -m mancala serve) checks positions, plays moves, finds the
+// computer's moves and streams the analysis; this script only shows them.
+// Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
 
+const NAMES = ["South", "North"];
+const LETTERS = "ABCDEFGHIJKL";
+const LEVEL_NAMES = {
+  "human": "Human", "random": "Random moves", "ai:easy": "Computer: easy",
+  "ai:medium": "Computer: medium", "ai:hard": "Computer: hard", "ai:perfect": "Computer: perfect",
+};
+const HINT_LEVEL = "ai:hard";
+const ANALYSIS_SECONDS = 30;
+const SPEEDS = { normal: { step: 160, pause: 700 }, fast: { step: 40, pause: 150 }, off: { step: 0, pause: 0 } };
+const TAB = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+const game = {
+  start: { seeds: 4, capture: "standard" },   // or {board: [14], to_move, capture}
+  moves: [],          // the line being looked at, pit indices 0..5
+  movers: [],         // who played each of them (0 South, 1 North)
+  cursor: 0,          // the position shown: after moves[0..cursor)
+  players: { south: "human", north: "ai:medium" },
+  resigned: null,     // the side that resigned (at the end of the line)
+};
+let view = null;      // the server's state of the position shown
+let epoch = 0;        // every change bumps it: answers to older questions are dropped
+let busy = false;     // a move is being played (animated)
+let hinted = null;
+let speed = SPEEDS.normal;
+
+class ApiError extends Error {}
+
+async function call(path, body, raw = false) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError("the server cannot be reached: is python -m mancala serve running?");
+  }
+  if (response.ok) return raw ? response.text() : response.json();
+  let message = `the server answered ${response.status}`;
+  try { message = (await response.json()).error || message; } catch (error) { /* not JSON */ }
+  const failure = new ApiError(message);
+  failure.status = response.status;
+  throw failure;
+}
+
+function position(count = game.cursor) {
+  return { ...game.start, moves: game.moves.slice(0, count) };
+}
+
+function sideKey(side) { return side === 0 ? "south" : "north"; }
+function isHuman(side) { return game.players[sideKey(side)] === "human"; }
+function pitOf(slot) { return slot < 7 ? slot : slot - 7; }
+function pitText(pit) { return String(pit + 1); }
+
+function say(text) { $("announce").textContent = text; }
+function fail(text) { $("error").textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : ""; }
+
+// -- the board ----------------------------------------------------------------------------
+
+function buildBoard() {
+  for (const [row, slots] of [["row-north", [12, 11, 10, 9, 8, 7]], ["row-south", [0, 1, 2, 3, 4, 5]]]) {
+    for (const slot of slots) {
+      const pit = document.createElement("button");
+      pit.type = "button";
+      pit.className = "pit";
+      pit.id = `pit-${slot}`;
+      pit.dataset.slot = slot;
+      pit.innerHTML = `<span class="count">0</span><span class="label">${pitText(pitOf(slot))} ${LETTERS[slot < 7 ? slot : slot - 1]}</span>`;
+      pit.addEventListener("click", () => humanMove(pitOf(slot), slot < 7 ? 0 : 1));
+      $(row).appendChild(pit);
+    }
+  }
+}
+
+function slotElement(slot) { return slot === 6 || slot === 13 ? $(`store-${slot}`) : $(`pit-${slot}`); }
+
+function setCount(slot, count) {
+  const element = slotElement(slot);
+  element.querySelector(".count").textContent = count;
+  if (slot === 6 || slot === 13) {
+    element.setAttribute("aria-label", `${NAMES[slot === 6 ? 0 : 1]}'s store: ${count} seeds`);
+  }
+}
+
+function draw() {
+  if (!view) return;
+  const mover = view.game_over || game.resigned !== null ? null : view.to_move;
+  const human = mover !== null && isHuman(mover) && !busy;
+  for (let slot = 0; slot < 14; slot++) {
+    setCount(slot, view.slots[slot]);
+    if (slot === 6 || slot === 13) continue;
+    const pit = $(`pit-${slot}`);
+    const side = slot < 7 ? 0 : 1;
+    const legal = side === mover && view.legal_moves.includes(pitOf(slot));
+    pit.disabled = !(legal && human);
+    pit.classList.toggle("playable", legal);
+    pit.classList.toggle("hinted", hinted === slot);
+    pit.classList.toggle("last", game.cursor > 0 && lastSlot() === slot);
+    const count = view.slots[slot];
+    pit.setAttribute("aria-label", `${NAMES[side]} pit ${pitText(pitOf(slot))}: ${count} seed${count === 1 ? "" : "s"}` +
+      (legal ? (human ? ", playable" : "") : ""));
+  }
+  for (const side of [0, 1]) {
+    const key = sideKey(side);
+    const name = `${NAMES[side]}: ${LEVEL_NAMES[game.players[key]]}`;
+    $(`${key}-name`).textContent = mover === side ? `▶ ${name} to move` : name;
+    $(`${key}-name`).classList.toggle("mover", mover === side);
+    $(`row-${key}`).classList.toggle("mover", mover === side);
+  }
+  $("status").textContent = statusText();
+  $("undo").disabled = game.cursor === 0 || busy;
+  $("redo").disabled = game.cursor >= game.moves.length || busy;
+  $("hint").disabled = !human;
+  $("resign").disabled = mover === null || busy;
+  drawMoveList();
+}
+
+function lastSlot() {
+  const side = game.movers[game.cursor - 1];
+  return side === undefined ? null : side * 7 + game.moves[game.cursor - 1];
+}
+
+function statusText() {
+  const viewing = game.cursor < game.moves.length ? ` (viewing move ${game.cursor} of ${game.moves.length})` : "";
+  if (game.resigned !== null) {
+    return `${NAMES[game.resigned]} resigned: ${NAMES[1 - game.resigned]} wins`;
+  }
+  if (view.game_over) return outcomeText(view.outcome) + viewing;
+  const who = isHuman(view.to_move) ? "type or click a pit 1–6" : "the computer is thinking";
+  return `${NAMES[view.to_move]} to move: ${who}${viewing}`;
+}
+
+function outcomeText(outcome) {
+  const score = `${outcome.south}–${outcome.north}`;
+  if (outcome.winner === null) return `Game over: a draw, ${score}`;
+  return `Game over: ${NAMES[outcome.winner]} wins ${score}`;
+}
+
+function drawMoveList() {
+  const list = $("move-list");
+  list.replaceChildren();
+  game.moves.forEach((pit, index) => {
+    const item = document.createElement("li");
+    const side = game.movers[index];
+    item.className = `${sideKey(side)}${index >= game.cursor ? " future" : ""}`;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `${index + 1}. ${NAMES[side][0]} ${pitText(pit)}`;
+    button.setAttribute("aria-label", `Move ${index + 1}: ${NAMES[side]} pit ${pitText(pit)}`);
+    if (index === game.cursor - 1) button.setAttribute("aria-current", "step");
+    button.addEventListener("click", () => goTo(index + 1));
+    item.appendChild(button);
+    list.appendChild(item);
+  });
+  $("to-start").disabled = game.cursor === 0;
+}
+
+// -- moves ------------------------------------------------------------------------------
+
+async function show() {
+  const mine = ++epoch;
+  hinted = null;
+  try {
+    const state = await call("/api/validate", { position: position() });
+    if (mine !== epoch) return;
+    view = state;
+    fail("");
+    draw();
+    changed();
+  } catch (error) {
+    if (mine === epoch) fail(error.message);
+  }
+}
+
+function goTo(cursor) {
+  if (busy) return;
+  game.cursor = Math.max(0, Math.min(cursor, game.moves.length));
+  game.resigned = null;
+  say("");
+  show();
+}
+
+function humanMove(pit, side) {
+  if (busy || !view || view.game_over || game.resigned !== null) return;
+  if (side !== view.to_move || !isHuman(side)) return;
+  if (!view.legal_moves.includes(pit)) {
+    say(`Pit ${pitText(pit)} is empty: play one of ${view.legal_moves.map(pitText).join(", ")}.`);
+    return;
+  }
+  play(pit);
+}
+
+async function play(pit, how = "") {
+  const mine = ++epoch;
+  busy = true;
+  hinted = null;
+  fail("");
+  const before = view.slots.slice();
+  try {
+    const answer = await call("/api/move", { position: position(), pit_index: pit });
+    if (mine !== epoch) return;
+    draw();
+    await animate(answer.move, before, mine);
+    if (mine !== epoch) return;
+    // a move off the line starts a new branch; the line's own next move keeps the rest
+    if (game.moves[game.cursor] !== pit) {
+      game.moves = game.moves.slice(0, game.cursor);
+      game.movers = game.movers.slice(0, game.cursor);
+    }
+    if (game.moves.length === game.cursor) {
+      game.moves.push(pit);
+      game.movers.push(answer.move.player);
+    }
+    game.cursor += 1;
+    view = answer.state;
+    say(describe(answer.move, answer.state, how));
+    busy = false;
+    draw();
+    changed();
+  } catch (error) {
+    if (mine === epoch) { fail(error.message); busy = false; draw(); }
+  } finally {
+    if (mine === epoch) busy = false;
+  }
+}
+
+async function animate(move, slots, mine) {
+  const counts = slots.slice();
+  counts[move.slot] = 0;
+  setCount(move.slot, 0);
+  if (speed.step > 0) {
+    for (const slot of move.path) {
+      await sleep(speed.step);
+      if (mine !== epoch) return;
+      counts[slot] += 1;
+      setCount(slot, counts[slot]);
+      document.querySelectorAll(".sowing").forEach((e) => e.classList.remove("sowing"));
+      slotElement(slot).classList.add("sowing");
+    }
+    await sleep(speed.step);
+  }
+  document.querySelectorAll(".sowing").forEach((e) => e.classList.remove("sowing"));
+  document.querySelectorAll(".captured").forEach((e) => e.classList.remove("captured"));
+  for (const slot of move.capture_slots) slotElement(slot).classList.add("captured");
+  if (move.captured) slotElement(move.player === 0 ? 6 : 13).classList.add("captured");
+}
+
+function describe(move, state, how) {
+  const who = NAMES[move.player];
+  let text = `${who}${how} sows pit ${pitText(move.pit_index)}.`;
+  if (move.captured) text += ` Capture: ${move.captured} seeds into ${who}'s store.`;
+  if (state.game_over) text += ` ${outcomeText(state.outcome)}.`;
+  else if (move.extra_turn) text += ` Extra turn: the last seed landed in ${who}'s store, ${who} moves again.`;
+  return text;
+}
+
+function changed() {
+  writeHash();
+  analyse();
+  computerMove();
+}
+
+async function computerMove() {
+  if (!view || view.game_over || game.resigned !== null || busy) return;
+  if (game.cursor < game.moves.length) return;       // looking back: nobody moves
+  const side = view.to_move;
+  const level = game.players[sideKey(side)];
+  if (level === "human") return;
+  const mine = epoch;
+  const started = performance.now();
+  try {
+    const answer = await call("/api/ai", { position: position(), level, tab: TAB });
+    const wait = speed.pause - (performance.now() - started);
+    if (wait > 0) await sleep(wait);
+    if (mine !== epoch) return;
+    await play(answer.pit_index, ` (${LEVEL_NAMES[level].toLowerCase()})`);
+  } catch (error) {
+    if (mine === epoch && error.status !== 409) fail(error.message);
+  }
+}
+
+function undo() {
+  if (busy || game.cursor === 0) return;
+  // back to the last position a person had to move in (with no person, one move)
+  let cursor = game.cursor - 1;
+  const anyHuman = isHuman(0) || isHuman(1);
+  while (anyHuman && cursor > 0 && !isHuman(game.movers[cursor])) cursor -= 1;
+  goTo(cursor);
+}
+
+function redo() { if (game.cursor < game.moves.length) goTo(game.cursor + 1); }
+
+async function hint() {
+  if (!view || view.game_over || busy) return;
+  const mine = epoch;
+  say("Looking for a good move…");
+  try {
+    const answer = await call("/api/ai", { position: position(), level: HINT_LEVEL, tab: TAB + "-hint" });
+    if (mine !== epoch) return;
+    hinted = view.to_move * 7 + answer.pit_index;
+    draw();
+    say(`Hint: pit ${pitText(answer.pit_index)} (score ${signed(answer.score)} for ${NAMES[view.to_move]}).`);
+  } catch (error) {
+    if (mine === epoch && error.status !== 409) fail(error.message);
+  }
+}
+
+function resign() {
+  if (!view || view.game_over || busy) return;
+  epoch++;
+  game.moves = game.moves.slice(0, game.cursor);
+  game.movers = game.movers.slice(0, game.cursor);
+  game.resigned = view.to_move;
+  say(`${NAMES[game.resigned]} resigns. ${NAMES[1 - game.resigned]} wins.`);
+  draw();
+  analyse();
+}
+
+function signed(score) { return score > 0 ? `+${score}` : String(score); }
+
+// -- analysis ---------------------------------------------------------------------------
+
+let socket = null;
+let waiting = null;       // the message to send once the socket is open
+let analysed = null;      // the position (as the server writes it) the panel shows
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/api/analyze`);
+  socket.addEventListener("open", () => { if (waiting) socket.send(JSON.stringify(waiting)); waiting = null; });
+  socket.addEventListener("message", (event) => onAnalysis(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    socket = null;
+    if ($("analyse").checked) setTimeout(() => { if (!socket) { connect(); analyse(); } }, 1000);
+  });
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else { waiting = message; if (!socket) connect(); }
+}
+
+function analyse() {
+  const rows = $("analysis-rows");
+  if (!$("analyse").checked || !view) {
+    send({ type: "stop" });
+    rows.replaceChildren();
+    $("analysis-status").textContent = "Analysis off";
+    return;
+  }
+  analysed = JSON.stringify(view.position);
+  rows.replaceChildren();
+  if (view.game_over || game.resigned !== null) {
+    send({ type: "stop" });
+    $("analysis-status").textContent = "The game is over";
+    if (view.game_over) bar(view.outcome.margin, true);
+    return;
+  }
+  for (const pit of view.legal_moves) {
+    const row = document.createElement("tr");
+    row.id = `analysis-${pit}`;
+    row.innerHTML = `<td>${pitText(pit)}</td><td class="score pending">…</td><td class="line"></td>`;
+    rows.appendChild(row);
+  }
+  $("analysis-status").textContent = "Thinking…";
+  $("pv").textContent = "";
+  send({ type: "analyze", position: view.position, time: ANALYSIS_SECONDS });
+}
+
+function onAnalysis(message) {
+  if (message.type === "start") { analysed = JSON.stringify(message.position); return; }
+  if (!view || analysed !== JSON.stringify(view.position)) return;       // an older position's
+  if (message.type === "move") {
+    const row = $(`analysis-${message.pit_index}`);
+    if (!row) return;
+    const cell = row.querySelector(".score");
+    cell.textContent = `${signed(message.score)}${message.exact ? " (exact)" : ""}`;
+    cell.classList.remove("pending");
+    row.querySelector(".line").textContent = message.pv.map(pitText).join(" ");
+    row.dataset.depth = message.depth;
+  } else if (message.type === "depth") {
+    for (const move of message.moves) {
+      const row = $(`analysis-${move.pit_index}`);
+      if (row) row.classList.toggle("best", move.pit_index === message.best);
+    }
+    const rate = message.nps >= 1e6 ? `${(message.nps / 1e6).toFixed(1)} M` : `${Math.round(message.nps / 1e3)} k`;
+    $("analysis-status").textContent = `${message.exact ? "Solved" : `Depth ${message.depth}`}: best pit ` +
+      `${pitText(message.best)}, ${signed(message.score)} for ${NAMES[view.to_move]} · ` +
+      `${rate} nodes/s · ${message.seconds.toFixed(1)} s`;
+    $("pv").textContent = `Best line: ${message.pv.map(pitText).join(" ")}`;
+    bar(message.score_south, message.exact);
+  } else if (message.type === "done") {
+    if (message.reason === "time") $("analysis-status").textContent += " (time is up)";
+  } else if (message.type === "error") {
+    $("analysis-status").textContent = `Analysis: ${message.error}`;
+  }
+}
+
+function bar(south, exact) {
+  const share = 50 + Math.max(-24, Math.min(24, south)) * 50 / 24;
+  $("bar-south").style.width = `${share}%`;
+  const text = south === 0 ? "Even" : `${south > 0 ? "South" : "North"} +${Math.abs(south)}`;
+  $("bar-text").textContent = exact ? `${text} (exact)` : text;
+  $("bar").setAttribute("aria-label", `Evaluation: ${text}${exact ? ", exact" : ""}`);
+}
+
+// -- the link ------------------------------------------------------------------------------
+
+function writeHash() {
+  const params = new URLSearchParams();
+  if (game.start.board) {
+    params.set("board", game.start.board.join(","));
+    params.set("to_move", game.start.to_move);
+  } else {
+    params.set("seeds", game.start.seeds);
+  }
+  params.set("capture", game.start.capture);
+  params.set("moves", game.moves.slice(0, game.cursor).map(pitText).join(","));
+  params.set("south", game.players.south);
+  params.set("north", game.players.north);
+  const hash = "#" + params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
+  history.replaceState(null, "", hash);
+  $("link").href = hash;
+}
+
+async function readHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (![...params.keys()].length) return false;
+  const whole = (text) => (/^-?\d+$/.test(text) ? Number(text) : text);
+  const list = (text) => (text ? text.split(",").map((item) => whole(item.trim())) : []);
+  const start = params.has("board")
+    ? { board: list(params.get("board")), to_move: whole(params.get("to_move") || "0") }
+    : { seeds: whole(params.get("seeds") || "4") };
+  start.capture = params.get("capture") || "standard";
+  // the link's moves are pits 1..6; anything else goes to the server as typed, to be refused
+  const moves = list(params.get("moves")).map((pit) => (typeof pit === "number" ? pit - 1 : pit));
+  const players = { south: params.get("south") || "human", north: params.get("north") || "ai:medium" };
+  for (const side of ["south", "north"]) {
+    if (!(players[side] in LEVEL_NAMES)) {
+      fail(`the link's ${side} player ${JSON.stringify(players[side])} is not one of ${Object.keys(LEVEL_NAMES).join(", ")}`);
+      return true;
+    }
+  }
+  try {
+    const state = await call("/api/validate", { position: { ...start, moves } });
+    setGame(state, players);
+  } catch (error) {
+    fail(`The link's position is refused: ${error.message}`);
+  }
+  return true;
+}
+
+function setGame(state, players) {
+  const spec = state.position;
+  game.start = spec.board ? { board: spec.board, to_move: spec.to_move, capture: spec.capture }
+    : { seeds: spec.seeds, capture: spec.capture };
+  game.moves = spec.moves.slice();
+  game.movers = state.movers.slice();
+  game.cursor = game.moves.length;
+  game.players = { ...players };
+  game.resigned = null;
+  epoch++;
+  busy = false;
+  view = state;
+  draw();
+  changed();
+}
+
+// -- dialogs, save and load --------------------------------------------------------------
+
+function fillLevels(select, chosen) {
+  select.replaceChildren();
+  for (const [level, name] of Object.entries(LEVEL_NAMES)) {
+    const option = new Option(name, level, false, level === chosen);
+    select.add(option);
+  }
+}
+
+function openNewGame() {
+  fillLevels($("south-player"), game.players.south);
+  fillLevels($("north-player"), game.players.north);
+  $("new-dialog").showModal();
+}
+
+async function startNewGame() {
+  const seeds = whole($("seeds").value);
+  const start = { seeds, capture: $("capture").value };
+  const players = { south: $("south-player").value, north: $("north-player").value };
+  try {
+    const state = await call("/api/validate", { position: { ...start, moves: [] } });
+    say("New game.");
+    fail("");
+    setGame(state, players);
+  } catch (error) {
+    fail(error.message);
+  }
+}
+
+function whole(text) { return /^\s*-?\d+\s*$/.test(text) ? Number(text) : text; }
+
+function openEditor() {
+  const rows = { "edit-north": [12, 11, 10, 9, 8, 7], "edit-south": [0, 1, 2, 3, 4, 5] };
+  for (const [id, slots] of Object.entries(rows)) {
+    const row = $(id);
+    row.replaceChildren();
+    for (const slot of slots) {
+      const label = document.createElement("label");
+      label.textContent = `${NAMES[slot < 7 ? 0 : 1]} ${pitText(pitOf(slot))}`;
+      const input = document.createElement("input");
+      input.type = "number";
+      input.min = 0;
+      input.max = 144;
+      input.dataset.slot = slot;
+      label.appendChild(input);
+      row.appendChild(label);
+    }
+  }
+  document.querySelectorAll("#edit-form input[data-slot]").forEach((input) => {
+    input.value = view ? view.slots[Number(input.dataset.slot)] : 0;
+  });
+  const side = view ? view.to_move : 0;
+  document.querySelectorAll("#edit-form input[name=to_move]").forEach((radio) => {
+    radio.checked = Number(radio.value) === side;
+  });
+  $("edit-capture").value = view ? view.capture : "standard";
+  $("edit-error").textContent = "";
+  $("edit-dialog").showModal();
+}
+
+async function useEdited() {
+  const board = new Array(14).fill(0);
+  document.querySelectorAll("#edit-form input[data-slot]").forEach((input) => {
+    board[Number(input.dataset.slot)] = whole(input.value);
+  });
+  const toMove = Number(document.querySelector("#edit-form input[name=to_move]:checked").value);
+  const spec = { board, to_move: toMove, capture: $("edit-capture").value, moves: [] };
+  try {
+    const state = await call("/api/validate", { position: spec });
+    $("edit-dialog").close();
+    say("Position set.");
+    fail("");
+    setGame(state, game.players);
+  } catch (error) {
+    $("edit-error").textContent = `Refused: ${error.message}`;
+  }
+}
+
+async function save() {
+  try {
+    const text = await call("/api/save", { position: { ...game.start, moves: game.moves.slice(0, game.cursor) },
+      players: game.players }, true);
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    link.download = "mancala-save.json";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    say("Saved as mancala-save.json (the terminal game's format).");
+  } catch (error) {
+    fail(error.message);
+  }
+}
+
+async function load(file) {
+  if (!file) return;
+  try {
+    const answer = await call("/api/load", await file.text());
+    fail("");
+    say(`Loaded ${file.name}.${answer.note ? " " + answer.note + "." : ""}`);
+    setGame(answer.state, answer.players);
+  } catch (error) {
+    fail(`${file.name}: ${error.message}`);
+  } finally {
+    $("load-file").value = "";
+  }
+}
+
+// -- keys and start ---------------------------------------------------------------------
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea, dialog")) return;
+  const key = event.key.toLowerCase();
+  if (key >= "1" && key <= "6" && view) {
+    humanMove(Number(key) - 1, view.to_move);
+  } else if (key === "u") undo();
+  else if (key === "r") redo();
+  else if (key === "h") hint();
+  else if (key === "n") openNewGame();
+  else return;
+  event.preventDefault();
+}
+
+async function main() {
+  buildBoard();
+  const chosen = new URLSearchParams(location.search).get("speed");
+  if (chosen in SPEEDS) speed = SPEEDS[chosen];
+  $("new-game").addEventListener("click", openNewGame);
+  $("new-cancel").addEventListener("click", () => $("new-dialog").close());
+  $("new-form").addEventListener("submit", (event) => { if (event.submitter?.id === "new-start") startNewGame(); });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("hint").addEventListener("click", hint);
+  $("resign").addEventListener("click", resign);
+  $("to-start").addEventListener("click", () => goTo(0));
+  $("edit").addEventListener("click", openEditor);
+  $("edit-cancel").addEventListener("click", () => $("edit-dialog").close());
+  $("edit-use").addEventListener("click", useEdited);
+  $("save").addEventListener("click", save);
+  $("load-file").addEventListener("change", (event) => load(event.target.files[0]));
+  $("analyse").addEventListener("change", analyse);
+  $("link").addEventListener("click", (event) => { event.preventDefault(); navigator.clipboard?.writeText(location.href); say("The link to this position is in the address bar (and copied)."); });
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => readHash());
+  if (!(await readHash()) || !view) {
+    const state = await call("/api/validate", { position: position() }).catch((error) => { fail(error.message); });
+    if (state) setGame(state, game.players);
+  }
+  document.body.dataset.ready = "1";
+}
+
+main();
