@@ -61,7 +61,9 @@ function pitOf(slot) { return slot < 7 ? slot : slot - 7; }
 function pitText(pit) { return String(pit + 1); }
 
 function say(text) { $("announce").textContent = text; }
-function fail(text) { $("error").textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : ""; }
+function fail(text, asIs = false) {
+  $("error").textContent = text && !asIs ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
 
 // -- the board ----------------------------------------------------------------------------
 
@@ -331,6 +333,7 @@ function signed(score) { return score > 0 ? `+${score}` : String(score); }
 let socket = null;
 let waiting = null;       // the message to send once the socket is open
 let analysed = null;      // the position (as the server writes it) the panel shows
+let leaving = false;      // the page is going away: no new connection
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -339,7 +342,7 @@ function connect() {
   socket.addEventListener("message", (event) => onAnalysis(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     socket = null;
-    if ($("analyse").checked) setTimeout(() => { if (!socket) { connect(); analyse(); } }, 1000);
+    if ($("analyse").checked && !leaving) setTimeout(() => { if (!socket) { connect(); analyse(); } }, 1000);
   });
 }
 
@@ -577,7 +580,7 @@ async function load(file) {
     say(`Loaded ${file.name}.${answer.note ? " " + answer.note + "." : ""}`);
     setGame(answer.state, answer.players);
   } catch (error) {
-    fail(`${file.name}: ${error.message}`);
+    fail(`${file.name}: ${error.message}`, true);
   } finally {
     $("load-file").value = "";
   }
@@ -620,6 +623,9 @@ async function main() {
   $("link").addEventListener("click", (event) => { event.preventDefault(); navigator.clipboard?.writeText(location.href); say("The link to this position is in the address bar (and copied)."); });
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => readHash());
+  // a page left behind (even one kept in the back-forward cache) ends its analysis
+  window.addEventListener("pagehide", () => { leaving = true; if (socket) socket.close(); });
+  window.addEventListener("pageshow", (event) => { leaving = false; if (event.persisted) analyse(); });
   if (!(await readHash()) || !view) {
     const state = await call("/api/validate", { position: position() }).catch((error) => { fail(error.message); });
     if (state) setGame(state, game.players);

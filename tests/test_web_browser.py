@@ -1,0 +1,305 @@
+"""The web app in a real headless Chromium (marker ``browser``): play, undo,
+analysis, the position editor, save and load, a position from a link.
+
+The real server runs in a subprocess (``python -m mancala serve --port 0``);
+Selenium drives the operating system's chromium and chromedriver (``apt-get
+install chromium chromium-driver``), found on the PATH and passed explicitly,
+with Selenium Manager kept offline: nothing is downloaded. Where no browser
+is found the tests are skipped with the reason. Expected values come from
+mancala.Board and mancala.storage, not from the page.
+
+Screenshots go to ``tests/screenshots/`` (git-ignored); with
+``MANCALA_DOCS_SCREENSHOTS=1`` the desktop and phone ones are written to
+``docs/`` for the README.
+"""
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+webdriver = pytest.importorskip(
+    "selenium.webdriver", reason="selenium is not installed: pip install -e '.[web-test]'")
+
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+import mancala  # noqa: E402
+from mancala import storage  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+WAIT = 60
+
+
+def find(names, fallback=None):
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            return path
+    return fallback if fallback and os.access(fallback, os.X_OK) else None
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert " on http://" in line, line + process.stderr.read()
+        yield line.split(" on ", 1)[1].split()[0]
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory):
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads):
+    binary = find(BROWSERS)
+    driver_path = find(["chromedriver"], "/usr/bin/chromedriver")
+    if binary is None or driver_path is None:
+        pytest.skip("no headless Chromium with chromedriver on this machine "
+                    "(apt-get install chromium chromium-driver)")
+    os.environ["SE_OFFLINE"] = "true"       # Selenium Manager may not download a browser
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--disable-gpu", "--window-size=1280,800", "--no-first-run"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    try:
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    except WebDriverException as exc:
+        pytest.skip(f"chromium did not start: {str(exc).splitlines()[0]}")
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior",
+                           {"behavior": "allow", "downloadPath": str(downloads)})
+    yield driver
+    driver.quit()
+
+
+def open_page(browser, server, hash_="", speed="off"):
+    browser.get("about:blank")
+    browser.get(f"{server}?speed={speed}#{hash_}")
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+
+
+def wait(browser, condition, timeout=WAIT):
+    return WebDriverWait(browser, timeout, poll_frequency=0.02).until(condition)
+
+
+def text(browser, element_id):
+    return browser.find_element(By.ID, element_id).text
+
+
+def slots_shown(browser):
+    return browser.execute_script(
+        "return [...Array(14).keys()].map(s => Number(document.querySelector("
+        "(s === 6 || s === 13 ? '#store-' : '#pit-') + s + ' .count').textContent))")
+
+
+def shown_hash(browser):
+    return {key: values[0] for key, values in
+            parse_qs(browser.execute_script("return location.hash.slice(1)")).items()}
+
+
+def replay(hash_):
+    """The board a link's position describes, by mancala.Board (moves are pits 1..6)."""
+    if "board" in hash_:
+        board = mancala.Board([int(x) for x in hash_["board"].split(",")], int(hash_["to_move"]),
+                              capture=hash_["capture"])
+    else:
+        board = mancala.Board(seeds=int(hash_["seeds"]), capture=hash_["capture"])
+    for pit in (hash_.get("moves") or "").split(","):
+        if pit:
+            board.push(int(pit) - 1)
+    return board
+
+
+def depth_shown(browser):
+    match = re.match(r"Depth (\d+)", text(browser, "analysis-status"))
+    return int(match.group(1)) if match else 0
+
+
+def moves_listed(browser):
+    return len(browser.find_elements(By.CSS_SELECTOR, "#move-list li"))
+
+
+def south_turn_or_over(browser):
+    status = text(browser, "status")
+    if status.startswith("Game over"):
+        return "over"
+    if "type or click" in status and browser.find_elements(
+            By.CSS_SELECTOR, "#row-south .pit:not([disabled])"):
+        return "turn"
+    return False
+
+
+def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    rng = random.Random(1)
+    for _ in range(300):
+        if wait(browser, south_turn_or_over) == "over":
+            break
+        before = moves_listed(browser)
+        rng.choice(browser.find_elements(By.CSS_SELECTOR, "#row-south .pit:not([disabled])")).click()
+        wait(browser, lambda d: moves_listed(d) > before)
+    board = replay(shown_hash(browser))
+    outcome = board.outcome()
+    assert outcome is not None, "the game did not end"
+    score = f"{outcome.south}–{outcome.north}"
+    expected = f"a draw, {score}" if outcome.winner is None else \
+        f"{('South', 'North')[outcome.winner]} wins {score}"
+    assert text(browser, "status") == f"Game over: {expected}"
+    assert slots_shown(browser) == board.pits
+    assert moves_listed(browser) == len(board.move_stack)
+    # every move on the list is the board's, in order (pits 1..6, S/N)
+    labels = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#move-list li")]
+    assert labels == [f"{i}. {'SN'[r.player]} {r.pit + 1}" for i, r in enumerate(board.move_stack, 1)]
+    assert browser.find_elements(By.CSS_SELECTOR, ".pit:not([disabled])") == []
+
+
+def test_undo_takes_back_the_computers_reply_and_the_move(browser, server):
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    browser.find_element(By.ID, "pit-0").click()        # pit 1: no extra turn, North replies
+    wait(browser, lambda d: south_turn_or_over(d) == "turn" and moves_listed(d) >= 2)
+    played = replay(shown_hash(browser))
+    browser.find_element(By.ID, "undo").click()
+    wait(browser, lambda d: "moves=&" in d.execute_script("return location.hash"))
+    assert slots_shown(browser) == mancala.Board().pits
+    assert "viewing move 0" in text(browser, "status")
+    browser.find_element(By.ID, "redo").click()       # the line is kept: redo walks it again
+    wait(browser, lambda d: "moves=1&" in d.execute_script("return location.hash"))
+    board = mancala.Board()
+    board.push(0)
+    assert slots_shown(browser) == board.pits
+    assert moves_listed(browser) == len(played.move_stack)
+
+
+def test_keys_alone_play_a_move(browser, server):
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=human")
+    browser.find_element(By.TAG_NAME, "body").send_keys("3")     # pit 3: an extra turn
+    wait(browser, lambda d: moves_listed(d) == 1)
+    assert "Extra turn" in text(browser, "announce")
+    board = mancala.Board()
+    board.push(2)
+    assert slots_shown(browser) == board.pits
+    browser.find_element(By.TAG_NAME, "body").send_keys("u")
+    wait(browser, lambda d: slots_shown(d) == mancala.Board().pits)
+
+
+def test_the_analysis_fills_in_and_solves_an_endgame(browser, server):
+    open_page(browser, server, "seeds=4&capture=standard&moves=3,6&south=human&north=human")
+    wait(browser, lambda d: depth_shown(d) >= 8)
+    scores = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#analysis-rows .score")]
+    board = replay(shown_hash(browser))
+    assert len(scores) == len(board.legal_moves) and all(s and s != "…" for s in scores)
+    # an endgame: +4 for South, worked by hand (the README's solve example)
+    open_page(browser, server, "board=0,0,0,0,1,1,0,2,0,0,0,0,0,0&to_move=0&capture=standard"
+                               "&moves=&south=human&north=human")
+    wait(browser, lambda d: text(d, "analysis-status").startswith("Solved"))
+    assert "best pit 6, +4 for South" in text(browser, "analysis-status")
+    assert text(browser, "bar-text") == "South +4 (exact)"
+
+
+def test_the_editor_refuses_an_impossible_position_and_uses_a_possible_one(browser, server):
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=human")
+    browser.find_element(By.ID, "edit").click()
+    field = browser.find_element(By.CSS_SELECTOR, "#edit-form input[data-slot='3']")
+    field.clear()
+    field.send_keys("140")
+    browser.find_element(By.ID, "edit-use").click()
+    wait(browser, lambda d: text(d, "edit-error"))
+    assert "at most 144" in text(browser, "edit-error")
+    slots = [0, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 3]
+    for slot, count in enumerate(slots):
+        field = browser.find_element(By.CSS_SELECTOR, f"#edit-form input[data-slot='{slot}']")
+        field.clear()
+        field.send_keys(str(count))
+    browser.find_element(By.CSS_SELECTOR, "#edit-form input[name=to_move][value='1']").click()
+    browser.find_element(By.ID, "edit-use").click()
+    wait(browser, lambda d: shown_hash(d).get("board") == ",".join(map(str, slots)))
+    assert slots_shown(browser) == slots
+    assert text(browser, "status").startswith("North to move")
+
+
+def test_save_and_load_back(browser, server, downloads):
+    open_page(browser, server, "seeds=5&capture=empty&moves=1,2&south=human&north=human")
+    browser.find_element(By.ID, "save").click()
+    saved = downloads / "mancala-save.json"
+    wait(browser, lambda d: saved.exists() and saved.stat().st_size > 0)
+    game = storage.load(saved)          # the terminal game's own check
+    assert (game.seeds, game.capture, game.moves) == (5, "empty", [0, 1])
+    # a different game, then the file loads back
+    open_page(browser, server, "seeds=3&capture=none&south=human&north=human")
+    browser.find_element(By.ID, "load-file").send_keys(str(saved))
+    wait(browser, lambda d: shown_hash(d).get("seeds") == "5")
+    assert slots_shown(browser) == game.board().pits
+    assert shown_hash(browser)["moves"] == "1,2"
+    # a file the terminal game would refuse is refused with its reason
+    bad = downloads / "bad.json"
+    bad.write_text(json.dumps(dict(json.loads(saved.read_text()), moves=[0, 0, 0])))
+    browser.find_element(By.ID, "load-file").send_keys(str(bad))
+    wait(browser, lambda d: text(d, "error"))
+    assert text(browser, "error") == \
+        "bad.json: move 3 (pit 0) is not legal: that pit is empty"
+
+
+def test_a_link_opens_its_position(browser, server):
+    open_page(browser, server, "seeds=5&capture=empty&moves=3,6&south=human&north=ai:hard")
+    board = mancala.Board(seeds=5, capture="empty")
+    board.push(2)
+    board.push(5)
+    assert slots_shown(browser) == board.pits
+    assert "North: Computer: hard" in text(browser, "north-name")
+    # nothing came from another host
+    sources = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)")
+    assert sources and all(s.startswith(server) or s.startswith(server.replace("http", "ws"))
+                           for s in sources), sources
+    open_page(browser, server, "seeds=13&capture=standard")
+    assert "The link's position is refused: seeds per pit is a whole number from 1 to 12" \
+        in text(browser, "error")
+
+
+def test_screenshots_at_desktop_and_phone_widths(browser, server):
+    to_docs = os.environ.get("MANCALA_DOCS_SCREENSHOTS") == "1"
+    folder = ROOT / "docs" if to_docs else SHOTS
+    folder.mkdir(exist_ok=True)
+    try:
+        for name, (width, height) in (("desktop", (1280, 800)), ("phone", (390, 844))):
+            browser.set_window_size(width, height)
+            open_page(browser, server, "seeds=4&capture=standard&moves=3,6,2&south=human&north=ai:medium",
+                      speed="normal")
+            wait(browser, lambda d: depth_shown(d) >= 12)
+            time.sleep(1.5)
+            path = folder / f"web-{name}.png"
+            assert browser.save_screenshot(str(path))
+            assert path.stat().st_size > 10_000
+            width_shown = browser.execute_script("return document.documentElement.scrollWidth")
+            assert width_shown <= width, f"the page scrolls sideways at {width} px"
+    finally:
+        browser.set_window_size(1280, 800)
