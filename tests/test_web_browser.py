@@ -83,22 +83,29 @@ def browser(downloads):
     if binary is None or driver_path is None:
         pytest.skip("no headless Chromium with chromedriver on this machine "
                     "(apt-get install chromium chromium-driver)")
+    offline = os.environ.get("SE_OFFLINE")
     os.environ["SE_OFFLINE"] = "true"       # Selenium Manager may not download a browser
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--disable-gpu", "--window-size=1280,800", "--no-first-run"):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
     try:
-        driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    except WebDriverException as exc:
-        pytest.skip(f"chromium did not start: {str(exc).splitlines()[0]}")
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior",
-                           {"behavior": "allow", "downloadPath": str(downloads)})
-    yield driver
-    driver.quit()
+        options = webdriver.ChromeOptions()
+        options.binary_location = binary
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                         "--disable-gpu", "--window-size=1280,800", "--no-first-run"):
+            options.add_argument(argument)
+        options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                                  "download.prompt_for_download": False})
+        try:
+            driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        except WebDriverException as exc:
+            pytest.skip(f"chromium did not start: {str(exc).splitlines()[0]}")
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior",
+                               {"behavior": "allow", "downloadPath": str(downloads)})
+        yield driver
+        driver.quit()
+    finally:
+        if offline is None:
+            del os.environ["SE_OFFLINE"]
+        else:
+            os.environ["SE_OFFLINE"] = offline
 
 
 def open_page(browser, server, hash_="", speed="off"):
