@@ -91,6 +91,12 @@ def test_info_lists_the_levels_and_limits(client):
     assert info["seeds"] == [1, 12] and info["max_body"] == 64 * 1024
 
 
+def test_api_answers_say_the_server_time_they_took(client):
+    for response in (client.get("/api/info"), post(client, "/api/move", {"position": START})):
+        name, duration = response.headers["server-timing"].split(";dur=")
+        assert name == "app" and 0 <= float(duration) < 60_000
+
+
 # -- moves --------------------------------------------------------------------------------
 
 def test_a_move_that_ends_in_the_store_gives_an_extra_turn(client):
@@ -438,10 +444,11 @@ def test_stop_ends_a_running_analysis_at_once(client):
     server = client.app.state.server
     with client.websocket_connect("/api/analyze") as ws:
         ws.send_json({"type": "analyze", "position": {"seeds": 6}, "time": 60})
-        while ws.receive_json()["type"] != "depth":
-            pass
-        for _ in range(30):                     # somewhere deep in the search
-            ws.receive_json()
+        # deep enough that one move's search takes over a quarter of a second: the
+        # server says what it is searching meanwhile
+        thinking = receive_until(ws, "thinking")[-1]
+        assert thinking["type"] == "thinking" and thinking["depth"] >= 2
+        assert thinking["pit_index"] in mancala.Board(seeds=6).legal_moves
         started = time.monotonic()
         ws.send_json({"type": "stop"})
         messages = receive_until(ws, "done")

@@ -58,6 +58,7 @@ MAX_SEARCHES = 2                # engine searches running at once, across all cl
 MAX_TABS = 16                   # tabs whose computer players (and tables) are kept
 MAX_SOCKETS = 64                # analysis WebSockets open at once
 TAB_ID_CHARS = 64
+THINKING_EVERY = 0.25           # seconds between "thinking" messages while a move is searched
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
 
 #: the packaged files the server answers with: URL path -> (file in static/, media type)
@@ -202,13 +203,17 @@ def _error(status: int, message: str) -> "JSONResponse":
 def endpoint(handler: Callable[["Request"], Awaitable[Any]]):
     """A JSON endpoint: bad input of any kind becomes a 4xx with one line."""
     async def call(request: "Request") -> "Response":
+        start = time.perf_counter()
         try:
             answer = await handler(request)
+            response = answer if isinstance(answer, Response) else JSONResponse(answer)
         except Refused as exc:
-            return _error(exc.status, str(exc))
+            response = _error(exc.status, str(exc))
         except InputError as exc:
-            return _error(400, str(exc))
-        return answer if isinstance(answer, Response) else JSONResponse(answer)
+            response = _error(400, str(exc))
+        # the time the server spent (waiting for a search slot included), for bench/web_load.py
+        response.headers["server-timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.2f}"
+        return response
     call.__name__ = handler.__name__
     return call
 
@@ -335,7 +340,9 @@ class Analysis:
 
     Messages in: ``{"type": "analyze", "position", "depth"?, "time"?}`` and
     ``{"type": "stop"}``. Out: ``start``; for each depth from 2, a ``move``
-    as each move's score is found, then a ``depth`` with all of them; then
+    as each move's score is found (and a ``thinking`` every
+    :data:`THINKING_EVERY` seconds while one takes longer), then a ``depth``
+    with all of them; then
     ``done`` with a reason (solved, depth, time, game over), or ``error``
     with one line.
     """
@@ -412,9 +419,15 @@ class Analysis:
             for current in range(2, depth + 1):
                 results = {}
                 for pit in board.legal_moves:
-                    result = await self.server.run(
+                    search = asyncio.ensure_future(self.server.run(
                         lambda: None if job.cancelled or job.timed_out
-                        else api.move_result(self.engine, board, pit, current))
+                        else api.move_result(self.engine, board, pit, current)))
+                    # a deep move takes seconds: say what is being searched meanwhile
+                    while not (await asyncio.wait({search}, timeout=THINKING_EVERY))[0]:
+                        if not job.cancelled:
+                            await self.send({"type": "thinking", "depth": current, "pit_index": pit,
+                                             "seconds": round(time.perf_counter() - start, 2)})
+                    result = search.result()
                     if job.cancelled:
                         return
                     if job.timed_out or result is None:

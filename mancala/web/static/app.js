@@ -374,6 +374,7 @@ function analyse() {
     rows.appendChild(row);
   }
   $("analysis-status").textContent = "Thinking…";
+  $("analysis-live").textContent = "";
   $("pv").textContent = "";
   send({ type: "analyze", position: view.position, time: ANALYSIS_SECONDS });
 }
@@ -400,7 +401,11 @@ function onAnalysis(message) {
       `${rate} nodes/s · ${message.seconds.toFixed(1)} s`;
     $("pv").textContent = `Best line: ${message.pv.map(pitText).join(" ")}`;
     bar(message.score_south, message.exact);
+  } else if (message.type === "thinking") {
+    $("analysis-live").textContent = `Searching depth ${message.depth}: pit ${pitText(message.pit_index)} · ` +
+      `${message.seconds.toFixed(1)} s`;
   } else if (message.type === "done") {
+    $("analysis-live").textContent = "";
     if (message.reason === "time") $("analysis-status").textContent += " (time is up)";
   } else if (message.type === "error") {
     $("analysis-status").textContent = `Analysis: ${message.error}`;
@@ -630,6 +635,7 @@ async function main() {
     const state = await call("/api/validate", { position: position() }).catch((error) => { fail(error.message); });
     if (state) setGame(state, game.players);
   }
+  performance.mark("ready");     // the first position drawn (bench/web_load.py reads it)
   document.body.dataset.ready = "1";
 }
 
