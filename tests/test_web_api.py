@@ -440,6 +440,23 @@ def test_an_endgame_is_solved_and_says_so(client):
     assert last["exact"] and last["score"] == 4 and last["best"] == 5
 
 
+def test_with_an_endgame_database_cached_the_analysis_is_perfect_play(monkeypatch, tmp_path):
+    from mancala import endgame
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path))
+    endgame.ensure("standard", 8)
+    board = mancala.Board([0, 1, 0, 2, 1, 1, 10, 2, 0, 1, 0, 0, 0, 12], to_move=0)   # 8 in the pits
+    expected = mancala.Engine(hash_mb=4, endgame=None).analyse(board, exact=True)   # searched, not read
+    with TestClient(web.create_app()) as c, c.websocket_connect("/api/analyze") as ws:
+        ws.send_json({"type": "analyze", "position": {"board": board.pits}})
+        messages = receive_until(ws, "done")
+    assert messages[-1]["reason"] == "solved"
+    (update,) = [m for m in messages if m["type"] == "depth"]
+    assert update["depth"] == 0 and update["endgame"] == 8 and update["exact"]
+    assert {m["pit_index"]: m["score"] for m in update["moves"]} == \
+        {pit: r.score for pit, r in expected.items()}
+    assert all(r.exact for r in expected.values())
+
+
 def test_stop_ends_a_running_analysis_at_once(client):
     server = client.app.state.server
     with client.websocket_connect("/api/analyze") as ws:

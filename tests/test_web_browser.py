@@ -229,6 +229,12 @@ def test_the_analysis_fills_in_and_solves_an_endgame(browser, server):
                                "&moves=&south=human&north=human")
     wait(browser, lambda d: text(d, "analysis-status").startswith("Solved"))
     assert "best pit 6, +4 for South" in text(browser, "analysis-status")
+    exact = mancala.Engine(hash_mb=4).analyse(
+        mancala.Board([0, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0]), exact=True)
+    for pit, result in exact.items():
+        lost = 4 - result.score
+        shown = browser.find_element(By.CSS_SELECTOR, f"#analysis-{pit} .score").text
+        assert shown == f"{result.score:+d} · " + (f"loses {lost}" if lost else "perfect")
     assert text(browser, "bar-text") == "South +4 (exact)"
 
 

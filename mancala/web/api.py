@@ -242,6 +242,23 @@ def move_result(engine, board: Board, pit: int, depth: int) -> SearchResult:
                         sub.elapsed, sub.exact, sub.tt_hits)
 
 
+def perfect_results(db, board: Board) -> Dict[int, SearchResult]:
+    """Every legal move's perfect-play value (the final margin, from the mover's
+    view), read from an endgame database that covers the board."""
+    results = {}
+    for pit in board.legal_moves:
+        child = board.copy(stack=False)
+        record = child.push(pit)
+        outcome = child.outcome()
+        if outcome is not None:
+            score = outcome.margin if board.to_move == 0 else -outcome.margin
+        else:
+            sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
+            score = sign * db.value(child)
+        results[pit] = SearchResult(pit, score, 0, 0, (pit,), 0.0, True)
+    return results
+
+
 def move_update(depth: int, result: SearchResult) -> Dict[str, Any]:
     """One move's score at a depth, sent as soon as it is known."""
     return {"type": "move", "depth": depth, "pit_index": result.move, "score": result.score,
@@ -310,4 +327,4 @@ def load_text(text: str) -> Dict[str, Any]:
 
 __all__ = ["LEVELS", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
-           "analysis_update", "move_result", "move_update", "save_text", "load_text", "CAPTURE_RULES"]
+           "analysis_update", "move_result", "move_update", "perfect_results", "save_text", "load_text", "CAPTURE_RULES"]

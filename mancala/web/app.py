@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import importlib.resources
 import json
+import threading
 import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Dict, Optional
@@ -170,6 +171,8 @@ class Server:
         self.tabs: "OrderedDict[str, Tab]" = OrderedDict()
         self.sockets = 0
         self._limiter = None
+        self._endgames: Dict[str, Any] = {}
+        self._endgame_lock = threading.Lock()
         self.assets = {path: (_asset(name), media) for path, (name, media) in ASSETS.items()}
 
     @property
@@ -181,6 +184,15 @@ class Server:
     async def run(self, work: Callable[[], Any]) -> Any:
         """``work()`` in a worker thread, waiting for one of the search slots."""
         return await anyio.to_thread.run_sync(work, limiter=self.limiter)
+
+    def endgame(self, capture: str):
+        """The endgame database cached for a capture rule (None if none is), looked
+        for once per rule and shared by every analysis (it is only read)."""
+        from mancala import endgame
+        with self._endgame_lock:
+            if capture not in self._endgames:
+                self._endgames[capture] = endgame.find(capture)
+            return self._endgames[capture]
 
     def tab(self, key: str) -> Tab:
         tab = self.tabs.get(key)
@@ -342,7 +354,8 @@ class Analysis:
     ``{"type": "stop"}``. Out: ``start``; for each depth from 2, a ``move``
     as each move's score is found (and a ``thinking`` every
     :data:`THINKING_EVERY` seconds while one takes longer), then a ``depth``
-    with all of them; then
+    with all of them (a position an endgame database covers: every move's
+    perfect-play value at once, depth 0, ``endgame``: the database's seeds); then
     ``done`` with a reason (solved, depth, time, game over), or ``error``
     with one line.
     """
@@ -405,8 +418,12 @@ class Analysis:
         if board.is_game_over():
             await self.send({"type": "done", "reason": "game over"})
             return
+        db = await self.server.run(lambda: self.server.endgame(board.capture))
+        if db is not None and db.covers(board):
+            await self.perfect(job, board, db)
+            return
         if self.engine is None:
-            self.engine = await self.server.run(lambda: Engine(hash_mb=SMALL_HASH_MB))
+            self.engine = await self.server.run(lambda: Engine(hash_mb=SMALL_HASH_MB, endgame=None))
         job.engine = self.engine
         start = time.perf_counter()
 
@@ -447,6 +464,21 @@ class Analysis:
         finally:
             timer.cancel()
         await self.send({"type": "done", "reason": reason,
+                         "seconds": round(time.perf_counter() - start, 4)})
+
+
+    async def perfect(self, job: Job, board, db) -> None:
+        """Perfect-play mode: every move's value from the endgame database, at once."""
+        start = time.perf_counter()
+        results = await self.server.run(lambda: api.perfect_results(db, board))
+        if job.cancelled:
+            return
+        for result in results.values():
+            await self.send(api.move_update(0, result))
+        update = api.analysis_update(board, 0, results, 0, time.perf_counter() - start)
+        update["endgame"] = db.max_seeds
+        await self.send(update)
+        await self.send({"type": "done", "reason": "solved",
                          "seconds": round(time.perf_counter() - start, 4)})
 
 

@@ -393,12 +393,19 @@ function onAnalysis(message) {
   } else if (message.type === "depth") {
     for (const move of message.moves) {
       const row = $(`analysis-${move.pit_index}`);
-      if (row) row.classList.toggle("best", move.pit_index === message.best);
+      if (!row) continue;
+      row.classList.toggle("best", move.pit_index === message.best);
+      if (message.exact) {      // against perfect play: this move keeps the value, or loses seeds
+        const lost = message.score - move.score;
+        row.querySelector(".score").textContent = `${signed(move.score)} · ${lost ? `loses ${lost}` : "perfect"}`;
+      }
     }
     const rate = message.nps >= 1e6 ? `${(message.nps / 1e6).toFixed(1)} M` : `${Math.round(message.nps / 1e3)} k`;
-    $("analysis-status").textContent = `${message.exact ? "Solved" : `Depth ${message.depth}`}: best pit ` +
-      `${pitText(message.best)}, ${signed(message.score)} for ${NAMES[view.to_move]} · ` +
-      `${rate} nodes/s · ${message.seconds.toFixed(1)} s`;
+    const what = message.endgame ? `Perfect play (endgame database, ${message.endgame} seeds)`
+      : message.exact ? "Solved" : `Depth ${message.depth}`;
+    $("analysis-status").textContent = `${what}: best pit ${pitText(message.best)}, ` +
+      `${signed(message.score)} for ${NAMES[view.to_move]}` +
+      (message.endgame ? "" : ` · ${rate} nodes/s · ${message.seconds.toFixed(1)} s`);
     $("pv").textContent = `Best line: ${message.pv.map(pitText).join(" ")}`;
     bar(message.score_south, message.exact);
   } else if (message.type === "thinking") {
