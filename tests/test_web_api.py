@@ -527,6 +527,20 @@ def test_a_bad_analysis_message_is_answered_with_one_line(client, message, words
         assert receive_until(ws, "done")[-1]["reason"] == "depth"
 
 
+def test_a_server_for_this_machine_answers_only_its_names():
+    with TestClient(web.create_app(allowed_hosts=["127.0.0.1", "localhost", "[::1]"]),
+                    base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/api/info").status_code == 200
+        assert c.get("http://localhost:8000/").status_code == 200
+        assert c.get("http://[::1]:8000/api/info").status_code == 200
+        assert_refused(c.get("/api/info", headers={"host": "evil.example:8000"}), 400,
+                       "this server answers to 127.0.0.1, localhost, [::1], not 'evil.example:8000'")
+        from starlette.websockets import WebSocketDisconnect
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect("/api/analyze", headers={"host": "evil.example"}) as ws:
+                ws.receive_json()
+
+
 def test_another_sites_page_may_not_open_the_socket(client):
     from starlette.websockets import WebSocketDisconnect
     with pytest.raises(WebSocketDisconnect) as refused:

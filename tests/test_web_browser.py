@@ -189,6 +189,13 @@ def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
     assert browser.find_elements(By.CSS_SELECTOR, ".pit:not([disabled])") == []
 
 
+def test_two_computers_play_to_the_end_by_themselves(browser, server):
+    open_page(browser, server, "seeds=3&capture=none&south=random&north=ai:easy")
+    wait(browser, lambda d: text(d, "status").startswith("Game over"))
+    board = replay(shown_hash(browser))
+    assert board.is_game_over() and slots_shown(browser) == board.pits
+
+
 def test_undo_takes_back_the_computers_reply_and_the_move(browser, server):
     open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
     browser.find_element(By.ID, "pit-0").click()        # pit 1: no extra turn, North replies

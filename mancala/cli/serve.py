@@ -11,6 +11,7 @@ from mancala.cli import options
 from mancala.errors import CommandError
 
 ALL_INTERFACES = ("0.0.0.0", "::", "")
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(web.INSTALL_HINT)
     import uvicorn
 
-    application = web.create_app()
+    # on this machine only, answer only the names of this machine (not a rebound domain's)
+    loopback = args.host in LOOPBACK
+    application = web.create_app(allowed_hosts=list(LOOPBACK) if loopback else None)
     if args.host in ALL_INTERFACES:
         print("mancala: warning: listening on all interfaces: anyone who can reach this "
               "machine can use the server", file=sys.stderr)

@@ -34,7 +34,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable, Dict, Optional
+from typing import Any, Awaitable, Callable, Dict, List, Optional
 from urllib.parse import urlsplit
 
 from mancala.errors import CommandError, InputError, RequestError, quote
@@ -230,8 +230,13 @@ def endpoint(handler: Callable[["Request"], Awaitable[Any]]):
     return call
 
 
-def create_app() -> "Starlette":
-    """The ASGI app. Raises CommandError naming the extra if Starlette is missing."""
+def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
+    """The ASGI app. Raises CommandError naming the extra if Starlette is missing.
+
+    ``allowed_hosts``: the Host headers answered (others get 400), so a page
+    whose domain name is made to point at this machine cannot use the server
+    from a visitor's browser; None answers any (the test client's ``testserver``).
+    """
     if MISSING is not None:
         raise CommandError(f"{INSTALL_HINT} ({MISSING})")
     server = Server()
@@ -342,9 +347,42 @@ def create_app() -> "Starlette":
         Route("/api/load", load, methods=["POST"]),
         WebSocketRoute("/api/analyze", analyze),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: failed})
+    middleware = []
+    if allowed_hosts is not None:
+        from starlette.middleware import Middleware
+        middleware.append(Middleware(HostCheck, hosts=tuple(allowed_hosts)))
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={HTTPException: not_found, Exception: failed})
     app.state.server = server
     return app
+
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without the port (``[::1]:8000`` -> ``[::1]``)."""
+    if header.startswith("["):
+        return header[:header.find("]") + 1]
+    return header.split(":", 1)[0]
+
+
+class HostCheck:
+    """ASGI middleware: requests whose Host is not one of ``hosts`` get a one-line 400
+    (a WebSocket is closed with 1008)."""
+
+    def __init__(self, app, hosts: tuple) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if host_name(host).lower() not in self.hosts:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                message = f"this server answers to {', '.join(self.hosts)}, not {quote(host)}"
+                await _error(400, message)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class Analysis:

@@ -136,7 +136,8 @@ function statusText() {
     return `${NAMES[game.resigned]} resigned: ${NAMES[1 - game.resigned]} wins`;
   }
   if (view.game_over) return outcomeText(view.outcome) + viewing;
-  const who = isHuman(view.to_move) ? "type or click a pit 1–6" : "the computer is thinking";
+  const who = isHuman(view.to_move) ? "type or click a pit 1–6"
+    : viewing ? "the computer's turn (redo follows the game)" : "the computer is thinking";
   return `${NAMES[view.to_move]} to move: ${who}${viewing}`;
 }
 
