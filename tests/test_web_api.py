@@ -5,6 +5,7 @@ Expected values come from elsewhere: mancala.Board (the rules), the pure-Python
 twin, mancala.storage, Engine.analyse on a fresh engine, or literals worked by hand.
 """
 import json
+import os
 import random
 import threading
 import time
@@ -27,9 +28,19 @@ START = {"seeds": 4, "capture": "standard", "moves": []}
 
 
 @pytest.fixture(scope="module")
-def client():
-    with TestClient(web.create_app()) as c:
-        yield c
+def client(tmp_path_factory):
+    """The app, with an empty cache: no endgame database another test built
+    turns an analysis into a lookup (one test below builds its own)."""
+    old = os.environ.get("MANCALA_CACHE")
+    os.environ["MANCALA_CACHE"] = str(tmp_path_factory.mktemp("empty-cache"))
+    try:
+        with TestClient(web.create_app()) as c:
+            yield c
+    finally:
+        if old is None:
+            del os.environ["MANCALA_CACHE"]
+        else:
+            os.environ["MANCALA_CACHE"] = old
 
 
 def post(client, path, data):

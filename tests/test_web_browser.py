@@ -55,9 +55,11 @@ def find(names, fallback=None):
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
+    # an empty cache: no endgame database another test built turns analysis into a lookup
+    env = dict(os.environ, MANCALA_CACHE=str(tmp_path_factory.mktemp("empty-cache")))
     process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         line = process.stdout.readline()
         assert " on http://" in line, line + process.stderr.read()
