@@ -517,7 +517,8 @@ def test_a_closed_socket_stops_its_search(client):
 @pytest.mark.parametrize("message,words", [
     ({"type": "analyse", "position": START}, "type is analyze or stop"),
     ({"position": START}, "type is analyze or stop"),
-    ({"type": "analyze", "position": START, "depth": 0}, "depth is a whole number from 1 to 60"),
+    ({"type": "analyze", "position": START, "depth": 1}, "depth is a whole number from 2 to 60"),
+    ({"type": "analyze", "position": START, "depth": 3.5}, "not 3.5"),
     ({"type": "analyze", "position": START, "depth": 61}, "not 61"),
     ({"type": "analyze", "position": START, "time": -1}, "time is a positive number"),
     ({"type": "analyze", "position": START, "time": 600}, "at most 60 seconds"),

@@ -28,7 +28,7 @@ from mancala import storage
 from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord, capture_code
 from mancala.engine import SearchResult
 from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
-from mancala.limits import DEFAULT_SEEDS, check_depth, check_seconds, check_seeds, check_whole
+from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
 from mancala.players import EnginePlayer, Player, RandomPlayer, canonical_spec
 
 PITS = 6
@@ -221,7 +221,8 @@ def analysis_request(data: Any) -> Tuple[Dict[str, Any], Board, int, float]:
     """An ``analyze`` message: (position, board, deepest depth, seconds)."""
     data = fields(data, "an analyze message", {"type", "position", "depth", "time"}, {"position"})
     spec, board = parse_position(data["position"])
-    depth = check_depth(data.get("depth", MAX_ANALYSIS_DEPTH), highest=MAX_ANALYSIS_DEPTH)
+    # depth 2 at least: each move's child is searched one move less deep
+    depth = check_whole(data.get("depth", MAX_ANALYSIS_DEPTH), "depth", 2, MAX_ANALYSIS_DEPTH)
     seconds = data.get("time", DEFAULT_ANALYSIS_SECONDS)
     check_seconds(seconds)
     if seconds > MAX_ANALYSIS_SECONDS:
