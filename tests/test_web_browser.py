@@ -227,6 +227,30 @@ def test_keys_alone_play_a_move(browser, server):
     wait(browser, lambda d: slots_shown(d) == mancala.Board().pits)
 
 
+def test_the_new_game_dialog_hint_and_resign(browser, server):
+    from selenium.webdriver.support.ui import Select
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    browser.find_element(By.TAG_NAME, "body").send_keys("n")
+    wait(browser, lambda d: d.find_element(By.ID, "new-dialog").is_displayed())
+    Select(browser.find_element(By.ID, "north-player")).select_by_value("human")
+    seeds = browser.find_element(By.ID, "seeds")
+    seeds.clear()
+    seeds.send_keys("5")
+    Select(browser.find_element(By.ID, "capture")).select_by_value("none")
+    browser.find_element(By.ID, "new-start").click()
+    wait(browser, lambda d: shown_hash(d).get("seeds") == "5")
+    assert shown_hash(browser)["capture"] == "none" and shown_hash(browser)["north"] == "human"
+    assert slots_shown(browser) == mancala.Board(seeds=5, capture="none").pits
+    browser.find_element(By.ID, "hint").click()
+    wait(browser, lambda d: text(d, "announce").startswith("Hint: pit"))
+    pit = int(text(browser, "announce").split("pit ")[1].split()[0])
+    assert 1 <= pit <= 6
+    assert "hinted" in browser.find_element(By.ID, f"pit-{pit - 1}").get_attribute("class")
+    browser.find_element(By.ID, "resign").click()
+    assert text(browser, "status") == "South resigned: North wins"
+    assert browser.find_elements(By.CSS_SELECTOR, ".pit:not([disabled])") == []
+
+
 def test_the_analysis_fills_in_and_solves_an_endgame(browser, server):
     open_page(browser, server, "seeds=4&capture=standard&moves=3,6&south=human&north=human")
     wait(browser, lambda d: depth_shown(d) >= 8)
