@@ -188,7 +188,7 @@ def test_numpy_integers_are_actions():
     ({"illegal": "ignore"}, "unknown illegal 'ignore'; choose one of raise, penalty"),
     ({"render_mode": "rgb_array"}, "unknown render_mode 'rgb_array'"),
     ({"opponent": "ai:impossible"}, "unknown player 'ai:impossible'"),
-    ({"opponent": "human"}, "the opponent is a computer player"),
+    ({"opponent": "human"}, "a computer player is needed here"),
     ({"opponent": 3}, "unknown player 3"),
 ])
 def test_bad_arguments_are_refused_in_one_line(kwargs, words):

@@ -60,6 +60,6 @@ def computer_player(spec: object, seed: Optional[int] = None) -> Player:
     """A computer player from its spelling (mancala.players.parse_player); people are refused."""
     player = parse_player(spec, seed=seed)
     if player.is_human:
-        raise PlayerSpecError(f"the opponent is a computer player (random, ai:easy, ai:depth=N, "
+        raise PlayerSpecError(f"a computer player is needed here (random, ai:easy, ai:depth=N, "
                               f"engine:\"CMD\", ...), not {quote(spec)}")
     return player
