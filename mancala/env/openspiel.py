@@ -127,7 +127,7 @@ class KalahState(pyspiel.State):
         if not self.board.is_game_over():
             return [0.0, 0.0]
         south = _common.final_reward(self.board, 0, "win")
-        return [south, -south]
+        return [south, 0.0 - south]
 
     def __str__(self) -> str:
         return str(self.board)
