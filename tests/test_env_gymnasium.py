@@ -170,6 +170,13 @@ def test_an_action_outside_the_pits_raises_one_line(action):
     assert "\n" not in str(caught.value)
 
 
+def test_before_reset_there_is_no_game():
+    env = KalahEnv(opponent="random")
+    for call in (lambda: env.step(0), env.action_masks):
+        with pytest.raises(GameError, match="reset"):
+            call()
+
+
 def test_numpy_integers_are_actions():
     plain, numpy = KalahEnv(opponent="random"), KalahEnv(opponent="random")
     plain.reset(seed=0)

@@ -135,6 +135,8 @@ class KalahEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal pits as 6 int8 (the name sb3-contrib's MaskablePPO looks for)."""
+        if self.board is None:
+            raise GameError("no game yet: call reset()")
         return np.array(_common.mask(self.board), dtype=np.int8)
 
     @staticmethod
