@@ -87,6 +87,15 @@ def test_openspiels_python_mcts_plays_it():
     assert returns[0] in (-1.0, 0.0, 1.0) and sum(returns) == 0
 
 
+def test_openspiels_alpha_beta_solves_a_small_variant_as_our_solver_does():
+    from open_spiel.python.algorithms import minimax
+    game = pyspiel.load_game("python_kalah(seeds=1,capture=empty)")
+    value, _ = minimax.alpha_beta_search(game, maximum_depth=game.max_game_length(),
+                                         maximizing_player_id=0)
+    exact = mancala.Engine(hash_mb=1).solve(mancala.Board(seeds=1, capture="empty")).score
+    assert value == float(np.sign(exact)) != 0
+
+
 def test_the_game_knows_its_parameters_and_sizes():
     game = pyspiel.load_game("python_kalah(seeds=5,capture=empty)")
     assert game.get_parameters() == {"seeds": 5, "capture": "empty"}
