@@ -70,12 +70,24 @@ def test_random_games_follow_the_rules(seeds, capture):
         play_in_lockstep(env, rng, seed=game, capture_index=_reference.CAPTURE_RULES.index(capture))
 
 
-@pytest.mark.parametrize("opponent", ["ai:easy", "ai:depth=3", "ai:time=0.001", "alphabeta:2"])
+@pytest.mark.parametrize("opponent", ["ai:easy", "ai:depth=3", "ai:time=0.001", "alphabeta:2",
+                                      f'engine:"{sys.executable} -m mancala engine"@0.01'])
 def test_engine_opponents_follow_the_rules(opponent):
     env = KalahEnv(opponent=opponent, side="random", reward="margin")
     rng = random.Random(5)
     for game in range(3):
         play_in_lockstep(env, rng, seed=game, capture_index=0)
+    env.close()
+
+
+def test_human_rendering_prints_the_board_at_each_step(capsys):
+    env = KalahEnv(opponent="random", render_mode="human")
+    env.reset(seed=0)
+    env.step(2)
+    shown = capsys.readouterr().out
+    assert shown.count("agent: South, opponent: random") == 2
+    assert "South to move" in shown and "[  1]" in shown      # the store after pit 2's extra turn
+    assert env.render() is None
 
 
 def test_an_extra_turn_returns_to_the_agent_at_once():
