@@ -148,6 +148,14 @@ def test_gymnasiums_check_env_passes(kwargs):
     check_env(KalahEnv(**kwargs), skip_render_check=True)
 
 
+def test_the_module_prefixed_id_imports_the_package_itself():
+    code = ("import gymnasium\n"
+            "env = gymnasium.make('mancala.env:mancala/Kalah-v0', opponent='random')\n"
+            "print(env.reset(seed=0)[0].tolist())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str([4] * 6 + [0] + [4] * 6 + [0])
+
+
 def test_the_registered_id_makes_the_env():
     env = gymnasium.make(mancala.env.ENV_ID, opponent="random", seeds=5, render_mode="ansi")
     obs, info = env.reset(seed=0)
