@@ -1,0 +1,65 @@
+"""What the environment faces share: the rules' options, the agent's view, rewards.
+
+Nothing here imports Gymnasium, PettingZoo, OpenSpiel or NumPy; each face
+turns these plain lists into its own types. The rules stay in mancala.Board.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from mancala.board import Board
+from mancala.errors import InvalidRuleError, PlayerSpecError, quote
+from mancala.limits import check_seeds
+from mancala.players import Player, parse_player
+
+PITS = 6
+SLOTS = 14
+REWARDS = ("win", "margin")
+
+
+def check_choice(value: object, what: str, allowed) -> str:
+    """``value`` if it is one of ``allowed``, else InvalidRuleError naming them."""
+    if not isinstance(value, str) or value not in allowed:
+        raise InvalidRuleError(f"unknown {what} {quote(value)}; choose one of {', '.join(allowed)}")
+    return value
+
+
+def new_board(seeds: object, capture: object) -> Board:
+    """A start with ``seeds`` per pit (1..12) and a capture rule, through Board's own checks."""
+    check_seeds(seeds)
+    return Board(seeds=seeds, capture=capture)
+
+
+def view(pits: List[int], player: int) -> List[int]:
+    """The 14 slots seen by ``player``: its six pits, its store, the opponent's pits, their store."""
+    first = player * (PITS + 1)
+    return list(pits[first:]) + list(pits[:first])
+
+
+def mask(board: Board) -> List[int]:
+    """1 for each of the mover's pits 0..5 that is a legal move, else 0."""
+    legal = set(board.legal_moves)
+    return [1 if pit in legal else 0 for pit in range(PITS)]
+
+
+def final_margin(board: Board, player: int) -> int:
+    """``player``'s final seeds minus the opponent's (the game must be over)."""
+    margin = board.outcome().margin
+    return margin if player == 0 else -margin
+
+
+def final_reward(board: Board, player: int, reward: str) -> float:
+    """The end-of-game reward of ``player``: the sign of its margin ("win") or the margin itself."""
+    margin = final_margin(board, player)
+    if reward == "margin":
+        return float(margin)
+    return float((margin > 0) - (margin < 0))
+
+
+def computer_player(spec: object, seed: Optional[int] = None) -> Player:
+    """A computer player from its spelling (mancala.players.parse_player); people are refused."""
+    player = parse_player(spec, seed=seed)
+    if player.is_human:
+        raise PlayerSpecError(f"a computer player is needed here (random, ai:easy, ai:depth=N, "
+                              f"engine:\"CMD\", ...), not {quote(spec)}")
+    return player
