@@ -78,9 +78,8 @@ cdef inline int random_pit(const int *b, uint64_t *state) noexcept nogil:
     cdef int legal[KALAH_PITS]
     cdef int pit, count = 0
     for pit in range(KALAH_PITS):
-        if b[pit]:
-            legal[count] = pit
-            count += 1
+        legal[count] = pit              # without a branch: kept only if the pit is not empty
+        count += b[pit] != 0
     return legal[((splitmix64(state) >> 32) * <uint64_t>count) >> 32]
 
 
@@ -148,15 +147,25 @@ def best_pit(slots, int depth, int capture):
 
 
 cdef class VectorCore:
-    """n boards, their movers and random streams, in C arrays.
+    """n boards, their movers and random streams, in C arrays, and the output
+    arrays it writes (bound once: typed memoryviews, one row per board).
 
-    step() and sample_actions() write into arrays the caller gives (typed
-    memoryviews, one row per board); nothing here allocates per step.
+    step() and sample_actions() allocate nothing.
     """
     cdef int n, seeds, capture, opponent, depth, reward
     cdef int *boards            # n x 14 slots, each board seen from its mover
     cdef uint8_t *mover         # the side to move: 0 South, 1 North
     cdef uint64_t *rng          # two streams a board: [2i] the opponent's, [2i + 1] sample_actions'
+    # the outputs (see mancala.vector): rows of final_obs / final_score are
+    # zero except where terminated is set, which step() relies on to clear them
+    cdef object bound           # the bound arrays' memoryviews: they keep the pointers below valid
+    cdef int *obs               # n x 14
+    cdef uint8_t *mask          # n x 6
+    cdef uint8_t *to_move       # n
+    cdef double *rewards        # n
+    cdef uint8_t *terminated    # n
+    cdef int *final_obs         # n x 14
+    cdef int *final_score       # n
 
     def __cinit__(self, int n, int seeds, int capture, int opponent, int depth, int reward):
         # mancala.vector checks every argument; these guard only the memory
@@ -179,6 +188,20 @@ cdef class VectorCore:
         free(self.mover)
         free(self.rng)
 
+    def bind(self, int[:, ::1] obs, uint8_t[:, ::1] mask, uint8_t[::1] to_move, double[::1] rewards,
+             uint8_t[::1] terminated, int[:, ::1] final_obs, int[::1] final_score):
+        """Keep the output arrays every later call writes (n rows each; 14 or 6 columns)."""
+        for rows, cols, want in ((obs.shape[0], obs.shape[1], KALAH_SLOTS),
+                                 (mask.shape[0], mask.shape[1], KALAH_PITS),
+                                 (final_obs.shape[0], final_obs.shape[1], KALAH_SLOTS),
+                                 (to_move.shape[0], 1, 1), (rewards.shape[0], 1, 1),
+                                 (terminated.shape[0], 1, 1), (final_score.shape[0], 1, 1)):
+            if rows != self.n or cols != want:
+                raise ValueError(f"VectorCore.bind: {self.n} x {want} expected, not {rows} x {cols}")
+        self.bound = (obs, mask, to_move, rewards, terminated, final_obs, final_score)
+        self.obs, self.mask, self.to_move, self.rewards = &obs[0, 0], &mask[0, 0], &to_move[0], &rewards[0]
+        self.terminated, self.final_obs, self.final_score = &terminated[0], &final_obs[0, 0], &final_score[0]
+
     def seed(self, uint64_t seed):
         """Restart every board's two random streams from ``seed``."""
         cdef Py_ssize_t i
@@ -195,36 +218,35 @@ cdef class VectorCore:
                 start_board(self.boards + i * KALAH_SLOTS, self.seeds)
                 self.mover[i] = 0
 
-    def observe(self, int[:, ::1] obs, uint8_t[:, ::1] mask, uint8_t[::1] to_move):
-        """Write every board's view, legal pits and side to move."""
+    def observe(self):
+        """Write every board's view, legal pits and side to move; clear the rest (nothing ended)."""
         cdef Py_ssize_t i
-        cdef int p
-        cdef const int *b
-        self._check_rows(obs.shape[0], mask.shape[0], to_move.shape[0])
+        self._check_bound()
         with nogil:
             for i in range(self.n):
-                b = self.boards + i * KALAH_SLOTS
-                memcpy(&obs[i, 0], b, KALAH_SLOTS * sizeof(int))
-                for p in range(KALAH_PITS):
-                    mask[i, p] = b[p] != 0
-                to_move[i] = self.mover[i]
+                self.write_view(i)
+                memset(self.final_obs + i * KALAH_SLOTS, 0, KALAH_SLOTS * sizeof(int))
+                self.final_score[i] = 0
+                self.rewards[i] = 0
+                self.terminated[i] = 0
 
     def legal_pits(self, Py_ssize_t i):
         """The legal pits of board ``i`` (for error messages)."""
+        if not 0 <= i < self.n:
+            raise IndexError(i)
         cdef const int *b = self.boards + i * KALAH_SLOTS
         return [p for p in range(KALAH_PITS) if b[p]]
 
     def sample_actions(self, int64_t[::1] out):
         """A uniformly random legal pit for every board, from its own seeded stream."""
         cdef Py_ssize_t i
-        self._check_rows(out.shape[0])
+        if out.shape[0] != self.n:
+            raise ValueError(f"VectorCore.sample_actions: {self.n} rows expected, not {out.shape[0]}")
         with nogil:
             for i in range(self.n):
                 out[i] = random_pit(self.boards + i * KALAH_SLOTS, &self.rng[2 * i + 1])
 
-    def step(self, const int64_t[::1] actions, int[:, ::1] obs, uint8_t[:, ::1] mask,
-             uint8_t[::1] to_move, double[::1] rewards, uint8_t[::1] terminated,
-             int[:, ::1] final_obs, int[::1] final_score):
+    def step(self, const int64_t[::1] actions):
         """Play actions[i] on board i, every board at once; -1, or the first board whose pit is illegal.
 
         Nothing changes when a pit is illegal. Otherwise each board plays its
@@ -235,8 +257,9 @@ cdef class VectorCore:
         """
         cdef Py_ssize_t i, n = self.n, bad = -1
         cdef int64_t a
-        self._check_rows(actions.shape[0], obs.shape[0], mask.shape[0], to_move.shape[0],
-                         rewards.shape[0], terminated.shape[0], final_obs.shape[0], final_score.shape[0])
+        self._check_bound()
+        if actions.shape[0] != n:
+            raise ValueError(f"VectorCore.step: {n} actions expected, not {actions.shape[0]}")
         with nogil:
             for i in range(n):
                 a = actions[i]
@@ -245,15 +268,19 @@ cdef class VectorCore:
                     break
             if bad < 0:
                 for i in range(n):
-                    self.step_one(i, <int>actions[i], &obs[i, 0], &mask[i, 0], &to_move[i],
-                                  &rewards[i], &terminated[i], &final_obs[i, 0], &final_score[i])
+                    self.step_one(i, <int>actions[i])
         return bad
 
-    cdef inline void step_one(self, Py_ssize_t i, int pit, int *obs, uint8_t *mask, uint8_t *to_move,
-                              double *reward, uint8_t *terminated, int *final_obs, int *final_score) noexcept nogil:
+    cdef inline void step_one(self, Py_ssize_t i, int pit) noexcept nogil:
         """One board's step: the agent's pit, the opponent's replies, the end and restart, the outputs."""
         cdef int *b = self.boards + i * KALAH_SLOTS
-        cdef int actor = self.mover[i], flags, captured, reply, margin, p
+        cdef int *final_obs = self.final_obs + i * KALAH_SLOTS
+        cdef int actor = self.mover[i], flags, captured, reply, margin
+        if self.terminated[i]:          # last step's finished game: clear its row
+            memset(final_obs, 0, KALAH_SLOTS * sizeof(int))
+            self.final_score[i] = 0
+            self.terminated[i] = 0
+            self.rewards[i] = 0
         flags = kalah_play(b, pit, self.capture, &captured)
         if not flags & PLAY_EXTRA_TURN:
             self.mover[i] ^= 1
@@ -271,25 +298,26 @@ cdef class VectorCore:
             if self.mover[i] != actor:
                 kalah_rotate(final_obs)     # seen from the side that made the agent's move
             margin = final_obs[KALAH_STORE] - final_obs[KALAH_OPP_STORE]
-            final_score[0] = margin
+            self.final_score[i] = margin
             if self.reward == REWARD_MARGIN:
-                reward[0] = margin
+                self.rewards[i] = margin
             else:
-                reward[0] = (margin > 0) - (margin < 0)
-            terminated[0] = 1
+                self.rewards[i] = (margin > 0) - (margin < 0)
+            self.terminated[i] = 1
             start_board(b, self.seeds)
             self.mover[i] = 0
-        else:
-            memset(final_obs, 0, KALAH_SLOTS * sizeof(int))
-            final_score[0] = 0
-            reward[0] = 0
-            terminated[0] = 0
-        memcpy(obs, b, KALAH_SLOTS * sizeof(int))
+        self.write_view(i)
+
+    cdef inline void write_view(self, Py_ssize_t i) noexcept nogil:
+        """Board i's observation, legal pits and side to move."""
+        cdef const int *b = self.boards + i * KALAH_SLOTS
+        cdef uint8_t *mask = self.mask + i * KALAH_PITS
+        cdef int p
+        memcpy(self.obs + i * KALAH_SLOTS, b, KALAH_SLOTS * sizeof(int))
         for p in range(KALAH_PITS):
             mask[p] = b[p] != 0
-        to_move[0] = self.mover[i]
+        self.to_move[i] = self.mover[i]
 
-    def _check_rows(self, *rows):
-        for r in rows:
-            if r != self.n:
-                raise ValueError(f"VectorCore: arrays of {self.n} rows expected, not {r}")
+    def _check_bound(self):
+        if self.bound is None:
+            raise ValueError("VectorCore: bind() the output arrays first")

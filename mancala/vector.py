@@ -33,7 +33,11 @@ played by the side to move of board ``i`` and an extra turn keeps it. With
 the opponent's replies (extra-turn chains included) are played in C until
 South is to move again or the game is over, and every reward is South's. A
 finished board restarts at once (South to move); its last position and score
-are in ``info``. The arrays returned belong to the caller (new every step).
+are in ``info``.
+
+The arrays returned are the env's own, read-only, and rewritten in place by
+the next ``step``/``reset`` (no allocation per step: a fresh 230 KB array a
+step costs more than the stepping); copy what you keep, or pass ``copy=True``.
 
 An illegal pit raises :class:`~mancala.errors.IllegalMoveError` naming the
 board and the pit, before any board is changed.
@@ -96,12 +100,13 @@ class VectorEnv:
     ("standard", "empty", "none"), ``opponent`` (None: self-play; "random";
     "ai:depth=K", alpha-beta K moves deep, K 1..8), ``reward`` ("win" or
     "margin"), ``seed`` (0..2**63-1; None: a random one) for the opponent's
-    and :meth:`sample_actions`' random streams, one pair per board.
+    and :meth:`sample_actions`' random streams, one pair per board;
+    ``copy``: return new arrays from every call instead of the env's own.
     """
 
     def __init__(self, n: int, seeds: int = DEFAULT_SEEDS, capture: str = "standard",
                  opponent: Optional[str] = None, seed: Optional[int] = None, *,
-                 reward: str = "win") -> None:
+                 reward: str = "win", copy: bool = False) -> None:
         self._np = _numpy()
         self.num_envs = check_whole(n, "n (boards)", 1, MAX_BOARDS)
         self.seeds = check_seeds(seeds)
@@ -114,8 +119,30 @@ class VectorEnv:
         self.reward = reward
         if seed is not None:
             check_seed(seed)
+        self.copy = bool(copy)
         self._core = _vector.VectorCore(n, seeds, code, kind, depth, REWARDS.index(reward))
         self._core.seed(secrets.randbits(63) if seed is None else seed)
+        np = self._np
+        # the env's own output arrays, written in place by C; callers get read-only views
+        buffers = {
+            "obs": np.zeros((n, SLOTS), np.int32), "action_mask": np.zeros((n, PITS), np.uint8),
+            "to_move": np.zeros(n, np.int8), "rewards": np.zeros(n, np.float64),
+            "terminations": np.zeros(n, np.uint8), "final_observation": np.zeros((n, SLOTS), np.int32),
+            "final_score": np.zeros(n, np.int32),
+        }
+        self._core.bind(buffers["obs"], buffers["action_mask"], buffers["to_move"].view(np.uint8),
+                        buffers["rewards"], buffers["terminations"], buffers["final_observation"],
+                        buffers["final_score"])
+        buffers["action_mask"] = buffers["action_mask"].view(bool)
+        buffers["terminations"] = buffers["terminations"].view(bool)
+        buffers["truncations"] = np.zeros(n, bool)
+        self._out = {}
+        for name, array in buffers.items():
+            view = array.view()
+            view.flags.writeable = False
+            self._out[name] = view
+        self._actions = np.empty(n, np.int64)
+        self._core.observe()
 
     def reset(self, seed: Optional[int] = None) -> Tuple[Any, Dict[str, Any]]:
         """Every board back to the start (South to move): ``(obs, info)``.
@@ -125,12 +152,9 @@ class VectorEnv:
         if seed is not None:
             self._core.seed(check_seed(seed))
         self._core.restart()
-        np, n = self._np, self.num_envs
-        obs = np.empty((n, SLOTS), np.int32)
-        mask = np.empty((n, PITS), np.uint8)
-        to_move = np.empty(n, np.int8)
-        self._core.observe(obs, mask, to_move.view(np.uint8))
-        return obs, {"action_mask": mask.view(bool), "to_move": to_move}
+        self._core.observe()
+        out = self._outputs()
+        return out["obs"], {"action_mask": out["action_mask"], "to_move": out["to_move"]}
 
     def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Dict[str, Any]]:
         """Play ``actions[i]`` (a pit 0..5 from the mover's left) on every board ``i``.
@@ -145,27 +169,30 @@ class VectorEnv:
                                    f"not {quote(given.shape)}")
         if given.dtype.kind not in "iu":
             raise IllegalMoveError(f"actions are whole pit numbers 0..5, not {given.dtype} values")
-        pits = np.ascontiguousarray(given, np.int64)
-        obs = np.empty((n, SLOTS), np.int32)
-        mask = np.empty((n, PITS), np.uint8)
-        to_move = np.empty(n, np.int8)
-        rewards = np.empty(n, np.float64)
-        terminations = np.empty(n, np.uint8)
-        final_obs = np.empty((n, SLOTS), np.int32)
-        final_score = np.empty(n, np.int32)
-        bad = self._core.step(pits, obs, mask, to_move.view(np.uint8), rewards, terminations,
-                              final_obs, final_score)
+        if given.dtype == np.int64 and given.flags.c_contiguous:
+            pits = given
+        else:
+            pits = self._actions
+            np.copyto(pits, given, casting="unsafe")    # out-of-range values stay out of range or wrap
+        bad = self._core.step(pits)                     # negative: wrapped, refused below
         if bad >= 0:
             pit = given[bad].item()
             legal = ", ".join(map(str, self._core.legal_pits(bad)))
             what = "is empty" if 0 <= pit < PITS else "is not a pit 0..5"
             raise IllegalMoveError(f"board {bad}: pit {quote(pit)} {what}; legal pits: {legal}")
-        info = {"action_mask": mask.view(bool), "to_move": to_move,
-                "final_observation": final_obs, "final_score": final_score}
-        return obs, rewards, terminations.view(bool), np.zeros(n, bool), info
+        out = self._outputs()
+        info = {"action_mask": out["action_mask"], "to_move": out["to_move"],
+                "final_observation": out["final_observation"], "final_score": out["final_score"]}
+        return out["obs"], out["rewards"], out["terminations"], out["truncations"], info
+
+    def _outputs(self) -> Dict[str, Any]:
+        """The output arrays: the env's own read-only views, or copies with ``copy=True``."""
+        if self.copy:
+            return {name: array.copy() for name, array in self._out.items()}
+        return self._out
 
     def sample_actions(self) -> Any:
-        """A uniformly random legal pit for every board (int64), from its seeded stream, in C."""
+        """A uniformly random legal pit for every board (a new int64 array), from its seeded stream, in C."""
         out = self._np.empty(self.num_envs, self._np.int64)
         self._core.sample_actions(out)
         return out

@@ -203,16 +203,36 @@ def test_c_alphabeta_matches_the_twin(depth):
 
 def test_the_same_seed_gives_the_same_games_and_another_seed_others():
     def run(env, steps=30):
-        out = [env.reset()[0]]
+        out = [env.reset()[0].copy()]
         for _ in range(steps):
-            out.append(env.step(env.sample_actions())[0])
+            out.append(env.step(env.sample_actions())[0].copy())
         return np.stack(out)
     first = run(VectorEnv(32, opponent="random", seed=42))
     assert np.array_equal(first, run(VectorEnv(32, opponent="random", seed=42)))
     other = VectorEnv(32, opponent="random", seed=7)
     assert not np.array_equal(first, run(other))
     other.reset(seed=42)        # reseeding: the same games again
-    assert np.array_equal(first[1:], np.stack([other.step(other.sample_actions())[0] for _ in range(30)]))
+    assert np.array_equal(first[1:], np.stack([other.step(other.sample_actions())[0].copy()
+                                               for _ in range(30)]))
+
+
+def test_the_arrays_returned_are_read_only_and_copy_true_gives_new_ones():
+    env = VectorEnv(4, seed=3)
+    obs, info = env.reset()
+    with pytest.raises(ValueError, match="read-only"):
+        obs[0, 0] = 99
+    with pytest.raises(ValueError, match="read-only"):
+        info["action_mask"][:] = False
+    before = obs.copy()
+    stepped = env.step(env.sample_actions())[0]
+    assert stepped is obs and not np.array_equal(before, obs)   # the env's own array, rewritten
+    env = VectorEnv(4, seed=3, copy=True)
+    obs, info = env.reset()
+    kept = obs.copy()
+    obs[0, 0] = 99                                              # the caller's own copy
+    result = env.step(env.sample_actions())
+    assert result[0] is not obs and obs[0, 0] == 99 and np.array_equal(obs[1:], kept[1:])
+    assert all(a.flags.writeable for a in result[:4])
 
 
 def test_reset_restarts_every_board():
