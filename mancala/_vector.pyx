@@ -272,20 +272,28 @@ cdef class VectorCore:
         return bad
 
     cdef inline void step_one(self, Py_ssize_t i, int pit) noexcept nogil:
-        """One board's step: the agent's pit, the opponent's replies, the end and restart, the outputs."""
+        """One board's step: the agent's pit, the opponent's replies, the end and restart, the outputs.
+
+        The common path (a move, no end) is short so that it inlines into
+        step's loop; replies and the end of a game are calls.
+        """
         cdef int *b = self.boards + i * KALAH_SLOTS
-        cdef int *final_obs = self.final_obs + i * KALAH_SLOTS
-        cdef int actor = self.mover[i], flags, captured, reply, margin
-        if self.terminated[i]:          # last step's finished game: clear its row
-            memset(final_obs, 0, KALAH_SLOTS * sizeof(int))
-            self.final_score[i] = 0
-            self.terminated[i] = 0
-            self.rewards[i] = 0
+        cdef int actor = self.mover[i], flags, captured
+        if self.terminated[i]:
+            self.clear_final(i)
         flags = kalah_play(b, pit, self.capture, &captured)
-        if not flags & PLAY_EXTRA_TURN:
-            self.mover[i] ^= 1
-        # the opponent plays North until South is to move or the game is over
-        while self.opponent != OPPONENT_NONE and self.mover[i] == 1 and not flags & PLAY_GAME_OVER:
+        self.mover[i] ^= not flags & PLAY_EXTRA_TURN
+        if self.opponent != OPPONENT_NONE and self.mover[i] == 1 and not flags & PLAY_GAME_OVER:
+            flags = self.replies(i)
+        if flags & PLAY_GAME_OVER:
+            self.finish(i, actor)
+        self.write_view(i)
+
+    cdef int replies(self, Py_ssize_t i) noexcept nogil:
+        """The opponent plays North on board i until South is to move or the game is over: the last PLAY_* bits."""
+        cdef int *b = self.boards + i * KALAH_SLOTS
+        cdef int flags, captured, reply
+        while True:
             if self.opponent == OPPONENT_RANDOM:
                 reply = random_pit(b, &self.rng[2 * i])
             else:
@@ -293,20 +301,33 @@ cdef class VectorCore:
             flags = kalah_play(b, reply, self.capture, &captured)
             if not flags & PLAY_EXTRA_TURN:
                 self.mover[i] ^= 1
-        if flags & PLAY_GAME_OVER:
-            memcpy(final_obs, b, KALAH_SLOTS * sizeof(int))
-            if self.mover[i] != actor:
-                kalah_rotate(final_obs)     # seen from the side that made the agent's move
-            margin = final_obs[KALAH_STORE] - final_obs[KALAH_OPP_STORE]
-            self.final_score[i] = margin
-            if self.reward == REWARD_MARGIN:
-                self.rewards[i] = margin
-            else:
-                self.rewards[i] = (margin > 0) - (margin < 0)
-            self.terminated[i] = 1
-            start_board(b, self.seeds)
-            self.mover[i] = 0
-        self.write_view(i)
+            if self.mover[i] == 0 or flags & PLAY_GAME_OVER:
+                return flags
+
+    cdef void finish(self, Py_ssize_t i, int actor) noexcept nogil:
+        """Board i's game is over: its final view (from ``actor``), score and reward, then a new game."""
+        cdef int *b = self.boards + i * KALAH_SLOTS
+        cdef int *final_obs = self.final_obs + i * KALAH_SLOTS
+        cdef int margin
+        memcpy(final_obs, b, KALAH_SLOTS * sizeof(int))
+        if self.mover[i] != actor:
+            kalah_rotate(final_obs)
+        margin = final_obs[KALAH_STORE] - final_obs[KALAH_OPP_STORE]
+        self.final_score[i] = margin
+        if self.reward == REWARD_MARGIN:
+            self.rewards[i] = margin
+        else:
+            self.rewards[i] = (margin > 0) - (margin < 0)
+        self.terminated[i] = 1
+        start_board(b, self.seeds)
+        self.mover[i] = 0
+
+    cdef void clear_final(self, Py_ssize_t i) noexcept nogil:
+        """Board i's game ended in the last step: back to zeros (rows are zero except where terminated)."""
+        memset(self.final_obs + i * KALAH_SLOTS, 0, KALAH_SLOTS * sizeof(int))
+        self.final_score[i] = 0
+        self.terminated[i] = 0
+        self.rewards[i] = 0
 
     cdef inline void write_view(self, Py_ssize_t i) noexcept nogil:
         """Board i's observation, legal pits and side to move."""
