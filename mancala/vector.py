@@ -11,21 +11,25 @@ Each call steps the whole batch in one call into C without the GIL
 
 What the arrays mean (row ``i`` is board ``i``):
 
-=========================  ============  ================================================
-``obs``                    (n, 14) int32  the board seen from the side to move: its pits 0..5
-                                         (from its left), its store 6, the other side's pits
-                                         7..12 (from that side's left) and store 13
-``info["action_mask"]``    (n, 6) bool   the legal pits of the side to move
-``info["to_move"]``        (n,) int8     that side: 0 South, 1 North (with an opponent, always 0)
-``rewards``                (n,) float64  0 while a game goes on; when it ends, for the side
-                                         that made the move: +1 win, 0 draw, -1 loss
-                                         (``reward="margin"``: the final store difference)
-``terminations``           (n,) bool     the game ended in this step (and the board restarted)
-``truncations``            (n,) bool     always False: every game ends by the rules
-``info["final_observation"]`` (n, 14)   the finished board (after the end sweep) seen from the
-                                         side that made the move; zeros where no game ended
-``info["final_score"]``    (n,) int32    its final store difference, from that side too
-=========================  ============  ================================================
+``obs`` (n, 14) int32
+    the board seen from the side to move: its pits 0..5 (from its left), its
+    store 6, the other side's pits 7..12 (from that side's left) and store 13
+``info["action_mask"]`` (n, 6) bool
+    the legal pits of the side to move
+``info["to_move"]`` (n,) int8
+    that side: 0 South, 1 North (with an opponent, always 0)
+``rewards`` (n,) float64
+    0 while a game goes on; when it ends, for the side that made the move:
+    +1 win, 0 draw, -1 loss (``reward="margin"``: the final store difference)
+``terminations`` (n,) bool
+    the game ended in this step (and the board restarted)
+``truncations`` (n,) bool
+    always False: every game ends by the rules
+``info["final_observation"]`` (n, 14) int32
+    the finished board (after the end sweep) seen from the side that made the
+    move; zeros where no game ended
+``info["final_score"]`` (n,) int32
+    its final store difference, from that side too
 
 Without an opponent both sides are the agent (self-play): ``actions[i]`` is
 played by the side to move of board ``i`` and an extra turn keeps it. With
