@@ -102,7 +102,7 @@ def pettingzoo_row():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.reset()
-            return
+            observation = env.last()[0]
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     return step, 1
 

@@ -37,7 +37,7 @@ played by the side to move of board ``i`` and an extra turn keeps it. With
 the opponent's replies (extra-turn chains included) are played in C until
 South is to move again or the game is over, and every reward is South's. A
 finished board restarts at once (South to move); its last position and score
-are in ``info``.
+are in ``info``. One env may be shared between threads: its calls take turns.
 
 The arrays returned are the env's own, read-only, and rewritten in place by
 the next ``step``/``reset`` (no allocation per step: a fresh 230 KB array a
@@ -51,8 +51,10 @@ imported when a VectorEnv is made, so ``import mancala`` never needs it.
 """
 from __future__ import annotations
 
+import operator
 import re
 import secrets
+import threading
 from typing import Any, Dict, Optional, Tuple
 
 from mancala import _vector
@@ -112,6 +114,8 @@ class VectorEnv:
                  opponent: Optional[str] = None, seed: Optional[int] = None, *,
                  reward: str = "win", copy: bool = False) -> None:
         self._np = _numpy()
+        if not isinstance(n, (bool, int)) and hasattr(n, "__index__"):
+            n = operator.index(n)       # a NumPy integer
         self.num_envs = check_whole(n, "n (boards)", 1, MAX_BOARDS)
         self.seeds = check_seeds(seeds)
         code = capture_code(capture)
@@ -146,6 +150,8 @@ class VectorEnv:
             view.flags.writeable = False
             self._out[name] = view
         self._actions = np.empty(n, np.int64)
+        # the C loops run without the GIL: calls from several threads take turns
+        self._lock = threading.Lock()
         self._core.observe()
 
     def reset(self, seed: Optional[int] = None) -> Tuple[Any, Dict[str, Any]]:
@@ -154,10 +160,13 @@ class VectorEnv:
         ``seed`` restarts the random streams too (0..2**63-1); without it they go on.
         """
         if seed is not None:
-            self._core.seed(check_seed(seed))
-        self._core.restart()
-        self._core.observe()
-        out = self._outputs()
+            check_seed(seed)
+        with self._lock:
+            if seed is not None:
+                self._core.seed(seed)
+            self._core.restart()
+            self._core.observe()
+            out = self._outputs()
         return out["obs"], {"action_mask": out["action_mask"], "to_move": out["to_move"]}
 
     def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Dict[str, Any]]:
@@ -173,18 +182,19 @@ class VectorEnv:
                                    f"not {quote(given.shape)}")
         if given.dtype.kind not in "iu":
             raise IllegalMoveError(f"actions are whole pit numbers 0..5, not {given.dtype} values")
-        if given.dtype == np.int64 and given.flags.c_contiguous:
-            pits = given
-        else:
-            pits = self._actions
-            np.copyto(pits, given, casting="unsafe")    # out-of-range values stay out of range or wrap
-        bad = self._core.step(pits)                     # negative: wrapped, refused below
-        if bad >= 0:
-            pit = given[bad].item()
-            legal = ", ".join(map(str, self._core.legal_pits(bad)))
-            what = "is empty" if 0 <= pit < PITS else "is not a pit 0..5"
-            raise IllegalMoveError(f"board {bad}: pit {quote(pit)} {what}; legal pits: {legal}")
-        out = self._outputs()
+        with self._lock:
+            if given.dtype == np.int64 and given.flags.c_contiguous:
+                pits = given
+            else:
+                pits = self._actions
+                np.copyto(pits, given, casting="unsafe")    # out-of-range values stay out of range or wrap
+            bad = self._core.step(pits)
+            if bad >= 0:
+                pit = given[bad].item()
+                legal = ", ".join(map(str, self._core.legal_pits(bad)))
+                what = "is empty" if 0 <= pit < PITS else "is not a pit 0..5"
+                raise IllegalMoveError(f"board {bad}: pit {quote(pit)} {what}; legal pits: {legal}")
+            out = self._outputs()
         info = {"action_mask": out["action_mask"], "to_move": out["to_move"],
                 "final_observation": out["final_observation"], "final_score": out["final_score"]}
         return out["obs"], out["rewards"], out["terminations"], out["truncations"], info
@@ -198,7 +208,8 @@ class VectorEnv:
     def sample_actions(self) -> Any:
         """A uniformly random legal pit for every board (a new int64 array), from its seeded stream, in C."""
         out = self._np.empty(self.num_envs, self._np.int64)
-        self._core.sample_actions(out)
+        with self._lock:
+            self._core.sample_actions(out)
         return out
 
     def close(self) -> None:

@@ -178,6 +178,16 @@ def test_ai_opponent_replies_are_optimal_at_its_depth(depth, seeds, capture):
     assert play_against(env, seeds, capture, allowed, games=6) >= 6
 
 
+def test_the_deepest_ai_opponent_plays_legal_replies():
+    env = VectorEnv(4, seeds=3, opponent="ai:depth=8", seed=1)
+    env.reset()
+    assert play_against(env, 3, "standard", lambda board: board.legal_moves, games=4) >= 4
+
+
+def test_a_numpy_integer_is_a_board_count():
+    assert VectorEnv(np.int64(3)).num_envs == 3
+
+
 def random_positions(count, rng):
     """Positions from random play-outs of random starts (the game still on), from the mover's view."""
     out = []
