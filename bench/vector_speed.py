@@ -8,8 +8,9 @@ counts on). Rows, each timed for about ``--seconds`` wall time, best of
 
 - ``VectorEnv``: mancala.vector, n boards, ``env.step(env.sample_actions())``
   (random legal pits drawn in C), self-play; also with ``copy=True`` (new
-  arrays every step) and against the ``random`` opponent in C (a board-step
-  is then the agent's move and the opponent's replies to it);
+  arrays every step) and against the ``random`` and ``ai:depth=2`` / ``4``
+  opponents in C (a board-step is then the agent's move and the opponent's
+  replies to it);
 - ``Board loop``: a Python loop over one mancala.Board, ``random.choice(board.legal_moves)``
   and ``board.push``;
 - ``pyspiel mancala``: OpenSpiel's own game, ``state.apply_action`` of a
@@ -117,6 +118,8 @@ def main(argv=None):
         (f"VectorEnv n={args.n}, self-play", vector_row(args.n)),
         (f"VectorEnv n={args.n}, copy=True", vector_row(args.n, copy=True)),
         (f"VectorEnv n={args.n}, vs random", vector_row(args.n, opponent="random")),
+        (f"VectorEnv n={args.n}, vs ai:depth=2", vector_row(args.n, opponent="ai:depth=2")),
+        (f"VectorEnv n={args.n}, vs ai:depth=4", vector_row(args.n, opponent="ai:depth=4")),
         ("Board loop (Python)", board_row()),
         ("pyspiel mancala state loop", pyspiel_row()),
         ("PettingZoo AEC (mancala.env)", pettingzoo_row()),

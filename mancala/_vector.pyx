@@ -45,7 +45,7 @@ cdef enum:
     STREAM_OPPONENT = 1         # the two random streams of a board: the opponent's,
     STREAM_SAMPLE = 2           # and sample_actions'
 
-MAX_OPPONENT_DEPTH = 8          # ai:depth=K; each ply costs about three times the one before
+MAX_OPPONENT_DEPTH = 8          # ai:depth=K; each ply costs about four times the one before
 MAX_BOARDS = 1 << 20            # about 300 MB of state and outputs at the top
 OPPONENTS = ("none", "random", "ai")
 REWARDS = ("win", "margin")
