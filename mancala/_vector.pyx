@@ -72,17 +72,35 @@ cdef inline uint64_t stream_start(uint64_t seed, Py_ssize_t board, int stream) n
     return splitmix64(&state)
 
 
+# NTH_PIT[m][r]: the r-th non-empty pit (from 0) of a row whose non-empty pits
+# are the bits of m; PIT_COUNT[m]: how many there are. Filled at import.
+cdef uint8_t NTH_PIT[1 << KALAH_PITS][KALAH_PITS]
+cdef uint8_t PIT_COUNT[1 << KALAH_PITS]
+
+
+def _fill_pit_tables():
+    cdef int m, p, count
+    for m in range(1 << KALAH_PITS):
+        count = 0
+        for p in range(KALAH_PITS):
+            if m >> p & 1:
+                NTH_PIT[m][count] = p
+                count += 1
+        PIT_COUNT[m] = count
+
+
+_fill_pit_tables()
+
+
 cdef inline int random_pit(const int *b, uint64_t *state) noexcept nogil:
     """A uniformly random non-empty pit of the mover (b has one: the game is on).
 
+    Without a branch: the row's non-empty pits as six bits pick a table row.
     Multiply-shift over 32 random bits: each pit's chance is off by under 2**-29.
     """
-    cdef int legal[KALAH_PITS]
-    cdef int pit, count = 0
-    for pit in range(KALAH_PITS):
-        legal[count] = pit              # without a branch: kept only if the pit is not empty
-        count += b[pit] != 0
-    return legal[((splitmix64(state) >> 32) * <uint64_t>count) >> 32]
+    cdef int m = ((b[0] != 0) | (b[1] != 0) << 1 | (b[2] != 0) << 2
+                  | (b[3] != 0) << 3 | (b[4] != 0) << 4 | (b[5] != 0) << 5)
+    return NTH_PIT[m][((splitmix64(state) >> 32) * PIT_COUNT[m]) >> 32]
 
 
 cdef int alphabeta(const int *b, int depth, int alpha, int beta, int capture, int *best_pit) noexcept nogil:
