@@ -24,6 +24,7 @@ cdef extern from "kalah.h" nogil:
         KALAH_OPP_PIT       # the opponent's first pit: slot 7
         KALAH_OPP_STORE     # the opponent's store: slot 13
         KALAH_SLOTS         # 14
+        KALAH_MAX_SEEDS     # 144 = 12 pits x 12 seeds
     enum:
         CAPTURE_STANDARD
         CAPTURE_EMPTY
@@ -48,7 +49,7 @@ cdef enum:
     STREAM_SAMPLE = 2           # and sample_actions'
 
 MAX_OPPONENT_DEPTH = 8          # ai:depth=K; each ply costs about four times the one before
-MAX_BOARDS = 1 << 20            # about 300 MB of state and outputs at the top
+MAX_BOARDS = 1 << 20            # about 230 bytes a board of state and outputs: 230 MB at the top
 OPPONENTS = ("none", "random", "ai")
 REWARDS = ("win", "margin")
 
@@ -165,9 +166,9 @@ def best_pit(slots, int depth, int capture):
     """
     cdef int b[KALAH_SLOTS]
     cdef int i, pit = -1, value
-    if len(slots) != KALAH_SLOTS or not 1 <= depth <= MAX_OPPONENT_DEPTH \
-            or not 0 <= capture <= CAPTURE_NONE:
-        raise ValueError("best_pit: 14 slots, depth 1..8, capture 0..2")
+    if len(slots) != KALAH_SLOTS or not all(0 <= s <= KALAH_MAX_SEEDS for s in slots) \
+            or not 1 <= depth <= MAX_OPPONENT_DEPTH or not 0 <= capture <= CAPTURE_NONE:
+        raise ValueError("best_pit: 14 slots of 0..144 seeds, depth 1..8, capture 0..2")
     for i in range(KALAH_SLOTS):
         b[i] = slots[i]
     if sum(slots[:KALAH_PITS]) == 0 or sum(slots[KALAH_OPP_PIT:KALAH_OPP_STORE]) == 0:
