@@ -87,6 +87,36 @@ def test_self_play_agrees_with_board_move_for_move(seeds, capture):
     assert play_selfplay(env, seeds, capture, games=2 * n) >= 2 * n
 
 
+@pytest.mark.parametrize("capture", CAPTURE_RULES)
+@pytest.mark.parametrize("seeds", [1, 4, 6, 12])
+def test_self_play_agrees_with_the_pure_python_twin(seeds, capture):
+    """The twin sows seed by seed in Python: independent of csrc/kalah.h, which
+    both the env and Board play by."""
+    n, code = 16, CAPTURE_RULES.index(capture)
+    start = [seeds] * 6 + [0] + [seeds] * 6 + [0]
+    games = [(start, 0)] * n
+    env = VectorEnv(n, seeds=seeds, capture=capture, seed=100 + seeds)
+    env.reset()
+    finished = 0
+    while finished < n:
+        actions = env.sample_actions()
+        obs, rewards, terminations, _, info = env.step(actions)
+        for i, pit in enumerate(actions.tolist()):
+            slots, mover = games[i]
+            after, next_mover, _ = _reference.play(slots, mover, pit, code)
+            if _reference.is_game_over(after):
+                margin = _reference.score(after, mover)
+                assert terminations[i] and info["final_score"][i] == margin
+                assert info["final_observation"][i].tolist() == view(after, mover)
+                assert rewards[i] == (margin > 0) - (margin < 0)
+                finished += 1
+                after, next_mover = start, 0
+            else:
+                assert not terminations[i] and rewards[i] == 0
+            assert obs[i].tolist() == view(after, next_mover) and info["to_move"][i] == next_mover
+            games[i] = (after, next_mover)
+
+
 def test_margin_rewards_pay_the_final_store_difference():
     env = VectorEnv(16, seeds=2, capture="empty", seed=5, reward="margin")
     env.reset()
