@@ -2,6 +2,7 @@
 against mancala.Board, with the opponent's searches held against the twin
 (mancala._reference)."""
 import pathlib
+import random
 import subprocess
 import sys
 
@@ -234,7 +235,6 @@ def random_positions(count, rng):
 
 @pytest.mark.parametrize("depth", range(1, 7))
 def test_c_alphabeta_matches_the_twin(depth):
-    import random
     rng = random.Random(depth)
     for slots, capture in random_positions(12 if depth < 6 else 4, rng):
         value = _reference.alphabeta(slots, 0, depth, capture)[0]
@@ -286,9 +286,8 @@ def test_reset_restarts_every_board():
     assert info["to_move"].tolist() == [0] * 8 and info["action_mask"].all()
 
 
-def uniform_counts(pits, k=6):
-    counts = np.bincount(pits, minlength=k)
-    return counts.tolist()
+def pit_counts(pits):
+    return np.bincount(pits, minlength=6).tolist()
 
 
 def test_sample_actions_and_the_random_opponent_are_uniform_over_legal_pits():
@@ -297,7 +296,7 @@ def test_sample_actions_and_the_random_opponent_are_uniform_over_legal_pits():
     env.reset()
     first = env.sample_actions()
     # 6000 draws of 6 pits: 1000 each, standard deviation about 29
-    assert all(850 < c < 1150 for c in uniform_counts(first)), uniform_counts(first)
+    assert all(850 < c < 1150 for c in pit_counts(first)), pit_counts(first)
     # South's pit 0 (4 seeds) ends in its pit 4; then North's pit 2 ends in its
     # store (an extra turn: a chain), each of the other five is a single reply
     obs = env.step(np.zeros(n, np.int64))[0]
@@ -312,7 +311,7 @@ def test_sample_actions_and_the_random_opponent_are_uniform_over_legal_pits():
     seen = [replies.get(tuple(row)) for row in obs.tolist()]
     chose = [s for s in seen if s is not None]
     assert len(chose) > 4000       # all but the extra-turn chains of pit 2
-    counts = uniform_counts(np.array(chose))
+    counts = pit_counts(np.array(chose))
     assert counts[2] == 0 and all(850 < c < 1150 for i, c in enumerate(counts) if i != 2), counts
 
 
