@@ -67,8 +67,10 @@ def run(args: argparse.Namespace) -> int:
               "machine can use the server", file=sys.stderr)
     sock = listen(args.host, args.port)
     url = url_of(sock)
-    config = uvicorn.Config(application, log_level="warning", ws_max_size=web.MAX_BODY,
-                            lifespan="off")
+    # log_config=None: uvicorn leaves the process's logging as it is (its warnings
+    # and errors still reach stderr through logging's last-resort handler)
+    config = uvicorn.Config(application, log_config=None, log_level="warning",
+                            ws_max_size=web.MAX_BODY, lifespan="off")
     server = uvicorn.Server(config)
     print(f"mancala: serving the web app on {url} (Ctrl-C to stop)", flush=True)
     if args.open:
