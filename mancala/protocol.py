@@ -20,7 +20,7 @@ from mancala._core import EVALUATIONS
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
 from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
-                            check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
+                            PLAY_EVALUATION, check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
                             check_whole, default_table_mb, hash_mb_ceiling)
 
 PITS = 6
@@ -197,7 +197,7 @@ class Session:
     """
 
     def __init__(self, write: Callable[[str], None], version: str = "",
-                 evaluation: str = "store") -> None:
+                 evaluation: str = PLAY_EVALUATION) -> None:
         self._write_line = write
         self._out_lock = threading.Lock()
         self.version = version
@@ -323,7 +323,7 @@ class Session:
 
     @staticmethod
     def _evaluation(name: str) -> str:
-        """An evaluation's name (store: the store difference; positional: more terms)."""
+        """An evaluation's name (store: the store difference; positional, learned: more terms)."""
         if name.lower() not in EVALUATIONS:
             raise InputError(f"Evaluation is one of {', '.join(EVALUATIONS)}, not {quote(name)}")
         return name.lower()
@@ -462,7 +462,7 @@ def _accepts_progress(search: Callable) -> bool:
 
 
 def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "",
-          evaluation: str = "store") -> int:
+          evaluation: str = PLAY_EVALUATION) -> int:
     """Run a session over ``lines`` until ``quit`` or their end; the exit status:
     0, or 1 when the answers' reader went away (as every command does).
     ``evaluation`` is the Evaluation option's first value."""
