@@ -293,11 +293,12 @@ class Session:
         self.cmd_ugi(args, ok="uciok")
 
     def cmd_isready(self, args: Sequence[str]) -> None:
-        """readyok; the engine (its table) is made here, not by the first go (UGI's rule)."""
+        """readyok; the engine (its table) is made and the cached endgame database
+        of the position's rule loaded here, not in the first go's time (UGI's rule)."""
         self._no_args("isready", args)
         if not self.searching:
             try:
-                self.engine
+                self.engine.prepare(self.board.capture)
             except Exception as exc:   # the table cannot be had: say so, stay ready
                 self._engine = None
                 self.error(f"the engine cannot be made: {exc}".replace("\n", " "))
