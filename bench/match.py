@@ -15,8 +15,9 @@ the kept partial iteration, exact-depth search), old (the search as it was
 at issue 12's start: no iteration started unless 3x its time fits), and
 play-minus-tt, play-minus-asp, play-minus-pvs, tt, asp, pvs; SETTING@SHARE
 for a soft time limit of SHARE of the move's time (default SOFT_TIME_SHARE);
-SETTING+positional for the positional evaluation. Elo and its 95% interval
-come from the pairs (pentanomial, mancala.stats).
+SETTING+positional or SETTING+learned for another evaluation, SETTING+db for
+the largest endgame database cached, SETTING+tt (any flag above) to add a
+part. Elo and its 95% interval come from the pairs (pentanomial, mancala.stats).
 """
 import argparse
 import sys
@@ -44,8 +45,17 @@ def make_player(setting, seconds):
             finally:
                 _engine.SOFT_TIME_SHARE = kept
         return with_share
-    setting, _, evaluation = setting.partition("+")
-    engine = Engine(hash_mb=16, endgame=None, evaluation=evaluation or "store")
+    setting, *extras = setting.split("+")
+    evaluation = "store"
+    added = 0
+    for extra in extras:
+        if extra in _core.EVALUATIONS:
+            evaluation = extra
+        elif extra in FLAGS:
+            added |= FLAGS[extra]
+        elif extra != "db":
+            sys.exit(f"unknown addition {extra!r}")
+    engine = Engine(hash_mb=16, endgame="auto" if "db" in extras else None, evaluation=evaluation)
     if setting == "old":
         def move(board):
             _, pit, _, _ = engine._searcher.search(board, 0, _core.MAX_DEPTH, True, seconds, 0)
@@ -61,6 +71,7 @@ def make_player(setting, seconds):
         engine._play = FLAGS[setting]
     else:
         sys.exit(f"unknown setting {setting!r}")
+    engine._play |= added
     return lambda board: engine.search(board, time=seconds).move
 
 

@@ -84,6 +84,7 @@ cdef extern from "egdb.h" nogil:
 cdef enum:
     EVAL_STORE = 0          # store difference
     EVAL_POSITIONAL = 1     # store difference plus seeds at home, extra-turn and capture chances
+    EVAL_LEARNED = 2        # store difference plus weighted terms fitted to exact values (_learned.py)
 
 
 cdef struct Search:

@@ -47,7 +47,7 @@ from threading import Thread, get_ident, main_thread
 from mancala.errors import IllegalMoveError, InvalidBoardError, InvalidLimitError, InvalidRuleError, quote
 
 CAPTURE_RULES = ("standard", "empty", "none")
-EVALUATIONS = ("store", "positional")
+EVALUATIONS = ("store", "positional", "learned")
 
 cdef enum:
     INF = 1000              # beyond any score: |score| <= KALAH_MAX_SEEDS
@@ -57,6 +57,8 @@ cdef enum:
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
+    LEARNED_TERMS = 19      # the learned evaluation's terms (mancala/_learned.py)
+    LEARNED_SCALE = 64      #   and their weights' unit: 1/64 seed
 
 # play mode's parts (Searcher.search's play): each may be switched off to measure it
 PLAY_DEEPER_TT = 1          # table entries from deeper searches answer shallower probes
@@ -71,6 +73,7 @@ MAX_THREADS = 64                # an endgame build's threads
 MAX_HASH_MB = 1 << 24           # a table's size in bytes fits 64 bits
 
 include "_core_rules.pxi"
+load_learned_weights()
 include "_core_threads.pxi"
 include "_core_clock.pxi"
 include "_core_ordering.pxi"

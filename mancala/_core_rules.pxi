@@ -42,10 +42,70 @@ cdef int side_term(const int *own, const int *other, int capture) noexcept nogil
     return extra + (seeds + 2 * best_capture) // 4
 
 
+# the learned evaluation's weights (mancala/_learned.py, which describes them),
+# in LEARNED_SCALEths of a seed: the midgame's then the endgame's
+cdef int learned_weights[2 * LEARNED_TERMS]
+
+
+cdef void load_learned_weights() except *:
+    from mancala._learned import ENDGAME, MIDGAME, SCALE
+    if SCALE != LEARNED_SCALE or len(MIDGAME) != LEARNED_TERMS or len(ENDGAME) != LEARNED_TERMS:
+        raise ImportError("mancala._learned does not fit the core: rebuild it")
+    for i in range(LEARNED_TERMS):
+        learned_weights[i] = MIDGAME[i]
+        learned_weights[LEARNED_TERMS + i] = ENDGAME[i]
+
+
+cdef inline void side_counts(const int *own, const int *other, int capture, int *out) noexcept nogil:
+    """One side's counted terms: moves ending in its store, its best capture, its empty pits."""
+    cdef int i, n, last, facing, extra = 0, best_capture = 0, empty = 0
+    for i in range(KALAH_PITS):
+        n = own[i]
+        if n == 0:
+            empty += 1
+            continue
+        if n == KALAH_PITS - i or n == KALAH_PITS - i + KALAH_SLOTS - 1:
+            extra += 1
+        last = i + n
+        if n < KALAH_SLOTS - 1 and last < KALAH_PITS and own[last] == 0 and capture != CAPTURE_NONE:
+            facing = other[KALAH_PITS - 1 - last]
+            if (facing > 0 or capture == CAPTURE_EMPTY) and facing + 1 > best_capture:
+                best_capture = facing + 1
+    out[0] = extra
+    out[1] = best_capture
+    out[2] = empty
+
+
+cdef inline int learned_weighted(const int *b, const int *counts, const int *w) noexcept nogil:
+    cdef int i, total = w[0]
+    for i in range(KALAH_PITS):
+        total += w[1 + i] * b[i] + w[1 + KALAH_PITS + i] * b[KALAH_OPP_PIT + i]
+    for i in range(6):
+        total += w[1 + 2 * KALAH_PITS + i] * counts[i]
+    return total
+
+
+cdef int learned_term(const int *b, int capture) noexcept nogil:
+    """What the learned evaluation adds to the store difference (see _learned.py)."""
+    cdef int counts[6]
+    cdef int in_pits = kalah_row_sum(b) + kalah_row_sum(b + KALAH_OPP_PIT)
+    cdef int played = b[KALAH_STORE] + b[KALAH_OPP_STORE]
+    cdef int64_t blended, whole
+    side_counts(b, b + KALAH_OPP_PIT, capture, counts)
+    side_counts(b + KALAH_OPP_PIT, b, capture, counts + 3)
+    blended = (<int64_t> learned_weighted(b, counts, learned_weights) * in_pits
+               + <int64_t> learned_weighted(b, counts, learned_weights + LEARNED_TERMS) * played)
+    whole = <int64_t> LEARNED_SCALE * (in_pits + played)
+    blended = (blended + whole // 2) // whole if blended >= 0 else -((whole // 2 - blended) // whole)
+    return <int> (in_pits if blended > in_pits else -in_pits if blended < -in_pits else blended)
+
+
 cdef inline int evaluate_view(const int *b, int capture, int evaluation) noexcept nogil:
     if row_empty(b):
         return final_margin(b)
     cdef int score = b[KALAH_STORE] - b[KALAH_OPP_STORE]
+    if evaluation == EVAL_LEARNED:
+        return score + learned_term(b, capture)
     if evaluation == EVAL_POSITIONAL:
         score += (side_term(b, b + KALAH_OPP_PIT, capture)
                   - side_term(b + KALAH_OPP_PIT, b, capture))

@@ -170,8 +170,9 @@ cdef class Searcher:
             self.s.deeper_tt = play & PLAY_DEEPER_TT != 0
             self.s.pvs = play & PLAY_PVS != 0
             self.s.aspiration = ASPIRATION_WINDOW if play & PLAY_ASPIRATION else 0
-            # futility cuts with bounds on the store difference: valid for the store evaluation only
-            self.s.futility = futility and self.s.evaluation == EVAL_STORE
+            # futility cuts with bounds on the store difference: valid for evaluations that
+            # stay within the seeds in the pits (store, learned), not for positional
+            self.s.futility = futility and self.s.evaluation != EVAL_POSITIONAL
             self.s.progress = NULL if progress is None else <PyObject *> progress
             try:
                 with nogil:

@@ -21,8 +21,8 @@ STORES = (PITS, SLOTS - 1)        # store slot of player 0 and of player 1
 CAPTURE_RULES = ("standard", "empty", "none")
 STANDARD, EMPTY, NONE = range(len(CAPTURE_RULES))
 
-EVALUATIONS = ("store", "positional")
-STORE, POSITIONAL = range(len(EVALUATIONS))
+EVALUATIONS = ("store", "positional", "learned")
+STORE, POSITIONAL, LEARNED = range(len(EVALUATIONS))
 
 INF = 1000                        # beyond any margin: at most 12 * 12 seeds exist
 
@@ -134,6 +134,31 @@ def _positional_term(slots, player, capture):
             + (own + 2 * _best_capture(slots, player, capture)) // 4)
 
 
+def learned_terms(slots, player, capture):
+    """The learned evaluation's terms for ``player``, in mancala._learned's order."""
+    other = 1 - player
+    terms = [1, *_row(slots, player), *_row(slots, other)]
+    for side in (player, other):
+        terms += [_extra_turn_moves(slots, side), _best_capture(slots, side, capture),
+                  list(_row(slots, side)).count(0)]
+    return terms
+
+
+def _learned_term(slots, player, capture):
+    """What the learned evaluation adds for ``player`` (the weights: mancala._learned)."""
+    from mancala._learned import ENDGAME, MIDGAME, SCALE
+    terms = learned_terms(slots, player, capture)
+    other = 1 - player
+    in_pits = sum(_row(slots, player)) + sum(_row(slots, other))
+    stores = sum(slots) - in_pits
+    blended = (in_pits * sum(w * t for w, t in zip(MIDGAME, terms))
+               + stores * sum(w * t for w, t in zip(ENDGAME, terms)))
+    whole = SCALE * sum(slots)
+    rounded = (abs(blended) + whole // 2) // whole          # halves away from zero
+    rounded = rounded if blended >= 0 else -rounded
+    return max(-in_pits, min(in_pits, rounded))
+
+
 def evaluate(slots, to_move, capture, evaluation):
     """Heuristic value for ``to_move``; the exact margin once the game is over."""
     if evaluation not in range(len(EVALUATIONS)):
@@ -143,6 +168,8 @@ def evaluate(slots, to_move, capture, evaluation):
     value = score(slots, to_move)
     if evaluation == STORE:
         return value
+    if evaluation == LEARNED:
+        return value + _learned_term(slots, to_move, capture)
     return (value + _positional_term(slots, to_move, capture)
             - _positional_term(slots, 1 - to_move, capture))
 

@@ -10,7 +10,7 @@ from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 from mancala._core import (EVALUATIONS, MAX_DEPTH, MAX_SEEDS, PLAY_ASPIRATION, PLAY_DEEPER_TT,
                            PLAY_PVS, Searcher)
 from mancala import endgame as _endgame
-from mancala.board import Board
+from mancala.board import Board, capture_code
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
 from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, check_hash_mb,
                             check_nodes, check_seconds, check_threads)
@@ -175,6 +175,7 @@ class Engine:
         self._play = 0 if plain or reproducible else PLAY_MODE   # PLAY_* flags of timed searches
         self.endgame = endgame
         self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
+        self._finding: Dict[str, threading.Thread] = {}     # "auto" looks under way, by rule
         self._context: Optional[tuple] = None
         self.evaluation = evaluation
         self._lock = threading.RLock()      # held by every call: the core's state is one C struct
@@ -241,7 +242,8 @@ class Engine:
         if done is not None:
             return done
         # play mode uses a cached endgame database too ("auto"): perfect values near the end
-        db = self._position(board, solving=bool(limit.time and self._play))
+        # (found in the background the first time: loading it never eats a move's time)
+        db = self._position(board, auto=bool(limit.time and self._play), wait=False)
         evaluation = EVALUATIONS.index(self.evaluation)
         iterative = not self.plain or limit.depth is None
         report = None
@@ -288,7 +290,7 @@ class Engine:
         done = self._finished(board, start)
         if done is not None:
             return done
-        db = self._position(board, solving=True)
+        db = self._position(board, auto=True, wait=True)
         guess, move, _, _ = self._searcher.search(board, 0, SOLVE_GUESS_DEPTH, True)
         nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
         parity = board.seeds % 2
@@ -384,7 +386,7 @@ class Engine:
                 outcome = child.outcome()
                 keeps = (outcome.margin if board.to_move == 0 else -outcome.margin) >= value
             else:
-                self._position(child, solving=True)
+                self._position(child, auto=True, wait=True)
                 if record.extra_turn:   # the child's value is ours: is it >= value?
                     bound, _, finished = self._searcher.probe(child, value)
                     keeps = bound >= value
@@ -467,19 +469,53 @@ class Engine:
             limit = SearchLimit(depth=default_depth)
         return limit
 
-    def _position(self, board: Board, solving: bool) -> Optional[int]:
-        """Set the right endgame database for searching board.
+    @_serialised
+    def prepare(self, capture: str = "standard") -> Optional[int]:
+        """Find and load now the cached endgame database that timed searches
+        and solves under this capture rule use (``endgame="auto"``).
+
+        A timed search never waits for it: the first one under a rule starts
+        the look in the background and searches without a database till it
+        is loaded (opening one reads and checks all of it: a second for 20
+        seeds, more for 24). Call this first (the engine protocol does, at
+        ``isready``) so the first moves use it too. Returns the database's seed
+        count, or None if none is cached or ``endgame`` is not "auto".
+        Raises InvalidRuleError for an unknown capture rule.
+        """
+        capture_code(capture)
+        if self.endgame != "auto":
+            return None
+        db = self._auto(capture, wait=True)
+        return db.max_seeds if db else None
+
+    def _auto(self, capture: str, wait: bool) -> Optional[_endgame.EndgameDatabase]:
+        """The database "auto" finds for a rule, looked for once per rule; a first
+        look runs in a thread of its own, and without wait the answer is None
+        till it is done."""
+        if capture not in self._found:
+            finding = self._finding.get(capture)
+            if finding is None:
+                finding = self._finding[capture] = threading.Thread(
+                    target=self._find, args=(capture,), daemon=True,
+                    name=f"mancala endgame database ({capture})")
+                finding.start()
+            if wait:
+                finding.join()
+        return self._found.get(capture)
+
+    def _find(self, capture: str) -> None:
+        self._found[capture] = _endgame.find(capture)      # never raises
+
+    def _position(self, board: Board, auto: bool, wait: bool) -> Optional[int]:
+        """Set the right endgame database for searching board: with endgame
+        "auto", the cached one if auto (loaded first if wait, see _auto).
 
         Returns the database's seed count (None if none is used).
         Table entries hold for one rule set and one database: a change clears it.
         """
         db = self.endgame
-        if db == "auto" and not solving:
-            db = None
-        elif db == "auto":  # looked for once per rule: opening a database checks all of it
-            if board.capture not in self._found:
-                self._found[board.capture] = _endgame.find(board.capture)
-            db = self._found[board.capture]
+        if db == "auto":
+            db = self._auto(board.capture, wait) if auto else None
         if db is not None and db.capture != board.capture:
             db = None
         context = (board.capture, id(db) if db else None)

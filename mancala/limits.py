@@ -47,6 +47,7 @@ MAX_THREADS = _core.MAX_THREADS
 MAX_ENDGAME_SEEDS = 24          # solve --endgame: C(36, 12) bytes, about 1.3 GB on disk
 
 DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
+PLAY_EVALUATION = "learned"     # the timed playing levels' and the engine protocol's evaluation
 SMALL_HASH_MB = 16              # the players' and the hint's engines
 MAX_HASH_MB = _core.MAX_HASH_MB # the core's ceiling (its table size in bytes fits 64 bits)
 
@@ -190,7 +191,7 @@ __all__ = [
     "MIN_SEEDS", "MAX_SEEDS_PER_PIT", "DEFAULT_SEEDS", "MAX_DEPTH", "DEFAULT_DEPTH",
     "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS",
     "MAX_ENDGAME_SEEDS",
-    "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB",
+    "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
     "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
     "check_endgame_seeds",
     "check_seconds", "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",

@@ -43,8 +43,8 @@ from typing import Callable, List, NamedTuple, Optional, Union
 from mancala import book
 from mancala.board import PLAYER_NAMES, Board, capture_code
 from mancala.errors import EntryError, PlayerSpecError, quote
-from mancala.limits import (MAX_DEPTH, MAX_MOVE_SECONDS, MAX_REFERENCE_DEPTH, SMALL_HASH_MB,
-                            check_whole, default_table_mb)
+from mancala.limits import (MAX_DEPTH, MAX_MOVE_SECONDS, MAX_REFERENCE_DEPTH, PLAY_EVALUATION,
+                            SMALL_HASH_MB, check_whole, default_table_mb)
 
 PITS = 6
 LEVELS = ("easy", "medium", "hard", "perfect")
@@ -320,11 +320,15 @@ class EnginePlayer(Player):
     def engine(self):
         if self._engine is None:
             from mancala.engine import Engine
+            # the timed levels play with the learned evaluation; the depth levels
+            # look N moves ahead at the store difference, the same every time
+            timed = self.time is not None or self.level in ("hard", "perfect")
+            evaluation = PLAY_EVALUATION if timed else "store"
             if self.level == "perfect":
                 self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
-                                      threads=PERFECT_THREADS)
+                                      threads=PERFECT_THREADS, evaluation=evaluation)
             else:
-                self._engine = Engine(hash_mb=default_table_mb(HASH_MB))
+                self._engine = Engine(hash_mb=default_table_mb(HASH_MB), evaluation=evaluation)
         return self._engine
 
     def choose(self, board: Board) -> int:

@@ -20,7 +20,7 @@ from mancala._core import EVALUATIONS
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
 from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
-                            check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
+                            PLAY_EVALUATION, check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
                             check_whole, default_table_mb, hash_mb_ceiling)
 
 PITS = 6
@@ -197,7 +197,7 @@ class Session:
     """
 
     def __init__(self, write: Callable[[str], None], version: str = "",
-                 evaluation: str = "store") -> None:
+                 evaluation: str = PLAY_EVALUATION) -> None:
         self._write_line = write
         self._out_lock = threading.Lock()
         self.version = version
@@ -293,11 +293,12 @@ class Session:
         self.cmd_ugi(args, ok="uciok")
 
     def cmd_isready(self, args: Sequence[str]) -> None:
-        """readyok; the engine (its table) is made here, not by the first go (UGI's rule)."""
+        """readyok; the engine (its table) is made and the cached endgame database
+        of the position's rule loaded here, not in the first go's time (UGI's rule)."""
         self._no_args("isready", args)
         if not self.searching:
             try:
-                self.engine
+                self.engine.prepare(self.board.capture)
             except Exception as exc:   # the table cannot be had: say so, stay ready
                 self._engine = None
                 self.error(f"the engine cannot be made: {exc}".replace("\n", " "))
@@ -323,7 +324,7 @@ class Session:
 
     @staticmethod
     def _evaluation(name: str) -> str:
-        """An evaluation's name (store: the store difference; positional: more terms)."""
+        """An evaluation's name (store: the store difference; positional, learned: more terms)."""
         if name.lower() not in EVALUATIONS:
             raise InputError(f"Evaluation is one of {', '.join(EVALUATIONS)}, not {quote(name)}")
         return name.lower()
@@ -462,7 +463,7 @@ def _accepts_progress(search: Callable) -> bool:
 
 
 def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "",
-          evaluation: str = "store") -> int:
+          evaluation: str = PLAY_EVALUATION) -> int:
     """Run a session over ``lines`` until ``quit`` or their end; the exit status:
     0, or 1 when the answers' reader went away (as every command does).
     ``evaluation`` is the Evaluation option's first value."""

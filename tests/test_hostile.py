@@ -115,7 +115,7 @@ def test_core_functions_answer_like_the_twin_or_refuse_cleanly(slots, to_move, p
            lambda: _reference.score(slots, to_move))
     expect(legal and rule, lambda: _core.play(slots, to_move, pit, capture),
            lambda: _reference.play(slots, to_move, pit, capture))
-    expect(board and side and rule and whole(pit) and 0 <= pit <= 1,
+    expect(board and side and rule and whole(pit) and 0 <= pit < len(_reference.EVALUATIONS),
            lambda: _core.evaluate(slots, to_move, capture, pit),
            lambda: _reference.evaluate(slots, to_move, capture, pit))
     expect(board and side and rule, lambda: _core.perft(slots, to_move, 2, capture),

@@ -293,3 +293,28 @@ def test_perfect_plays_the_opening_from_the_book(tmp_path, monkeypatch):
     player = parse_player("ai:perfect", seed=1)
     assert player.choose(mancala.Board()) in (2, 5)
     assert player.last.note == "opening book" and player.last.exact and player.last.score == 8
+
+
+# -- the levels' evaluations: timed ones learned, depth ones the store difference --------
+
+
+@pytest.mark.parametrize("spec, learned", [
+    (dict(time=0.05), True), (dict(level="hard"), True), (dict(level="perfect"), True),
+    (dict(depth=4), False), (dict(level="medium"), False), (dict(level="easy"), False),
+])
+def test_the_timed_levels_play_with_the_learned_evaluation(spec, learned):
+    assert EnginePlayer(**spec).engine.evaluation == ("learned" if learned else "store")
+
+
+def test_a_timed_players_score_is_the_learned_value_when_the_search_is_shallow():
+    # a position where the learned and the store values at depth 2 differ (the
+    # twin's alpha-beta): a short timed search reports depth and score, and at
+    # depth 2 its engine answers the learned one
+    board = mancala.Board()
+    for pit in (2, 5, 1):
+        board.push(pit)
+    learned = _reference.alphabeta(board.pits, board.to_move, 2, 0, _reference.LEARNED)[0]
+    store = _reference.alphabeta(board.pits, board.to_move, 2, 0, _reference.STORE)[0]
+    assert learned != store
+    player = EnginePlayer(time=0.05)
+    assert player.engine.search(board, depth=2).score == learned

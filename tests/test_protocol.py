@@ -164,10 +164,11 @@ def test_query_on_a_game_in_progress(engine):
 
 def test_go_depth_plays_the_twins_best_value(engine):
     # the score of a depth-N search is the same full-width value the textbook
-    # minimax of mancala._reference finds
+    # minimax of mancala._reference finds, with the learned evaluation (the default)
     board = Board()
     board.push(2)           # extra turn: South moves again
-    value, _, _ = _reference.minimax(board.pits, board.to_move, 4, capture_code("standard"))
+    value, _, _ = _reference.minimax(board.pits, board.to_move, 4, capture_code("standard"),
+                                     _reference.LEARNED)
     engine.send("position startpos moves 3", "go depth 4")
     lines = engine.until("bestmove")
     infos = [line for line in lines if line.startswith("info depth 4 ")]
@@ -178,7 +179,8 @@ def test_go_depth_plays_the_twins_best_value(engine):
     assert pit in board.legal_moves
     child = board.copy()
     child.push(pit)
-    child_value, _, _ = _reference.minimax(child.pits, child.to_move, 3, capture_code("standard"))
+    child_value, _, _ = _reference.minimax(child.pits, child.to_move, 3, capture_code("standard"),
+                                           _reference.LEARNED)
     sign = 1 if child.to_move == board.to_move else -1
     assert sign * child_value == value       # the move keeps the value
 
@@ -383,12 +385,13 @@ def test_the_evaluation_option_changes_the_values_as_the_twin_says(how):
     store = _reference.alphabeta(slots, 0, 3, 0, 0)[0]
     positional = _reference.alphabeta(slots, 0, 3, 0, 1)[0]
     assert store != positional
-    process = EngineProcess(*(["--evaluation", "positional"] if how == "--evaluation" else []))
+    process = EngineProcess(*(["--evaluation", "positional"] if how == "--evaluation"
+                              else ["--evaluation", "store"]))
     try:
         process.send("ugi")
         handshake = process.until("ugiok")
         assert any(line.startswith("option name Evaluation type combo default ")
-                   and line.endswith("var store var positional") for line in handshake)
+                   and line.endswith("var store var positional var learned") for line in handshake)
         if how == "setoption":
             process.send("position startpos", "go depth 3")
             assert score_at(process.until("bestmove"), 3) == store
@@ -402,5 +405,18 @@ def test_the_evaluation_option_changes_the_values_as_the_twin_says(how):
 def test_an_unknown_evaluation_is_one_error_line_and_the_old_one_stays(engine):
     engine.send("setoption name Evaluation value material", "go depth 3")
     lines = engine.until("bestmove")
-    assert lines[0] == "info string error: Evaluation is one of store, positional, not 'material'"
-    assert score_at(lines, 3) == _reference.alphabeta(Board().pits, 0, 3, 0, 0)[0]
+    assert lines[0] == "info string error: Evaluation is one of store, positional, learned, not 'material'"
+    assert score_at(lines, 3) == _reference.alphabeta(Board().pits, 0, 3, 0, 2)[0]
+
+
+def test_the_engine_plays_with_the_learned_evaluation_unless_told(engine):
+    # from the start at depth 4 the learned evaluation's value differs from the
+    # store difference's (the twin's alpha-beta): the default must be learned
+    slots = Board().pits
+    learned = _reference.alphabeta(slots, 0, 4, 0, 2)[0]
+    assert learned != _reference.alphabeta(slots, 0, 4, 0, 0)[0]
+    engine.send("ugi")
+    assert "option name Evaluation type combo default learned var store var positional var learned" \
+        in engine.until("ugiok")
+    engine.send("position startpos", "go depth 4")
+    assert score_at(engine.until("bestmove"), 4) == learned

@@ -27,7 +27,7 @@ def sow(impl, slots, to_move, pit, capture):
 
 def test_rule_and_evaluation_names(impl):
     assert tuple(impl.CAPTURE_RULES) == ("standard", "empty", "none")
-    assert tuple(impl.EVALUATIONS) == ("store", "positional")
+    assert tuple(impl.EVALUATIONS) == ("store", "positional", "learned")
 
 
 # -- sowing -------------------------------------------------------------------
@@ -465,7 +465,53 @@ def test_positional_evaluation_ignores_captures_of_thirteen_or_more(impl):
     assert impl.evaluate(board, 0, STANDARD, 1) == 2
 
 
-@pytest.mark.parametrize("evaluation", [0, 1])
+def learned_by_hand(terms, in_pits, stores):
+    """The learned term from terms listed by hand: mancala._learned's weights
+    blended by the seeds in pits and in stores, rounded half away from zero."""
+    from mancala._learned import ENDGAME, MIDGAME, SCALE
+    assert len(terms) == len(MIDGAME) == len(ENDGAME) == 19
+    blended = (in_pits * sum(w * t for w, t in zip(MIDGAME, terms))
+               + stores * sum(w * t for w, t in zip(ENDGAME, terms)))
+    whole = SCALE * (in_pits + stores)
+    value = int((abs(blended) + whole // 2) // whole)
+    return max(-in_pits, min(in_pits, value if blended >= 0 else -value))
+
+
+@pytest.mark.parametrize("capture", ALL_RULES)
+def test_learned_evaluation(impl, capture):
+    # The board of test_positional_evaluation, its terms read off by hand:
+    # South: pits 1 1 1 0 15 1; North's 3 0 0 3 1 0 (from its left, slot 7 on);
+    #   South: extra turns 2 (pits 5 and 4), best capture 0 (standard: facing
+    #   empty), 1 (empty), 0 (none), empty pits 1;
+    #   North: extra turn 1 (slot 10), best capture 2 (slot 11 into 12 facing
+    #   slot 0), 0 under none, empty pits 3.
+    # 26 seeds in pits, 14 in stores; South's store difference -6.
+    board = [1, 1, 1, 0, 15, 1, 4, 3, 0, 0, 3, 1, 0, 10]
+    cap_south = {STANDARD: 0, EMPTY: 1, NONE: 0}[capture]
+    cap_north = 0 if capture == NONE else 2
+    south = [1, 1, 1, 1, 0, 15, 1, 3, 0, 0, 3, 1, 0, 2, cap_south, 1, 1, cap_north, 3]
+    north = [1, 3, 0, 0, 3, 1, 0, 1, 1, 1, 0, 15, 1, 1, cap_north, 3, 2, cap_south, 1]
+    assert impl.evaluate(board, 0, capture, 2) == -6 + learned_by_hand(south, 26, 14)
+    assert impl.evaluate(board, 1, capture, 2) == 6 + learned_by_hand(north, 26, 14)
+
+
+def test_learned_evaluation_stays_within_what_the_pits_can_change(impl):
+    # the final margin is the store difference give or take the seeds in the
+    # pits: the learned guess never goes beyond
+    import random
+    rng = random.Random(7)
+    for _ in range(2000):
+        board = [0] * 14
+        for _ in range(rng.randint(1, 6) * 12):
+            board[rng.choice((0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 6, 13))] += 1
+        if sum(board[0:6]) == 0 or sum(board[7:13]) == 0:
+            continue
+        in_pits = sum(board) - board[6] - board[13]
+        guess = impl.evaluate(board, 0, STANDARD, 2) - (board[6] - board[13])
+        assert -in_pits <= guess <= in_pits
+
+
+@pytest.mark.parametrize("evaluation", [0, 1, 2])
 def test_evaluation_of_a_finished_game_is_the_score(impl, evaluation):
     swept = [0, 0, 0, 0, 0, 0, 21, 0, 0, 0, 0, 0, 0, 27]
     assert impl.evaluate(swept, 0, STANDARD, evaluation) == -6
@@ -516,7 +562,7 @@ def test_random_games_of_the_core_agree_with_the_twin(seeds, capture):
     for _ in range(30):
         for board, to_move, pit, result in random_game(core, rng, seeds, capture):
             assert list(core.legal_moves(board, to_move)) == twin.legal_moves(board, to_move)
-            for evaluation in (0, 1):
+            for evaluation in (0, 1, 2):
                 assert (core.evaluate(board, to_move, capture, evaluation)
                         == twin.evaluate(board, to_move, capture, evaluation))
             assert result == sow(twin, board, to_move, pit, capture)

@@ -1,4 +1,7 @@
 """Timed search: the per-iteration progress callback, time limits, play mode."""
+import threading
+import time
+
 import pytest
 
 import mancala
@@ -159,7 +162,50 @@ def test_play_mode_uses_a_cached_endgame_database(monkeypatch, tmp_path):
     for slots, to_move, _ in small_endgames(6, seed=4, max_pit_seeds=8):
         board = board_of(slots, to_move, capture)
         engine = mancala.Engine(hash_mb=4)
+        assert engine.prepare("standard") == 8
         timed = engine.search(board, time=5)
         assert timed.endgame == 8 and timed.exact
         assert timed.score == brute_force(slots, to_move, capture)
         assert engine.search(board, depth=6).endgame is None   # depth-only stays pure
+
+
+# -- the endgame database: loaded before the clock runs, never inside a move's time -------
+
+def test_a_timed_search_does_not_wait_for_the_endgame_database(monkeypatch):
+    # a cache whose database takes long to open: the first timed search must
+    # not wait for it (it searches without), prepare() waits, and then the
+    # searches use it
+    db = endgame.build("standard", 4)
+    opened = threading.Event()
+
+    def slow_find(capture):
+        assert capture == "standard"
+        opened.wait(30)
+        return db
+    monkeypatch.setattr(endgame, "find", slow_find)
+    engine = mancala.Engine(hash_mb=1)
+    start = time.perf_counter()
+    first = engine.search(mancala.Board(), time=0.05)
+    assert time.perf_counter() - start < 10          # not the 30 s the look takes
+    assert first.endgame is None
+    opened.set()
+    assert engine.prepare("standard") == 4
+    assert engine.search(mancala.Board(), time=0.05).endgame == 4
+
+
+def test_prepare_refuses_an_unknown_rule_and_knows_no_database_when_told_none():
+    with pytest.raises(mancala.InvalidRuleError, match="steal"):
+        mancala.Engine(hash_mb=1).prepare("steal")
+    assert mancala.Engine(hash_mb=1, endgame=None).prepare("standard") is None
+
+
+def test_the_protocol_loads_the_database_at_isready_for_the_positions_rule(monkeypatch):
+    from mancala.protocol import Session
+    asked = []
+    monkeypatch.setattr(mancala.Engine, "prepare", lambda self, capture="standard": asked.append(capture))
+    lines = []
+    session = Session(lines.append, "test")
+    for line in ("isready", "position startpos capture empty", "isready"):
+        session.handle(line)
+    assert asked == ["standard", "empty"]
+    assert lines == ["readyok", "readyok"]

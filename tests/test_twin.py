@@ -78,7 +78,7 @@ def test_board_pop_restores_every_position(capture):
         assert board.ply == 0
 
 
-@pytest.mark.parametrize("evaluation", range(2), ids=mancala.EVALUATIONS)
+@pytest.mark.parametrize("evaluation", range(3), ids=mancala.EVALUATIONS)
 def test_plain_alphabeta_visits_the_same_tree(evaluation):
     """Same score, same move, same node count: the compiled tree is the textbook one."""
     for slots, to_move, capture in sample_positions(25, seed=evaluation):
@@ -113,7 +113,7 @@ def test_a_finished_board_not_yet_swept_is_worth_its_final_margin():
     for twin in (_core, _reference):
         assert twin.is_game_over(slots) and twin.legal_moves(slots, 0) == []
         assert twin.score(slots, 0) == 1
-        for evaluation in (0, 1):
+        for evaluation in (0, 1, 2):
             assert twin.evaluate(slots, 0, 0, evaluation) == 6
             assert twin.evaluate(slots, 1, 0, evaluation) == -6
         assert twin.alphabeta(slots, 1, 4, 0) == (-6, None, 1)

@@ -6,6 +6,7 @@ import sys
 
 from mancala import protocol
 from mancala._core import EVALUATIONS
+from mancala.limits import PLAY_EVALUATION
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -15,8 +16,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "so a GUI, a tournament runner or another program can drive the engine: "
                     "ugi, isready, setoption, newgame, position, go, stop, query, quit. "
                     "Moves are pits 1..6 from the mover's left. See docs/protocol.md.")
-    p.add_argument("--evaluation", choices=EVALUATIONS, default="store",
-                   help="the Evaluation option's value at the start (default store; "
+    p.add_argument("--evaluation", choices=EVALUATIONS, default=PLAY_EVALUATION,
+                   help=f"the Evaluation option's value at the start (default {PLAY_EVALUATION}; "
                         "setoption name Evaluation value ... changes it)")
     p.set_defaults(run=run)
 

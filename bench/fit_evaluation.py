@@ -1,0 +1,123 @@
+"""Fit the learned evaluation's weights (mancala/_learned.py) to exact values.
+
+    python bench/fit_evaluation.py generate FILE [--seconds S] [--seed N]
+    python bench/fit_evaluation.py fit FILE... [--hold-out FILE]
+
+generate appends positions to FILE (JSON lines: the 14 slots from the mover's
+view, then the exact final margin from the mover's view) from Kalah(6,4)
+games the engine plays against itself at depths 6 to 10, one move in seven
+random; each position the solver settles within its time (1.5 s, 5 s once
+40 seeds or fewer are in the pits) is kept. Build an endgame database first
+(`python -m mancala solve --endgame 20`): the solves are then quick.
+
+fit finds, by least squares, the weights that best predict what the rest of
+the game adds to the store difference, with the terms of mancala._reference.
+learned_terms blended by the share of seeds in the pits (midgame, endgame),
+and prints them in 64ths of a seed for mancala/_learned.py, with the error
+(root mean square, in seeds) of the store difference, the positional
+evaluation and the fit, on the fitted positions and on a held-out file.
+"""
+import argparse
+import json
+import math
+import random
+import time
+
+from mancala import Board, Engine
+from mancala import _reference
+from mancala._learned import SCALE
+
+RIDGE = 1e-3        # a little shrinkage per position, for terms that seldom vary
+
+
+def generate(path, seconds, seed):
+    rng = random.Random(seed)
+    player, solver = Engine(hash_mb=16, endgame=None), Engine(hash_mb=256)
+    end = time.monotonic() + seconds
+    with open(path, "a") as out:
+        while time.monotonic() < end:
+            board = Board()
+            solver.clear()
+            while not board.is_game_over():
+                slots = board.pits
+                view = slots if board.to_move == 0 else slots[7:] + slots[:7]
+                in_pits = sum(slots) - slots[6] - slots[13]
+                if board.ply >= 2:
+                    result = solver.solve(board, time=1.5 if in_pits > 40 else 5)
+                    if result.exact:
+                        out.write(json.dumps([view, result.score]) + "\n")
+                if board.ply < 2 or rng.random() < 1 / 7:
+                    board.push(rng.choice(list(board.legal_moves)))
+                else:
+                    board.push(player.search(board, depth=rng.choice((6, 8, 10))).move)
+            out.flush()
+
+
+def load(paths):
+    rows = []
+    for path in paths:
+        with open(path) as lines:
+            for line in lines:
+                view, value = json.loads(line)
+                if sum(view[0:6]) and sum(view[7:13]):      # a finished game needs no guess
+                    rows.append((view, value - view[6] + view[13]))
+    return rows
+
+
+def terms(view):
+    share = (sum(view) - view[6] - view[13]) / sum(view)
+    plain = _reference.learned_terms(view, 0, _reference.STANDARD)
+    return [t * share for t in plain] + [t * (1 - share) for t in plain]
+
+
+def solve_least_squares(rows):
+    xs = [terms(view) for view, _ in rows]
+    k = len(xs[0])
+    a = [[sum(x[i] * x[j] for x in xs) + (RIDGE * len(xs) if i == j else 0) for j in range(k)]
+         for i in range(k)]
+    b = [sum(x[i] * y for x, (_, y) in zip(xs, rows)) for i in range(k)]
+    for i in range(k):                      # Gauss-Jordan with partial pivoting
+        p = max(range(i, k), key=lambda r: abs(a[r][i]))
+        a[i], a[p], b[i], b[p] = a[p], a[i], b[p], b[i]
+        for r in range(k):
+            if r != i:
+                f = a[r][i] / a[i][i]
+                a[r] = [x - f * y for x, y in zip(a[r], a[i])]
+                b[r] -= f * b[i]
+    return [b[i] / a[i][i] for i in range(k)]
+
+
+def errors(rows, weights):
+    def rms(guess):
+        return math.sqrt(sum((guess(view) - y) ** 2 for view, y in rows) / len(rows))
+    positional = lambda v: _reference.evaluate(v, 0, _reference.STANDARD, _reference.POSITIONAL) - v[6] + v[13]
+    fitted = lambda v: sum(w * t for w, t in zip(weights, terms(v)))
+    return f"store {rms(lambda v: 0):.2f}, positional {rms(positional):.2f}, fit {rms(fitted):.2f}"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("file")
+    g.add_argument("--seconds", type=float, default=600)
+    g.add_argument("--seed", type=int, default=1)
+    f = sub.add_parser("fit")
+    f.add_argument("files", nargs="+")
+    f.add_argument("--hold-out")
+    args = p.parse_args()
+    if args.command == "generate":
+        return generate(args.file, args.seconds, args.seed)
+    rows = load(args.files)
+    weights = solve_least_squares(rows)
+    half = len(weights) // 2
+    for name, part in (("MIDGAME", weights[:half]), ("ENDGAME", weights[half:])):
+        print(f"{name} = ({', '.join(str(round(w * SCALE)) for w in part)})")
+    print(f"root mean square error in seeds over {len(rows)} positions: {errors(rows, weights)}")
+    if args.hold_out:
+        held = load([args.hold_out])
+        print(f"over {len(held)} held-out positions: {errors(held, weights)}")
+
+
+if __name__ == "__main__":
+    main()
