@@ -1,6 +1,6 @@
 """How much of a per-move time budget Engine.search uses, and how far it overruns.
 
-    python bench/time_use.py OLD_PYTHON NEW_PYTHON [BUDGET ...]
+    python bench/time_use.py OLD_PYTHON NEW_PYTHON [BUDGET ...] [--evaluation E]
 
 OLD_PYTHON and NEW_PYTHON are the interpreters of two virtual environments,
 each with its own install of mancala (for example issue 12's first commit,
@@ -14,7 +14,8 @@ budget: the average share of the budget used by the searches that did not
 end with an exact value (a solved position needs no more time; the share over
 all of them beside it), the worst overrun in ms (wall time beyond the budget),
 the depth reached from the Kalah(6,4) start, and the average depth over the
-positions that did not end exact.
+positions that did not end exact. ``--evaluation E``: the new install's
+engines use evaluation E (the old ones the default, the store difference).
 """
 import json
 import statistics
@@ -26,10 +27,11 @@ import json, sys, time
 from mancala import Board, Engine
 from mancala.positions import load_positions
 budget = float(sys.argv[1])
+options = {"evaluation": sys.argv[2]} if len(sys.argv) > 2 else {}
 rows = []
 boards = [("start", Board())] + [(p.name, p.board()) for p in load_positions()]
 for name, board in boards:
-    engine = Engine()
+    engine = Engine(**options)
     began = time.perf_counter()
     result = engine.search(board, time=budget)
     wall = time.perf_counter() - began
@@ -39,13 +41,18 @@ print(json.dumps(rows))
 """
 
 
-def measure(python, budget):
-    out = subprocess.run([python, "-c", CHILD, str(budget)], capture_output=True, text=True,
-                         check=True).stdout
+def measure(python, budget, evaluation=None):
+    out = subprocess.run([python, "-c", CHILD, str(budget), *([evaluation] if evaluation else [])],
+                         capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 
 def main(argv):
+    evaluation = None
+    if "--evaluation" in argv:
+        at = argv.index("--evaluation")
+        evaluation = argv[at + 1]
+        argv = argv[:at] + argv[at + 2:]
     if len(argv) < 2:
         sys.exit(__doc__)
     pythons = {"old": argv[0], "new": argv[1]}
@@ -54,7 +61,8 @@ def main(argv):
           f"{'start depth':>11} {'mean depth':>10}  positions (not exact)")
     for turn, budget in enumerate(budgets):
         order = ["old", "new"] if turn % 2 == 0 else ["new", "old"]
-        results = {name: measure(pythons[name], budget) for name in order}
+        results = {name: measure(pythons[name], budget, evaluation if name == "new" else None)
+                   for name in order}
         for name in ("old", "new"):
             rows = results[name]
             open_rows = [r for r in rows if not r["exact"]] or rows
