@@ -20,42 +20,6 @@ cdef inline int final_margin(const int *b) noexcept nogil:
             - b[KALAH_OPP_STORE] - kalah_row_sum(b + KALAH_OPP_PIT))
 
 
-cdef int side_term(const int *own, const int *other, int capture) noexcept nogil:
-    """One side's share of the positional evaluation (all terms >= 0).
-
-    own: that side's six pits, other: the opponent's six pits, each from its
-    owner's left. Counts extra-turn moves, seeds at home and the best capture.
-    """
-    cdef int i, n, last, facing, extra = 0, seeds = 0, best_capture = 0
-    for i in range(KALAH_PITS):
-        n = own[i]
-        seeds += n
-        if n == 0:
-            continue
-        if n == KALAH_PITS - i or n == KALAH_PITS - i + KALAH_SLOTS - 1:
-            extra += 1
-        last = i + n
-        if n < KALAH_SLOTS - 1 and last < KALAH_PITS and own[last] == 0 and capture != CAPTURE_NONE:
-            facing = other[KALAH_PITS - 1 - last]
-            if (facing > 0 or capture == CAPTURE_EMPTY) and facing + 1 > best_capture:
-                best_capture = facing + 1
-    return extra + (seeds + 2 * best_capture) // 4
-
-
-# the learned evaluation's weights (mancala/_learned.py, which describes them),
-# in LEARNED_SCALEths of a seed: the midgame's then the endgame's
-cdef int learned_weights[2 * LEARNED_TERMS]
-
-
-cdef void load_learned_weights() except *:
-    from mancala._learned import ENDGAME, MIDGAME, SCALE
-    if SCALE != LEARNED_SCALE or len(MIDGAME) != LEARNED_TERMS or len(ENDGAME) != LEARNED_TERMS:
-        raise ImportError("mancala._learned does not fit the core: rebuild it")
-    for i in range(LEARNED_TERMS):
-        learned_weights[i] = MIDGAME[i]
-        learned_weights[LEARNED_TERMS + i] = ENDGAME[i]
-
-
 cdef inline void side_counts(const int *own, const int *other, int capture, int *out) noexcept nogil:
     """One side's counted terms: moves ending in its store, its best capture, its empty pits."""
     cdef int i, n, last, facing, extra = 0, best_capture = 0, empty = 0
@@ -74,6 +38,31 @@ cdef inline void side_counts(const int *own, const int *other, int capture, int 
     out[0] = extra
     out[1] = best_capture
     out[2] = empty
+
+
+cdef int side_term(const int *own, const int *other, int capture) noexcept nogil:
+    """One side's share of the positional evaluation (all terms >= 0).
+
+    own: that side's six pits, other: the opponent's six pits, each from its
+    owner's left. Counts extra-turn moves, seeds at home and the best capture.
+    """
+    cdef int counts[3]
+    side_counts(own, other, capture, counts)
+    return counts[0] + (kalah_row_sum(own) + 2 * counts[1]) // 4
+
+
+# the learned evaluation's weights (mancala/_learned.py, which describes them),
+# in LEARNED_SCALEths of a seed: the midgame's then the endgame's
+cdef int learned_weights[2 * LEARNED_TERMS]
+
+
+cdef void load_learned_weights() except *:
+    from mancala._learned import ENDGAME, MIDGAME, SCALE
+    if SCALE != LEARNED_SCALE or len(MIDGAME) != LEARNED_TERMS or len(ENDGAME) != LEARNED_TERMS:
+        raise ImportError("mancala._learned does not fit the core: rebuild it")
+    for i in range(LEARNED_TERMS):
+        learned_weights[i] = MIDGAME[i]
+        learned_weights[LEARNED_TERMS + i] = ENDGAME[i]
 
 
 cdef inline int learned_weighted(const int *b, const int *counts, const int *w) noexcept nogil:

@@ -16,26 +16,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-
-cdef extern from "kalah.h" nogil:
-    enum:
-        KALAH_PITS          # pits per side: 6
-        KALAH_STORE         # the mover's store: slot 6
-        KALAH_OPP_PIT       # the opponent's first pit: slot 7
-        KALAH_OPP_STORE     # the opponent's store: slot 13
-        KALAH_SLOTS         # 14
-        KALAH_MAX_SEEDS     # 144 = 12 pits x 12 seeds
-    enum:
-        CAPTURE_STANDARD
-        CAPTURE_EMPTY
-        CAPTURE_NONE
-    enum:
-        PLAY_EXTRA_TURN
-        PLAY_GAME_OVER
-    enum:
-        KALAH_CYCLE         # slots a sowing visits: 13
-    void kalah_rotate(int *b)
-    int kalah_play(int *b, int pit, int capture, int *captured)
+from mancala._kalah cimport *
 
 
 cdef enum:
