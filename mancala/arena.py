@@ -64,13 +64,12 @@ from mancala.errors import IllegalMoveError, InvalidLimitError, PlayerFailedErro
 from mancala.limits import DEFAULT_SEEDS, MAX_MOVE_SECONDS, check_seed, check_whole
 from mancala.game import Game
 from mancala.openings import opening_suite
-from mancala.players import VALID_SPECS, Player, PlayerSpecError, parse_player
+from mancala.players import Player, PlayerSpecError, parse_computer_player, parse_player
 from mancala.stats import (DEFAULT_ALPHA, DEFAULT_BETA, SprtState, check_error_rate, elo_estimate,
                            sprt_state)
 
 Z_95 = 1.959963984540054     # the standard normal quantile for a two-sided 95% interval
 SEED_RANGE = 2 ** 32         # game seeds are small whole numbers people can type
-MACHINE_SPECS = ", ".join(form for form in VALID_SPECS.split(", ") if form != "human")
 
 Progress = Callable[["GameResult", int, int], None]
 
@@ -240,14 +239,7 @@ def _finite(value):
 
 def check_player(spec: str) -> Player:
     """The player a spec makes, or PlayerSpecError: a spec a machine can play (not human)."""
-    try:
-        player = parse_player(spec)
-    except PlayerSpecError as exc:
-        raise PlayerSpecError(str(exc).replace(VALID_SPECS, MACHINE_SPECS)) from None
-    if player.is_human:
-        raise PlayerSpecError(f"the arena plays computer players, not {quote(spec)}; "
-                              f"use one of: {MACHINE_SPECS}")
-    return player
+    return parse_computer_player(spec, needed_by="the arena")
 
 
 _TIMED_ENGINE = re.compile(r"@\s*[0-9.eE+-]+\s*$")      # engine:"..."@S: its own time

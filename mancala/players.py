@@ -52,6 +52,7 @@ COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
 VALID_SPECS = ("human, random, minimax:N, alphabeta:N, ai, ai:easy, ai:medium, ai:hard, "
                "ai:perfect, ai:depth=N, ai:time=S, engine:\"COMMAND\", engine:\"COMMAND\"@S")
+MACHINE_SPECS = ", ".join(form for form in VALID_SPECS.split(", ") if form != "human")
 MAX_TIME = MAX_MOVE_SECONDS             # old names of mancala.limits' values
 REFERENCE_MAX_DEPTH = MAX_REFERENCE_DEPTH
 
@@ -547,6 +548,21 @@ def parse_player(spec: str, seed: Optional[int] = None, *,
     raise _bad(spec)
 
 
+def parse_computer_player(spec: object, seed: Optional[int] = None, *,
+                          needed_by: str = "this") -> Player:
+    """A player a machine can play (not ``human``) from its spelling, as
+    :func:`parse_player` makes it; otherwise PlayerSpecError listing the
+    spellings a machine can play. ``needed_by`` names who asks ("the arena")."""
+    try:
+        player = parse_player(spec, seed=seed)
+    except PlayerSpecError as exc:
+        raise PlayerSpecError(str(exc).replace(VALID_SPECS, MACHINE_SPECS)) from None
+    if player.is_human:
+        raise PlayerSpecError(f"{needed_by} plays computer players, not {quote(spec)}; "
+                              f"use one of: {MACHINE_SPECS}")
+    return player
+
+
 def canonical_spec(spec: str) -> str:
     """A player spelling in its canonical form (``" AI:Hard "`` -> ``"ai:hard"``).
 
@@ -559,6 +575,6 @@ def canonical_spec(spec: str) -> str:
 __all__ = [
     "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
     "ExternalPlayer",
-    "MoveInfo", "Request", "PlayerSpecError", "parse_player", "parse_entry", "pit_label",
-    "legal_pits_text", "LEVELS", "COMMANDS", "VALID_SPECS",
+    "MoveInfo", "Request", "PlayerSpecError", "parse_player", "parse_computer_player", "parse_entry",
+    "pit_label", "legal_pits_text", "LEVELS", "COMMANDS", "VALID_SPECS", "MACHINE_SPECS",
 ]

@@ -28,15 +28,17 @@ def final_margin(slots, player):
     return south - north if player == 0 else north - south
 
 
-def play_in_lockstep(env, rng, seed, capture_index):
+def play_in_lockstep(env, rng, seed, capture_index, most_moves=2000):
     """One episode: random legal agent moves; every observation, mask, reply and
-    reward checked against mancala._reference playing the same moves."""
+    reward checked against mancala._reference playing the same moves. Returns
+    the agent's final margin, or None if the episode had not ended after
+    most_moves of the agent's moves."""
     obs, info = env.reset(seed=seed)
     agent = env.agent
     slots, to_move = [env.seeds] * 6 + [0] + [env.seeds] * 6 + [0], 0
     replies = info["opponent_moves"]
     reward, terminated = 0.0, False
-    while True:
+    for _ in range(most_moves + 1):
         for pit in replies:
             assert to_move != agent, "the opponent moved on the agent's turn"
             assert pit in _reference.legal_moves(slots, to_move)
@@ -48,7 +50,7 @@ def play_in_lockstep(env, rng, seed, capture_index):
             margin = final_margin(slots, agent)
             expected = float(margin) if env.reward_kind == "margin" else float(np.sign(margin))
             assert reward == expected and info["margin"] == margin
-            return
+            return margin
         assert reward == 0.0
         assert to_move == agent
         legal = _reference.legal_moves(slots, to_move)
@@ -58,6 +60,7 @@ def play_in_lockstep(env, rng, seed, capture_index):
         obs, reward, terminated, truncated, info = env.step(pit)
         assert truncated is False
         replies = info["opponent_moves"]
+    return None
 
 
 @pytest.mark.parametrize("capture", ["standard", "empty", "none"])
@@ -66,8 +69,9 @@ def test_random_games_follow_the_rules(seeds, capture):
     rng = random.Random(seeds * 10 + len(capture))
     env = KalahEnv(opponent="random", seeds=seeds, capture=capture, side="random",
                    reward=("win", "margin")[seeds % 2])
-    for game in range(6):
-        play_in_lockstep(env, rng, seed=game, capture_index=_reference.CAPTURE_RULES.index(capture))
+    margins = [play_in_lockstep(env, rng, seed=game, capture_index=_reference.CAPTURE_RULES.index(capture))
+               for game in range(6)]
+    assert None not in margins, "an episode did not end"
 
 
 @pytest.mark.parametrize("opponent", ["ai:easy", "ai:depth=3", "ai:time=0.001", "alphabeta:2",
@@ -75,9 +79,9 @@ def test_random_games_follow_the_rules(seeds, capture):
 def test_engine_opponents_follow_the_rules(opponent):
     env = KalahEnv(opponent=opponent, side="random", reward="margin")
     rng = random.Random(5)
-    for game in range(3):
-        play_in_lockstep(env, rng, seed=game, capture_index=0)
+    margins = [play_in_lockstep(env, rng, seed=game, capture_index=0) for game in range(3)]
     env.close()
+    assert None not in margins, "an episode did not end"
 
 
 def test_human_rendering_prints_the_board_at_each_step(capsys):
@@ -215,7 +219,7 @@ def test_numpy_integers_are_actions():
     ({"illegal": "ignore"}, "unknown illegal 'ignore'; choose one of raise, penalty"),
     ({"render_mode": "rgb_array"}, "unknown render_mode 'rgb_array'"),
     ({"opponent": "ai:impossible"}, "unknown player 'ai:impossible'"),
-    ({"opponent": "human"}, "a computer player is needed here"),
+    ({"opponent": "human"}, "the environment plays computer players"),
     ({"opponent": 3}, "unknown player 3"),
 ])
 def test_bad_arguments_are_refused_in_one_line(kwargs, words):

@@ -155,7 +155,7 @@ def test_engine_bot_beats_a_random_bot():
     (("tic_tac_toe", 0, "ai:easy"), "EngineBot plays python_kalah or mancala, not 'tic_tac_toe'"),
     (("mancala", 2, "ai:easy"), "player_id is 0 (South) or 1 (North), not 2"),
     (("mancala", 0, "ai:best"), "unknown player 'ai:best'"),
-    (("mancala", 0, "human"), "a computer player is needed here"),
+    (("mancala", 0, "human"), "the environment plays computer players"),
 ])
 def test_engine_bot_refuses_bad_arguments_in_one_line(args, words):
     name, player, level = args

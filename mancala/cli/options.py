@@ -54,12 +54,6 @@ def threads(text: str) -> int:
     return _typed(limits.check_threads, text, _whole(text))
 
 
-def port(text: str) -> int:
-    """--port: a TCP port, 0..65535 (0: any free one)."""
-    return _typed(lambda value, given: limits.check_whole(value, "port", 0, 65535, given=given),
-                  text, _whole(text))
-
-
 def seed(text: str) -> int:
     """--seed: a random seed, 0..2**63-1."""
     return _typed(limits.check_seed, text, _whole(text))
@@ -87,6 +81,9 @@ def whole(what: str, lowest: int, highest: Optional[int] = None) -> Callable[[st
                       text, _whole(text))
     parse.__name__ = what
     return parse
+
+
+port = whole("port", 0, 65535)      # --port: a TCP port (0: any free one)
 
 
 def player(text: str) -> str:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import List, Optional
 
 from mancala.board import Board
-from mancala.errors import InvalidRuleError, PlayerSpecError, quote
+from mancala.errors import InvalidRuleError, quote
 from mancala.limits import check_seeds
-from mancala.players import Player, parse_player
+from mancala.players import Player, parse_computer_player
 
 PITS = 6
 SLOTS = 14
@@ -57,9 +57,5 @@ def final_reward(board: Board, player: int, reward: str) -> float:
 
 
 def computer_player(spec: object, seed: Optional[int] = None) -> Player:
-    """A computer player from its spelling (mancala.players.parse_player); people are refused."""
-    player = parse_player(spec, seed=seed)
-    if player.is_human:
-        raise PlayerSpecError(f"a computer player is needed here (random, ai:easy, ai:depth=N, "
-                              f"engine:\"CMD\", ...), not {quote(spec)}")
-    return player
+    """A computer player from its spelling (mancala.players.parse_computer_player)."""
+    return parse_computer_player(spec, seed=seed, needed_by="the environment")
