@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from mancala import arena
+from mancala import arena, players
 from mancala.arena import (ArenaConfig, GameResult, pair_counts, run_arena, summarise,
                            timed_spec)
 from mancala.board import Board
@@ -178,7 +178,8 @@ def failing_player(monkeypatch):
     def parse(spec, seed=None, **kwargs):
         return FailsOnThirdMove(seed) if spec == "fails-on-third" else real(spec, seed, **kwargs)
 
-    monkeypatch.setattr(arena, "parse_player", parse)
+    monkeypatch.setattr(arena, "parse_player", parse)          # the games' players
+    monkeypatch.setattr(players, "parse_player", parse)        # the spellings' check
     return FailsOnThirdMove
 
 
@@ -216,8 +217,11 @@ def test_players_are_closed_on_ctrl_c(monkeypatch):
             closed.append(self)
 
     real = arena.parse_player
-    monkeypatch.setattr(arena, "parse_player", lambda spec, seed=None, **kw:
-                        Interrupted(seed) if spec == "stops" else real(spec, seed, **kw))
+
+    def parse(spec, seed=None, **kw):
+        return Interrupted(seed) if spec == "stops" else real(spec, seed, **kw)
+    monkeypatch.setattr(arena, "parse_player", parse)
+    monkeypatch.setattr(players, "parse_player", parse)
     report = run_arena(ArenaConfig("random", "stops", games=4, swap=False))
     assert report.interrupted and report.games == [] and len(closed) == 1
 
