@@ -298,10 +298,14 @@ class Session:
         self._no_args("isready", args)
         if not self.searching:
             try:
-                self.engine.prepare(self.board.capture)
+                seeds = self.engine.prepare(self.board.capture)
             except Exception as exc:   # the table cannot be had: say so, stay ready
                 self._engine = None
                 self.error(f"the engine cannot be made: {exc}".replace("\n", " "))
+            else:
+                if seeds is not None:
+                    self.say(f"info string endgame database: {self.board.capture} capture, "
+                             f"positions with at most {seeds} seeds in the pits")
         self.say("readyok")
 
     def cmd_setoption(self, args: Sequence[str]) -> None:

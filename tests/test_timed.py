@@ -1,4 +1,7 @@
 """Timed search: the per-iteration progress callback, time limits, play mode."""
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -197,6 +200,19 @@ def test_prepare_refuses_an_unknown_rule_and_knows_no_database_when_told_none():
     with pytest.raises(mancala.InvalidRuleError, match="steal"):
         mancala.Engine(hash_mb=1).prepare("steal")
     assert mancala.Engine(hash_mb=1, endgame=None).prepare("standard") is None
+
+
+def test_the_engine_command_loads_a_cached_database_at_isready(tmp_path):
+    # a real cache with a real database file, a real engine process: isready
+    # loads it and says so before readyok; a rule with none cached says nothing
+    endgame.save(endgame.build("standard", 6), tmp_path / "endgame-standard-6.bin")
+    env = dict(os.environ, MANCALA_CACHE=str(tmp_path))
+    answers = subprocess.run(
+        [sys.executable, "-m", "mancala", "engine"], env=env, text=True, capture_output=True,
+        input="isready\nposition startpos capture empty\nisready\nquit\n", timeout=60).stdout
+    assert answers.splitlines() == [
+        "info string endgame database: standard capture, positions with at most 6 seeds in the pits",
+        "readyok", "readyok"]
 
 
 def test_the_protocol_loads_the_database_at_isready_for_the_positions_rule(monkeypatch):
