@@ -19,6 +19,10 @@ from mancala.protocol import allocate_ms
 
 ANSWER = 30.0       # seconds: generous, for a loaded machine; only a hang reaches it
 
+# the engines see an empty endgame cache: a database another test built would add
+# a line to their isready answer and turn searches into lookups
+pytestmark = pytest.mark.usefixtures("empty_endgame_cache")
+
 
 class EngineProcess:
     """The engine command with a reader thread: send lines, wait for answers."""
