@@ -16,6 +16,7 @@ learned_terms blended by the share of seeds in the pits (midgame, endgame),
 and prints them in 64ths of a seed for mancala/_learned.py, with the error
 (root mean square, in seeds) of the store difference, the positional
 evaluation and the fit, on the fitted positions and on a held-out file.
+It needs numpy (`pip install numpy`; the `rl` extra has it too).
 """
 import argparse
 import json
@@ -25,9 +26,11 @@ import time
 
 from mancala import Board, Engine
 from mancala import _reference
-from mancala._learned import SCALE
+from mancala._learned import COUNTS, SCALE
 
-RIDGE = 1e-3        # a little shrinkage per position, for terms that seldom vary
+TERMS = 19          # the weighted terms before the tables' cells (mancala._learned)
+
+RIDGE = 1e-3        # shrinkage per position, for terms that seldom vary (table cells)
 
 
 def generate(path, seconds, seed):
@@ -71,20 +74,12 @@ def terms(view):
 
 
 def solve_least_squares(rows):
-    xs = [terms(view) for view, _ in rows]
-    k = len(xs[0])
-    a = [[sum(x[i] * x[j] for x in xs) + (RIDGE * len(xs) if i == j else 0) for j in range(k)]
-         for i in range(k)]
-    b = [sum(x[i] * y for x, (_, y) in zip(xs, rows)) for i in range(k)]
-    for i in range(k):                      # Gauss-Jordan with partial pivoting
-        p = max(range(i, k), key=lambda r: abs(a[r][i]))
-        a[i], a[p], b[i], b[p] = a[p], a[i], b[p], b[i]
-        for r in range(k):
-            if r != i:
-                f = a[r][i] / a[i][i]
-                a[r] = [x - f * y for x, y in zip(a[r], a[i])]
-                b[r] -= f * b[i]
-    return [b[i] / a[i][i] for i in range(k)]
+    """The weights minimising the squared error plus RIDGE * positions * |weights|^2."""
+    import numpy                # fitting's one dependency: pip install numpy
+    x = numpy.array([terms(view) for view, _ in rows], dtype=float)
+    y = numpy.array([value for _, value in rows], dtype=float)
+    a = x.T @ x + RIDGE * len(rows) * numpy.eye(x.shape[1])
+    return [float(w) for w in numpy.linalg.solve(a, x.T @ y)]
 
 
 def errors(rows, weights):
@@ -93,6 +88,19 @@ def errors(rows, weights):
     positional = lambda v: _reference.evaluate(v, 0, _reference.STANDARD, _reference.POSITIONAL) - v[6] + v[13]
     fitted = lambda v: sum(w * t for w, t in zip(weights, terms(v)))
     return f"store {rms(lambda v: 0):.2f}, positional {rms(positional):.2f}, fit {rms(fitted):.2f}"
+
+
+def print_weights(weights):
+    """The weights in mancala/_learned.py's form, in SCALEths of a seed."""
+    half = len(weights) // 2
+    for name, part in (("MIDGAME", weights[:half]), ("ENDGAME", weights[half:])):
+        scaled = [round(w * SCALE) for w in part]
+        print(f"{name} = ({', '.join(map(str, scaled[:TERMS]))})")
+        rows = [scaled[start:start + COUNTS] for start in range(TERMS, len(scaled), COUNTS)]
+        print(f"{name}_TABLE = (")
+        for row in rows:
+            print(f"    ({', '.join(map(str, row))}),")
+        print(")")
 
 
 def main():
@@ -110,9 +118,7 @@ def main():
         return generate(args.file, args.seconds, args.seed)
     rows = load(args.files)
     weights = solve_least_squares(rows)
-    half = len(weights) // 2
-    for name, part in (("MIDGAME", weights[:half]), ("ENDGAME", weights[half:])):
-        print(f"{name} = ({', '.join(str(round(w * SCALE)) for w in part)})")
+    print_weights(weights)
     print(f"root mean square error in seeds over {len(rows)} positions: {errors(rows, weights)}")
     if args.hold_out:
         held = load([args.hold_out])

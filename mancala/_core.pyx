@@ -57,7 +57,8 @@ cdef enum:
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
-    LEARNED_TERMS = 19      # the learned evaluation's terms (mancala/_learned.py)
+    LEARNED_TERMS = 19      # the learned evaluation's weighted terms (mancala/_learned.py),
+    LEARNED_COUNTS = 13     #   its tables' columns (a pit holding 0..11 seeds, or 12 or more)
     LEARNED_SCALE = 64      #   and their weights' unit: 1/64 seed
 
 # play mode's parts (Searcher.search's play): each may be switched off to measure it

@@ -52,23 +52,36 @@ cdef int side_term(const int *own, const int *other, int capture) noexcept nogil
 
 
 # the learned evaluation's weights (mancala/_learned.py, which describes them),
-# in LEARNED_SCALEths of a seed: the midgame's then the endgame's
+# in LEARNED_SCALEths of a seed: the midgame's then the endgame's; each with a
+# table of what a pit (the mover's six, then the opponent's) adds for its count
 cdef int learned_weights[2 * LEARNED_TERMS]
+cdef int learned_tables[2][2 * KALAH_PITS][LEARNED_COUNTS]
 
 
 cdef void load_learned_weights() except *:
-    from mancala._learned import ENDGAME, MIDGAME, SCALE
-    if SCALE != LEARNED_SCALE or len(MIDGAME) != LEARNED_TERMS or len(ENDGAME) != LEARNED_TERMS:
-        raise ImportError("mancala._learned does not fit the core: rebuild it")
+    from mancala._learned import ENDGAME, ENDGAME_TABLE, MIDGAME, MIDGAME_TABLE, SCALE
+    for weights, table in ((MIDGAME, MIDGAME_TABLE), (ENDGAME, ENDGAME_TABLE)):
+        if (SCALE != LEARNED_SCALE or len(weights) != LEARNED_TERMS or len(table) != 2 * KALAH_PITS
+                or any(len(row) != LEARNED_COUNTS for row in table)):
+            raise ImportError("mancala._learned does not fit the core: rebuild it")
     for i in range(LEARNED_TERMS):
         learned_weights[i] = MIDGAME[i]
         learned_weights[LEARNED_TERMS + i] = ENDGAME[i]
+    for i in range(2 * KALAH_PITS):
+        for n in range(LEARNED_COUNTS):
+            learned_tables[0][i][n] = MIDGAME_TABLE[i][n]
+            learned_tables[1][i][n] = ENDGAME_TABLE[i][n]
 
 
-cdef inline int learned_weighted(const int *b, const int *counts, const int *w) noexcept nogil:
-    cdef int i, total = w[0]
+cdef inline int learned_weighted(const int *b, const int *counts, const int *w,
+                                 int (*table)[LEARNED_COUNTS]) noexcept nogil:
+    cdef int i, n, total = w[0]
     for i in range(KALAH_PITS):
-        total += w[1 + i] * b[i] + w[1 + KALAH_PITS + i] * b[KALAH_OPP_PIT + i]
+        n = b[i]
+        total += w[1 + i] * n + table[i][n if n < LEARNED_COUNTS else LEARNED_COUNTS - 1]
+        n = b[KALAH_OPP_PIT + i]
+        total += (w[1 + KALAH_PITS + i] * n
+                  + table[KALAH_PITS + i][n if n < LEARNED_COUNTS else LEARNED_COUNTS - 1])
     for i in range(6):
         total += w[1 + 2 * KALAH_PITS + i] * counts[i]
     return total
@@ -82,8 +95,9 @@ cdef int learned_term(const int *b, int capture) noexcept nogil:
     cdef int64_t blended, whole
     side_counts(b, b + KALAH_OPP_PIT, capture, counts)
     side_counts(b + KALAH_OPP_PIT, b, capture, counts + 3)
-    blended = (<int64_t> learned_weighted(b, counts, learned_weights) * in_pits
-               + <int64_t> learned_weighted(b, counts, learned_weights + LEARNED_TERMS) * played)
+    blended = (<int64_t> learned_weighted(b, counts, learned_weights, learned_tables[0]) * in_pits
+               + <int64_t> learned_weighted(b, counts, learned_weights + LEARNED_TERMS,
+                                            learned_tables[1]) * played)
     whole = <int64_t> LEARNED_SCALE * (in_pits + played)
     blended = (blended + whole // 2) // whole if blended >= 0 else -((whole // 2 - blended) // whole)
     return <int> (in_pits if blended > in_pits else -in_pits if blended < -in_pits else blended)

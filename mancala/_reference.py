@@ -135,24 +135,32 @@ def _positional_term(slots, player, capture):
 
 
 def learned_terms(slots, player, capture):
-    """The learned evaluation's terms for ``player``, in mancala._learned's order."""
+    """The learned evaluation's terms for ``player``, in mancala._learned's
+    order: its weighted terms, then a 0/1 term for each cell of its tables
+    (pit by pit, the mover's then the opponent's; count 0 to COUNTS - 1)."""
+    from mancala._learned import COUNTS
     other = 1 - player
-    terms = [1, *_row(slots, player), *_row(slots, other)]
+    pits = [*_row(slots, player), *_row(slots, other)]
+    terms = [1, *pits]
     for side in (player, other):
         terms += [_extra_turn_moves(slots, side), _best_capture(slots, side, capture),
                   list(_row(slots, side)).count(0)]
+    for n in pits:
+        terms += [int(min(n, COUNTS - 1) == column) for column in range(COUNTS)]
     return terms
 
 
 def _learned_term(slots, player, capture):
     """What the learned evaluation adds for ``player`` (the weights: mancala._learned)."""
-    from mancala._learned import ENDGAME, MIDGAME, SCALE
+    from mancala._learned import ENDGAME, ENDGAME_TABLE, MIDGAME, MIDGAME_TABLE, SCALE
+    midgame = [*MIDGAME, *(w for row in MIDGAME_TABLE for w in row)]     # learned_terms' order
+    endgame = [*ENDGAME, *(w for row in ENDGAME_TABLE for w in row)]
     terms = learned_terms(slots, player, capture)
     other = 1 - player
     in_pits = sum(_row(slots, player)) + sum(_row(slots, other))
     stores = sum(slots) - in_pits
-    blended = (in_pits * sum(w * t for w, t in zip(MIDGAME, terms))
-               + stores * sum(w * t for w, t in zip(ENDGAME, terms)))
+    blended = (in_pits * sum(w * t for w, t in zip(midgame, terms))
+               + stores * sum(w * t for w, t in zip(endgame, terms)))
     whole = SCALE * sum(slots)
     rounded = (abs(blended) + whole // 2) // whole          # halves away from zero
     rounded = rounded if blended >= 0 else -rounded

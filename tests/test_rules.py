@@ -466,12 +466,17 @@ def test_positional_evaluation_ignores_captures_of_thirteen_or_more(impl):
 
 
 def learned_by_hand(terms, in_pits, stores):
-    """The learned term from terms listed by hand: mancala._learned's weights
-    blended by the seeds in pits and in stores, rounded half away from zero."""
-    from mancala._learned import ENDGAME, MIDGAME, SCALE
+    """The learned term from terms listed by hand: mancala._learned's weights,
+    plus its tables' cells for the pits' counts (terms[1:13]: the mover's
+    pits, then the opponent's), blended by the seeds in pits and in stores,
+    rounded half away from zero."""
+    from mancala._learned import COUNTS, ENDGAME, ENDGAME_TABLE, MIDGAME, MIDGAME_TABLE, SCALE
     assert len(terms) == len(MIDGAME) == len(ENDGAME) == 19
-    blended = (in_pits * sum(w * t for w, t in zip(MIDGAME, terms))
-               + stores * sum(w * t for w, t in zip(ENDGAME, terms)))
+
+    def weighted(weights, table):
+        return (sum(w * t for w, t in zip(weights, terms))
+                + sum(table[pit][min(n, COUNTS - 1)] for pit, n in enumerate(terms[1:13])))
+    blended = in_pits * weighted(MIDGAME, MIDGAME_TABLE) + stores * weighted(ENDGAME, ENDGAME_TABLE)
     whole = SCALE * (in_pits + stores)
     value = int((abs(blended) + whole // 2) // whole)
     return max(-in_pits, min(in_pits, value if blended >= 0 else -value))
