@@ -26,7 +26,7 @@ import time
 
 from mancala import Board, Engine
 from mancala import _reference
-from mancala._learned import COUNTS, SCALE
+from mancala._learned import COUNTS, FACING, SCALE, TOTALS
 
 TERMS = 19          # the weighted terms before the tables' cells (mancala._learned)
 
@@ -93,14 +93,16 @@ def errors(rows, weights):
 def print_weights(weights):
     """The weights in mancala/_learned.py's form, in SCALEths of a seed."""
     half = len(weights) // 2
-    for name, part in (("MIDGAME", weights[:half]), ("ENDGAME", weights[half:])):
+    for phase, part in (("MIDGAME", weights[:half]), ("ENDGAME", weights[half:])):
         scaled = [round(w * SCALE) for w in part]
-        print(f"{name} = ({', '.join(map(str, scaled[:TERMS]))})")
-        rows = [scaled[start:start + COUNTS] for start in range(TERMS, len(scaled), COUNTS)]
-        print(f"{name}_TABLE = (")
-        for row in rows:
-            print(f"    ({', '.join(map(str, row))}),")
-        print(")")
+        print(f"{phase} = ({', '.join(map(str, scaled[:TERMS]))})")
+        start = TERMS
+        for table, rows, columns in (("PITS", 12, COUNTS), ("TOTALS", 2, TOTALS), ("FACING", 12, FACING)):
+            print(f"{phase}_{table} = (")
+            for row in range(rows):
+                print(f"    ({', '.join(map(str, scaled[start:start + columns]))}),")
+                start += columns
+            print(")")
 
 
 def main():

@@ -58,7 +58,9 @@ cdef enum:
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
     LEARNED_TERMS = 19      # the learned evaluation's weighted terms (mancala/_learned.py),
-    LEARNED_COUNTS = 13     #   its tables' columns (a pit holding 0..11 seeds, or 12 or more)
+    LEARNED_COUNTS = 13     #   its tables' columns: a pit's seeds (0..11, 12 or more),
+    LEARNED_TOTALS = 31     #   a row's seeds (0..29, 30 or more),
+    LEARNED_FACING = 9      #   the seeds facing an empty pit (0..7, 8 or more),
     LEARNED_SCALE = 64      #   and their weights' unit: 1/64 seed
 
 # play mode's parts (Searcher.search's play): each may be switched off to measure it

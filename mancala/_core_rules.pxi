@@ -52,38 +52,62 @@ cdef int side_term(const int *own, const int *other, int capture) noexcept nogil
 
 
 # the learned evaluation's weights (mancala/_learned.py, which describes them),
-# in LEARNED_SCALEths of a seed: the midgame's then the endgame's; each with a
-# table of what a pit (the mover's six, then the opponent's) adds for its count
-cdef int learned_weights[2 * LEARNED_TERMS]
-cdef int learned_tables[2][2 * KALAH_PITS][LEARNED_COUNTS]
+# in LEARNED_SCALEths of a seed: learned[0] the midgame's, learned[1] the endgame's
+cdef struct LearnedWeights:
+    int terms[LEARNED_TERMS]
+    int pits[2 * KALAH_PITS][LEARNED_COUNTS]    # the mover's pits, then the opponent's
+    int totals[2][LEARNED_TOTALS]               # the mover's row, then the opponent's
+    int facing[2 * KALAH_PITS][LEARNED_FACING]  # by empty pit, as pits
+cdef LearnedWeights learned[2]
 
 
 cdef void load_learned_weights() except *:
-    from mancala._learned import ENDGAME, ENDGAME_TABLE, MIDGAME, MIDGAME_TABLE, SCALE
-    for weights, table in ((MIDGAME, MIDGAME_TABLE), (ENDGAME, ENDGAME_TABLE)):
-        if (SCALE != LEARNED_SCALE or len(weights) != LEARNED_TERMS or len(table) != 2 * KALAH_PITS
-                or any(len(row) != LEARNED_COUNTS for row in table)):
-            raise ImportError("mancala._learned does not fit the core: rebuild it")
-    for i in range(LEARNED_TERMS):
-        learned_weights[i] = MIDGAME[i]
-        learned_weights[LEARNED_TERMS + i] = ENDGAME[i]
-    for i in range(2 * KALAH_PITS):
-        for n in range(LEARNED_COUNTS):
-            learned_tables[0][i][n] = MIDGAME_TABLE[i][n]
-            learned_tables[1][i][n] = ENDGAME_TABLE[i][n]
+    from mancala import _learned as w
+    phases = ((w.MIDGAME, w.MIDGAME_PITS, w.MIDGAME_TOTALS, w.MIDGAME_FACING),
+              (w.ENDGAME, w.ENDGAME_PITS, w.ENDGAME_TOTALS, w.ENDGAME_FACING))
+    shapes = ((1, LEARNED_TERMS), (2 * KALAH_PITS, LEARNED_COUNTS), (2, LEARNED_TOTALS),
+              (2 * KALAH_PITS, LEARNED_FACING))
+    for phase in phases:
+        for part, (n_rows, n_columns) in zip(phase, shapes):
+            rows = [part] if n_rows == 1 else part
+            if w.SCALE != LEARNED_SCALE or len(rows) != n_rows or any(len(row) != n_columns for row in rows):
+                raise ImportError("mancala._learned does not fit the core: rebuild it")
+    for k, (terms, pits, totals, facing) in enumerate(phases):
+        for i in range(LEARNED_TERMS):
+            learned[k].terms[i] = terms[i]
+        for i in range(2 * KALAH_PITS):
+            for n in range(LEARNED_COUNTS):
+                learned[k].pits[i][n] = pits[i][n]
+            for n in range(LEARNED_FACING):
+                learned[k].facing[i][n] = facing[i][n]
+        for i in range(2):
+            for n in range(LEARNED_TOTALS):
+                learned[k].totals[i][n] = totals[i][n]
 
 
-cdef inline int learned_weighted(const int *b, const int *counts, const int *w,
-                                 int (*table)[LEARNED_COUNTS]) noexcept nogil:
-    cdef int i, n, total = w[0]
+cdef inline int column(int n, int columns) noexcept nogil:
+    """A count's column in a table of `columns`: the last takes every count beyond."""
+    return n if n < columns else columns - 1
+
+
+cdef inline int learned_weighted(const int *b, const int *counts, const LearnedWeights *w) noexcept nogil:
+    """One phase's weighted sum of the learned terms of b (the mover's view)."""
+    cdef int i, own, other, own_row = 0, other_row = 0, total = w.terms[0]
     for i in range(KALAH_PITS):
-        n = b[i]
-        total += w[1 + i] * n + table[i][n if n < LEARNED_COUNTS else LEARNED_COUNTS - 1]
-        n = b[KALAH_OPP_PIT + i]
-        total += (w[1 + KALAH_PITS + i] * n
-                  + table[KALAH_PITS + i][n if n < LEARNED_COUNTS else LEARNED_COUNTS - 1])
+        own = b[i]
+        other = b[KALAH_OPP_PIT + i]
+        total += (w.terms[1 + i] * own + w.pits[i][column(own, LEARNED_COUNTS)]
+                  + w.terms[1 + KALAH_PITS + i] * other
+                  + w.pits[KALAH_PITS + i][column(other, LEARNED_COUNTS)])
+        if own == 0:        # what an empty pit is worth depends on the seeds facing it
+            total += w.facing[i][column(b[KALAH_OPP_STORE - 1 - i], LEARNED_FACING)]
+        if other == 0:
+            total += w.facing[KALAH_PITS + i][column(b[KALAH_PITS - 1 - i], LEARNED_FACING)]
+        own_row += own
+        other_row += other
+    total += w.totals[0][column(own_row, LEARNED_TOTALS)] + w.totals[1][column(other_row, LEARNED_TOTALS)]
     for i in range(6):
-        total += w[1 + 2 * KALAH_PITS + i] * counts[i]
+        total += w.terms[1 + 2 * KALAH_PITS + i] * counts[i]
     return total
 
 
@@ -95,9 +119,8 @@ cdef int learned_term(const int *b, int capture) noexcept nogil:
     cdef int64_t blended, whole
     side_counts(b, b + KALAH_OPP_PIT, capture, counts)
     side_counts(b + KALAH_OPP_PIT, b, capture, counts + 3)
-    blended = (<int64_t> learned_weighted(b, counts, learned_weights, learned_tables[0]) * in_pits
-               + <int64_t> learned_weighted(b, counts, learned_weights + LEARNED_TERMS,
-                                            learned_tables[1]) * played)
+    blended = (<int64_t> learned_weighted(b, counts, &learned[0]) * in_pits
+               + <int64_t> learned_weighted(b, counts, &learned[1]) * played)
     whole = <int64_t> LEARNED_SCALE * (in_pits + played)
     blended = (blended + whole // 2) // whole if blended >= 0 else -((whole // 2 - blended) // whole)
     return <int> (in_pits if blended > in_pits else -in_pits if blended < -in_pits else blended)

@@ -137,24 +137,34 @@ def _positional_term(slots, player, capture):
 def learned_terms(slots, player, capture):
     """The learned evaluation's terms for ``player``, in mancala._learned's
     order: its weighted terms, then a 0/1 term for each cell of its tables
-    (pit by pit, the mover's then the opponent's; count 0 to COUNTS - 1)."""
-    from mancala._learned import COUNTS
+    (the pits', the rows', the empty pits' by the seeds facing them)."""
+    from mancala._learned import COUNTS, FACING, TOTALS
     other = 1 - player
     pits = [*_row(slots, player), *_row(slots, other)]
     terms = [1, *pits]
     for side in (player, other):
         terms += [_extra_turn_moves(slots, side), _best_capture(slots, side, capture),
                   list(_row(slots, side)).count(0)]
-    for n in pits:
-        terms += [int(min(n, COUNTS - 1) == column) for column in range(COUNTS)]
+    facing = [*reversed(_row(slots, other)), *reversed(_row(slots, player))]
+    cells = ([(COUNTS, n) for n in pits]                                    # pit by pit
+             + [(TOTALS, sum(_row(slots, side))) for side in (player, other)]
+             + [(FACING, f if n == 0 else None) for n, f in zip(pits, facing)])   # empty pits only
+    for columns, n in cells:
+        terms += [int(n is not None and min(n, columns - 1) == column) for column in range(columns)]
     return terms
+
+
+def _learned_weights(phase):
+    """A phase's weights (MIDGAME or ENDGAME, mancala._learned) in learned_terms' order."""
+    from mancala import _learned
+    tables = [getattr(_learned, f"{phase}_{part}") for part in ("PITS", "TOTALS", "FACING")]
+    return [*getattr(_learned, phase), *(w for table in tables for row in table for w in row)]
 
 
 def _learned_term(slots, player, capture):
     """What the learned evaluation adds for ``player`` (the weights: mancala._learned)."""
-    from mancala._learned import ENDGAME, ENDGAME_TABLE, MIDGAME, MIDGAME_TABLE, SCALE
-    midgame = [*MIDGAME, *(w for row in MIDGAME_TABLE for w in row)]     # learned_terms' order
-    endgame = [*ENDGAME, *(w for row in ENDGAME_TABLE for w in row)]
+    from mancala._learned import SCALE
+    midgame, endgame = _learned_weights("MIDGAME"), _learned_weights("ENDGAME")
     terms = learned_terms(slots, player, capture)
     other = 1 - player
     in_pits = sum(_row(slots, player)) + sum(_row(slots, other))

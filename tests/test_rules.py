@@ -465,19 +465,19 @@ def test_positional_evaluation_ignores_captures_of_thirteen_or_more(impl):
     assert impl.evaluate(board, 0, STANDARD, 1) == 2
 
 
-def learned_by_hand(terms, in_pits, stores):
-    """The learned term from terms listed by hand: mancala._learned's weights,
-    plus its tables' cells for the pits' counts (terms[1:13]: the mover's
-    pits, then the opponent's), blended by the seeds in pits and in stores,
-    rounded half away from zero."""
-    from mancala._learned import COUNTS, ENDGAME, ENDGAME_TABLE, MIDGAME, MIDGAME_TABLE, SCALE
-    assert len(terms) == len(MIDGAME) == len(ENDGAME) == 19
+def learned_by_hand(terms, cells, in_pits, stores):
+    """The learned term from terms and table cells listed by hand:
+    mancala._learned's weights, plus the cells of its tables (cells: table
+    name, row, column), blended by the seeds in pits and in stores, rounded
+    half away from zero."""
+    from mancala import _learned
+    assert len(terms) == len(_learned.MIDGAME) == len(_learned.ENDGAME) == 19
 
-    def weighted(weights, table):
-        return (sum(w * t for w, t in zip(weights, terms))
-                + sum(table[pit][min(n, COUNTS - 1)] for pit, n in enumerate(terms[1:13])))
-    blended = in_pits * weighted(MIDGAME, MIDGAME_TABLE) + stores * weighted(ENDGAME, ENDGAME_TABLE)
-    whole = SCALE * (in_pits + stores)
+    def weighted(phase):
+        return (sum(w * t for w, t in zip(getattr(_learned, phase), terms))
+                + sum(getattr(_learned, f"{phase}_{table}")[row][column] for table, row, column in cells))
+    blended = in_pits * weighted("MIDGAME") + stores * weighted("ENDGAME")
+    whole = _learned.SCALE * (in_pits + stores)
     value = int((abs(blended) + whole // 2) // whole)
     return max(-in_pits, min(in_pits, value if blended >= 0 else -value))
 
@@ -491,13 +491,26 @@ def test_learned_evaluation(impl, capture):
     #   North: extra turn 1 (slot 10), best capture 2 (slot 11 into 12 facing
     #   slot 0), 0 under none, empty pits 3.
     # 26 seeds in pits, 14 in stores; South's store difference -6.
+    # The tables' cells, rows counted from the mover's pits (0..5) to the
+    # opponent's (6..11), each from its owner's left:
+    #   PITS: each pit's count, 15 in the last column (12 or more);
+    #   TOTALS: South's row 19, North's 7;
+    #   FACING, for each empty pit the seeds facing it (8 or more: column 8):
+    #   South's pit 3 faces slot 9 (0); North's slot 8 faces slot 4 (15),
+    #   slot 9 faces slot 3 (0), slot 12 faces slot 0 (1).
     board = [1, 1, 1, 0, 15, 1, 4, 3, 0, 0, 3, 1, 0, 10]
     cap_south = {STANDARD: 0, EMPTY: 1, NONE: 0}[capture]
     cap_north = 0 if capture == NONE else 2
     south = [1, 1, 1, 1, 0, 15, 1, 3, 0, 0, 3, 1, 0, 2, cap_south, 1, 1, cap_north, 3]
     north = [1, 3, 0, 0, 3, 1, 0, 1, 1, 1, 0, 15, 1, 1, cap_north, 3, 2, cap_south, 1]
-    assert impl.evaluate(board, 0, capture, 2) == -6 + learned_by_hand(south, 26, 14)
-    assert impl.evaluate(board, 1, capture, 2) == 6 + learned_by_hand(north, 26, 14)
+    south_cells = [("PITS", pit, n) for pit, n in enumerate([1, 1, 1, 0, 12, 1, 3, 0, 0, 3, 1, 0])]
+    south_cells += [("TOTALS", 0, 19), ("TOTALS", 1, 7),
+                    ("FACING", 3, 0), ("FACING", 7, 8), ("FACING", 8, 0), ("FACING", 11, 1)]
+    north_cells = [("PITS", pit, n) for pit, n in enumerate([3, 0, 0, 3, 1, 0, 1, 1, 1, 0, 12, 1])]
+    north_cells += [("TOTALS", 0, 7), ("TOTALS", 1, 19),
+                    ("FACING", 1, 8), ("FACING", 2, 0), ("FACING", 5, 1), ("FACING", 9, 0)]
+    assert impl.evaluate(board, 0, capture, 2) == -6 + learned_by_hand(south, south_cells, 26, 14)
+    assert impl.evaluate(board, 1, capture, 2) == 6 + learned_by_hand(north, north_cells, 26, 14)
 
 
 def test_learned_evaluation_stays_within_what_the_pits_can_change(impl):
