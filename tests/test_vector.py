@@ -51,18 +51,21 @@ def check_going_on(result, i, board):
     check_observation(obs, info, i, board)
 
 
+def random_steps(env, most_steps):
+    """Step env with random pits at most most_steps times: (the step's result, the pits)."""
+    for _ in range(most_steps):
+        actions = env.sample_actions()
+        yield env.step(actions), actions.tolist()
+
+
 def play_selfplay(env, seeds, capture, games, reward="win", most_steps=3000):
     """Step env and one Board a board together until ``games`` games have
     finished (or most_steps steps); returns the games finished."""
     boards = [Board(seeds=seeds, capture=capture) for _ in range(env.num_envs)]
     finished = 0
-    for _ in range(most_steps):
-        if finished >= games:
-            break
-        actions = env.sample_actions()
-        result = env.step(actions)
+    for result, pits in random_steps(env, most_steps):
         assert not result[3].any()      # truncations: never
-        for i, pit in enumerate(actions.tolist()):
+        for i, pit in enumerate(pits):
             board = boards[i]
             assert pit in board.legal_moves, (i, pit)
             record = board.push(pit)
@@ -73,6 +76,8 @@ def play_selfplay(env, seeds, capture, games, reward="win", most_steps=3000):
                 check_observation(result[0], result[4], i, boards[i])
             else:
                 check_going_on(result, i, board)
+        if finished >= games:
+            break
     return finished
 
 
@@ -164,13 +169,9 @@ def play_against(env, seeds, capture, allowed, games, most_steps=1000):
     chains ``allowed`` permits. Returns the games finished."""
     boards = [Board(seeds=seeds, capture=capture) for _ in range(env.num_envs)]
     finished = 0
-    for _ in range(most_steps):
-        if finished >= games:
-            break
-        actions = env.sample_actions()
-        result = env.step(actions)
+    for result, pits in random_steps(env, most_steps):
         obs, info = result[0], result[4]
-        for i, pit in enumerate(actions.tolist()):
+        for i, pit in enumerate(pits):
             board = boards[i]
             assert board.to_move == 0 and pit in board.legal_moves
             board.push(pit)
@@ -190,6 +191,8 @@ def play_against(env, seeds, capture, allowed, games, most_steps=1000):
                 assert info["to_move"][i] == 0
                 boards[i] = ends[0]
                 check_going_on(result, i, boards[i])
+        if finished >= games:
+            break
     return finished
 
 
