@@ -1,14 +1,19 @@
 """Fit the learned evaluation's weights (mancala/_learned.py) to exact values.
 
-    python bench/fit_evaluation.py generate FILE [--seconds S] [--seed N]
-    python bench/fit_evaluation.py fit FILE... [--hold-out FILE]
+    python bench/fit_evaluation.py generate FILE [--seconds S] [--seed N] [--solve-time S] [--search-depth D]
+    python bench/fit_evaluation.py fit FILE... [--hold-out FILE] [--exact-only]
 
 generate appends positions to FILE (JSON lines: the 14 slots from the mover's
 view, then the exact final margin from the mover's view) from Kalah(6,4)
 games the engine plays against itself at depths 6 to 10, one move in seven
 random; each position the solver settles within its time (1.5 s, 5 s once
-40 seeds or fewer are in the pits) is kept. Build an endgame database first
-(`python -m mancala solve --endgame 20`): the solves are then quick.
+40 seeds or fewer are in the pits; --solve-time S for another limit) is kept.
+Build an endgame database first (`python -m mancala solve --endgame 22`): the
+solves are then quick, and almost every position with 41 seeds or fewer in
+the pits is settled in a fifth of a second. With --search-depth D, a position
+the solver does not settle (the opening's) is kept too, labelled by a depth-D
+search with the learned evaluation (a line [view, value, D]): the best guess
+there is, as engines' training data is labelled by search.
 
 fit finds, by least squares, the weights that best predict what the rest of
 the game adds to the store difference, with the terms of mancala._reference.
@@ -33,9 +38,10 @@ TERMS = 19          # the weighted terms before the tables' cells (mancala._lear
 RIDGE = 1e-3        # shrinkage per position, for terms that seldom vary (table cells)
 
 
-def generate(path, seconds, seed):
+def generate(path, seconds, seed, solve_time=None, search_depth=0):
     rng = random.Random(seed)
     player, solver = Engine(hash_mb=16, endgame=None), Engine(hash_mb=256)
+    searcher = Engine(hash_mb=64, evaluation="learned")
     end = time.monotonic() + seconds
     with open(path, "a") as out:
         while time.monotonic() < end:
@@ -46,9 +52,12 @@ def generate(path, seconds, seed):
                 view = slots if board.to_move == 0 else slots[7:] + slots[:7]
                 in_pits = sum(slots) - slots[6] - slots[13]
                 if board.ply >= 2:
-                    result = solver.solve(board, time=1.5 if in_pits > 40 else 5)
+                    result = solver.solve(board, time=solve_time or (1.5 if in_pits > 40 else 5))
                     if result.exact:
                         out.write(json.dumps([view, result.score]) + "\n")
+                    elif search_depth:
+                        score = searcher.search(board, depth=search_depth).score
+                        out.write(json.dumps([view, score, search_depth]) + "\n")
                 if board.ply < 2 or rng.random() < 1 / 7:
                     board.push(rng.choice(list(board.legal_moves)))
                 else:
@@ -56,12 +65,14 @@ def generate(path, seconds, seed):
             out.flush()
 
 
-def load(paths):
+def load(paths, exact_only=False):
     rows = []
     for path in paths:
         with open(path) as lines:
             for line in lines:
-                view, value = json.loads(line)
+                view, value, *searched = json.loads(line)
+                if searched and exact_only:
+                    continue
                 if sum(view[0:6]) and sum(view[7:13]):      # a finished game needs no guess
                     rows.append((view, value - view[6] + view[13]))
     return rows
@@ -112,18 +123,22 @@ def main():
     g.add_argument("file")
     g.add_argument("--seconds", type=float, default=600)
     g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--solve-time", type=float, help="seconds a solve may take")
+    g.add_argument("--search-depth", type=int, default=0,
+                   help="label what the solver does not settle by a search this deep")
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
     f.add_argument("--hold-out")
+    f.add_argument("--exact-only", action="store_true", help="leave out the search-labelled positions")
     args = p.parse_args()
     if args.command == "generate":
-        return generate(args.file, args.seconds, args.seed)
-    rows = load(args.files)
+        return generate(args.file, args.seconds, args.seed, args.solve_time, args.search_depth)
+    rows = load(args.files, args.exact_only)
     weights = solve_least_squares(rows)
     print_weights(weights)
     print(f"root mean square error in seeds over {len(rows)} positions: {errors(rows, weights)}")
     if args.hold_out:
-        held = load([args.hold_out])
+        held = load([args.hold_out], args.exact_only)
         print(f"over {len(held)} held-out positions: {errors(held, weights)}")
 
 
