@@ -20,7 +20,8 @@ the game adds to the store difference, with the terms of mancala._reference.
 learned_terms blended by the share of seeds in the pits (midgame, endgame),
 and prints them in 64ths of a seed for mancala/_learned.py, with the error
 (root mean square, in seeds) of the store difference, the positional
-evaluation and the fit, on the fitted positions and on a held-out file.
+evaluation, the learned one as shipped and the fit, on the fitted positions
+and on a held-out file.
 It needs numpy (`pip install numpy`; the `rl` extra has it too).
 """
 import argparse
@@ -97,8 +98,10 @@ def errors(rows, weights):
     def rms(guess):
         return math.sqrt(sum((guess(view) - y) ** 2 for view, y in rows) / len(rows))
     positional = lambda v: _reference.evaluate(v, 0, _reference.STANDARD, _reference.POSITIONAL) - v[6] + v[13]
+    shipped = lambda v: _reference._learned_term(v, 0, _reference.STANDARD)
     fitted = lambda v: sum(w * t for w, t in zip(weights, terms(v)))
-    return f"store {rms(lambda v: 0):.2f}, positional {rms(positional):.2f}, fit {rms(fitted):.2f}"
+    return (f"store {rms(lambda v: 0):.2f}, positional {rms(positional):.2f}, "
+            f"learned as shipped {rms(shipped):.2f}, fit {rms(fitted):.2f}")
 
 
 def print_weights(weights):
