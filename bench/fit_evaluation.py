@@ -47,7 +47,7 @@ RIDGE = 1e-3        # shrinkage per position, for terms that seldom vary (table 
 def generate(path, seconds, seed, solve_time=None, search_depth=0):
     rng = random.Random(seed)
     player, solver = Engine(hash_mb=16, endgame=None), Engine(hash_mb=256)
-    searcher = Engine(hash_mb=64, evaluation="learned")
+    searcher = Engine(hash_mb=64, evaluation="learned") if search_depth else None
     end = time.monotonic() + seconds
     with open(path, "a") as out:
         while time.monotonic() < end:
