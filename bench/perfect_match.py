@@ -1,17 +1,19 @@
 """What perfect play scores against a player: the ceiling of a match's Elo.
 
-    python bench/perfect_match.py OPPONENT [--plies P] [--solve-time S] [--games N]
+    python bench/perfect_match.py OPPONENT [--plies P] [--solve-time S] [--games N] [--seeds N] [--capture C]
 
 Plays the arena's ``ai:perfect`` (the opening book at the start, then an
 exact solve of every position: Engine.solve with the largest endgame
 database cached) against OPPONENT, any arena player spec such as
 'engine:"OLD/.venv/bin/python -m mancala engine"@0.1', over the start and
-every P-move opening (default 2) in game pairs, and prints the arena's JSON.
+every P-move opening (default 2) of Kalah(6,N) (default 4) in game pairs,
+and prints the arena's JSON.
 Unlike ``ai:perfect`` in play, whose solve gives up after
 players.PERFECT_SOLVE_TIME seconds and searches instead, each solve here may
-take S seconds (default 600: with a 22-seed database cached every position of
-Kalah(6,4) seen so far solved in under a minute), so every move is perfect
-unless a solve runs out of that time.
+take S seconds (default 600; with a 22-seed database cached, each of the 36
+positions of Kalah(6,4)'s 2-ply suite solved in under 30 s), so every move is
+perfect unless a solve runs out of that time (tests/test_perfect_match.py
+checks every move against the pure-Python twin's minimax on Kalah(6,1)).
 
 A match scores wins, draws and losses; perfect play maximises the final
 margin against a perfect opponent. Against a fallible one that is not the
@@ -31,11 +33,13 @@ def main():
     p.add_argument("--plies", type=int, default=2)
     p.add_argument("--solve-time", type=float, default=600.0)
     p.add_argument("--games", type=int, help="games to play (default: the suite once)")
+    p.add_argument("--seeds", type=int, default=4, help="seeds per pit (default 4)")
+    p.add_argument("--capture", default="standard", help="capture rule (default standard)")
     args = p.parse_args()
     players.PERFECT_SOLVE_TIME = args.solve_time
     games = ["--games", str(args.games)] if args.games else []
     return cli(["arena", "ai:perfect", args.opponent, "--openings", str(args.plies), *games,
-                "--workers", "1", "--json"])
+                "--seeds", str(args.seeds), "--capture", args.capture, "--workers", "1", "--json"])
 
 
 if __name__ == "__main__":
