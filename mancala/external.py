@@ -8,11 +8,23 @@ wrong raises :class:`mancala.errors.PlayerFailedError` with its reason
 ("crash", "timeout", "illegal-move", "protocol") after the process has been
 killed and reaped; the process is also ended by :meth:`close`, when the
 object is collected, and when the interpreter exits.
+
+A program is untrusted. Its output is read as bytes by a thread that never
+blocks the game: a line longer than MAX_LINE_BYTES, more than
+MAX_PENDING_BYTES of output not yet read, more than MAX_MOVE_BYTES in one move,
+or a line that is not UTF-8 is a "protocol" forfeit. It runs in a process group
+of its own, marked by a token in its environment: closing it kills the group,
+then (on Linux) every process still carrying the token, so a child that left
+the group (``setsid``) or outlived its parent goes too. A child that holds the
+output open after the program exits cannot keep a game waiting: a move is
+forfeited within its time limit, and the reader stops when the program is closed.
 """
 from __future__ import annotations
 
 import os
 import queue
+import secrets
+import select
 import shlex
 import signal
 import subprocess
@@ -29,6 +41,10 @@ MARGIN_SECONDS = 1.0        # a move may take its time * (1 + MARGIN_SHARE) + th
 MARGIN_SHARE = 0.5
 QUIT_SECONDS = 0.5          # after quit, how long a program may take to exit before it is killed
 EXIT_SECONDS = 1.0          # after its output ends, how long a program may take to exit
+MAX_LINE_BYTES = 64 * 1024          # a longer line is a protocol forfeit
+MAX_PENDING_BYTES = 1024 * 1024     # output read but not yet taken by the game
+MAX_MOVE_BYTES = 4 * 1024 * 1024    # output during one move
+TOKEN_VARIABLE = "MANCALA_ENGINE_TOKEN"   # marks every process an engine starts
 SIDES = ("south", "north")
 
 
@@ -65,26 +81,109 @@ def position_command(board: Board) -> str:
     return line
 
 
-def _kill(process: subprocess.Popen, group: bool) -> None:
-    """End process (and its process group) and reap it. Raises nothing."""
+def _marked(token: str) -> List[int]:
+    """The pids of processes whose environment holds TOKEN_VARIABLE=token (Linux's
+    /proc; elsewhere none are found)."""
+    needle = f"{TOKEN_VARIABLE}={token}".encode()
+    found = []
     try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as environ:
+                if needle in environ.read().split(b"\0"):
+                    found.append(int(name))
+        except OSError:             # gone, or another user's
+            pass
+    return found
+
+
+def _kill(process: subprocess.Popen, group: bool, token: str, stop: threading.Event) -> None:
+    """End the program, its process group and every process that carries its
+    token, reap it, and let its reader stop. Raises nothing."""
+    stop.set()
+    try:
+        if group:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)   # its children too, even if it has exited
+            except OSError:
+                pass
         if process.poll() is None:
-            if group:
-                try:
-                    os.killpg(process.pid, signal.SIGKILL)
-                except OSError:
-                    process.kill()
-            else:
-                process.kill()
+            process.kill()
         process.wait(timeout=5)
+        for _ in range(3):          # children that left the group; their own children next round
+            left = _marked(token)
+            if not left:
+                break
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.01)
     except Exception:
         pass
-    for stream in (process.stdin, process.stdout):
+    try:
+        if process.stdin is not None:
+            process.stdin.close()
+    except Exception:
+        pass
+
+
+class _Trouble:
+    """What the reader found wrong with the output (a protocol forfeit)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _read(fd: int, lines: "queue.Queue", taken: List[int], stop: threading.Event) -> None:
+    """Split the program's output into lines (UTF-8) onto ``lines``, then None at
+    its end; a _Trouble instead when it breaks the limits. Stops when ``stop``
+    is set (the program was closed) even if a child still holds the output."""
+    buffer = b""
+    queued = 0                  # bytes of lines put on the queue; taken[0]: of those taken off
+    try:
+        while not stop.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            buffer += chunk
+            *complete, buffer = buffer.split(b"\n")
+            for raw in complete:
+                if len(raw) > MAX_LINE_BYTES:
+                    lines.put(_Trouble(f"sent a line of {len(raw):,} bytes (at most "
+                                       f"{MAX_LINE_BYTES:,})"))
+                    return
+                try:
+                    line = raw.decode("utf-8").rstrip("\r")
+                except UnicodeDecodeError:
+                    lines.put(_Trouble(f"sent a line that is not UTF-8: {raw[:60]!r}"))
+                    return
+                queued += len(line.encode()) + 1
+                lines.put(line)
+            if len(buffer) > MAX_LINE_BYTES:
+                lines.put(_Trouble(f"sent more than {MAX_LINE_BYTES:,} bytes without a newline"))
+                return
+            if queued - taken[0] > MAX_PENDING_BYTES:
+                lines.put(_Trouble(f"sent more than {MAX_PENDING_BYTES:,} bytes that were not "
+                                   f"asked for"))
+                return
+    except (OSError, ValueError):
+        pass
+    finally:
         try:
-            if stream is not None:
-                stream.close()
-        except Exception:
+            os.close(fd)
+        except OSError:
             pass
+    lines.put(None)
 
 
 class EngineProcess:
@@ -101,18 +200,26 @@ class EngineProcess:
         self.name = " ".join(self.argv)
         self.engine_name = ""
         self.info: List[str] = []       # the info lines of the last move
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._lines: "queue.Queue[Union[str, _Trouble, None]]" = queue.Queue()
+        self._taken = [0]               # bytes of lines taken off the queue (the reader counts its own)
+        self._stop = threading.Event()
         group = os.name == "posix"      # its own process group: Ctrl-C is ours to pass on
+        token = secrets.token_hex(8)
         try:
             self.process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=group)
+                stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=group,
+                env={**os.environ, TOKEN_VARIABLE: token})
         except OSError as exc:
             raise PlayerFailedError(f"engine {quote(self.name)} cannot be started: "
                                     f"{exc.strerror or exc}", "crash") from None
         self.pid = self.process.pid
-        self._finalizer = weakref.finalize(self, _kill, self.process, group)
-        threading.Thread(target=self._read, args=(self.process.stdout, self._lines),
+        # the reader owns the output's descriptor: the text stream Popen made is never read
+        out = os.dup(self.process.stdout.fileno())
+        self.process.stdout.close()
+        self.process.stdout = None
+        self._finalizer = weakref.finalize(self, _kill, self.process, group, token, self._stop)
+        threading.Thread(target=_read, args=(out, self._lines, self._taken, self._stop),
                          name="mancala-engine-reader", daemon=True).start()
         try:
             self.send("ugi")
@@ -124,15 +231,6 @@ class EngineProcess:
         except BaseException:   # Ctrl-C too: no quit and wait, it is killed at once
             self.close(kill=True)
             raise
-
-    @staticmethod
-    def _read(stream, lines: "queue.Queue[Optional[str]]") -> None:
-        try:
-            for line in stream:
-                lines.put(line.rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        lines.put(None)
 
     @property
     def alive(self) -> bool:
@@ -157,21 +255,39 @@ class EngineProcess:
         except (OSError, ValueError):
             raise self._fail("closed its input (it has exited)", "crash") from None
 
+    def _take(self, timeout: float) -> "Union[str, _Trouble, None]":
+        item = self._lines.get(timeout=timeout)
+        if isinstance(item, str):
+            self._taken[0] += len(item.encode()) + 1
+        return item
+
     def _until(self, word: str, seconds: float, what: str) -> List[str]:
         """The lines up to the first whose first word is ``word``."""
         deadline = time.monotonic() + seconds
         seen: List[str] = []
+        size = 0
         while True:
             left = deadline - time.monotonic()
             try:
-                line = self._lines.get(timeout=max(0.0, left))
+                line = self._take(max(0.0, min(left, 0.1)))
             except queue.Empty:
-                raise self._fail(f"did not answer {what} within {seconds:g} s", "timeout") from None
+                if left <= 0:
+                    raise self._fail(f"did not answer {what} within {seconds:g} s", "timeout") from None
+                if not self.alive and self._lines.empty():  # exited; a child may hold its output
+                    raise self._fail(f"exited (status {self.process.returncode}) during {what}",
+                                     "crash") from None
+                continue
             if line is None:
                 raise self._fail(f"{self._ended()} during {what}", "crash")
-            seen.append(line)
+            if isinstance(line, _Trouble):
+                raise self._fail(f"{line.message} during {what}", "protocol")
+            size += len(line) + 1
+            if size > MAX_MOVE_BYTES:
+                raise self._fail(f"sent more than {MAX_MOVE_BYTES:,} bytes during {what}", "protocol")
             if line.split()[:1] == [word]:
-                return seen
+                return seen + [line]
+            if line.startswith("info") or word != "bestmove":
+                seen.append(line)
 
     def bestmove(self, board: Board, seconds: float) -> int:
         """The program's move (0..5) for board, searching ``seconds``.
@@ -190,14 +306,18 @@ class EngineProcess:
     def _bestmove(self, board: Board, seconds: float) -> int:
         while True:     # forget what it said between moves
             try:
-                if self._lines.get_nowait() is None:
-                    raise self._fail(f"{self._ended()} between moves", "crash")
+                line = self._take(0)
             except queue.Empty:
                 break
+            if line is None:
+                raise self._fail(f"{self._ended()} between moves", "crash")
+            if isinstance(line, _Trouble):
+                raise self._fail(f"{line.message} between moves", "protocol")
         self.send(position_command(board))
-        self.send(f"go movetime {max(1, round(seconds * 1000))}")
+        movetime = max(1, round(seconds * 1000))
+        self.send(f"go movetime {movetime}")
         limit = seconds * (1 + MARGIN_SHARE) + MARGIN_SECONDS
-        lines = self._until("bestmove", limit, f"go movetime (within {limit:g} s)")
+        lines = self._until("bestmove", limit, f"go movetime {movetime}")
         self.info = [line for line in lines if line.startswith("info")]
         for line in self.info:
             if line.startswith("info string error"):

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import math
 import platform
+import signal
 import sys
 import time
 from typing import Optional, TextIO
@@ -137,18 +138,28 @@ def run(args: argparse.Namespace) -> int:
                          sprt=tuple(args.sprt) if args.sprt else None,
                          sprt_alpha=args.sprt_alpha, sprt_beta=args.sprt_beta)
     progress = _Bar(sys.stderr) if is_terminal(sys.stderr) else _Lines(sys.stderr)
-    report = run_arena(config, workers=args.workers, progress=progress)
+    terminated = []
+
+    def on_term(signum, frame) -> None:     # as Ctrl-C: the games' players are closed on the way out
+        terminated.append(signum)
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, on_term)
+    try:
+        report = run_arena(config, workers=args.workers, progress=progress)
+    finally:
+        signal.signal(signal.SIGTERM, before)
     progress.close()
     if report.interrupted:
-        print(f"mancala: interrupted: {len(report.games)} of {config.games} games finished",
-              file=sys.stderr, flush=True)
+        print(f"mancala: {'terminated' if terminated else 'interrupted'}: {len(report.games)} of "
+              f"{config.games} games finished", file=sys.stderr, flush=True)
     if args.json:
         write_json(report, sys.stdout)
     elif args.csv:
         write_csv(report, sys.stdout)
     else:
         write_table(report, sys.stdout)
-    return 130 if report.interrupted else 0
+    return (128 + terminated[0]) if terminated else 130 if report.interrupted else 0
 
 
 # -- output
