@@ -13,10 +13,11 @@ numbers them (``Board.push`` takes 0..5).
 from __future__ import annotations
 
 import inspect
+import re
 import threading
 from typing import Callable, Iterable, List, Optional, Sequence
 
-from mancala._core import EVALUATIONS
+from mancala._core import EVALUATIONS, MAX_SEEDS
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
 from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
@@ -31,6 +32,7 @@ MAX_CLOCK_MS = 2 ** 31 - 1                 # wtime/btime/winc/binc: about 24 day
 MIN_MOVE_MS = 10                           # the least a clock ever gives one move
 AUTHOR = "the mancala developers"
 GO_WORDS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "infinite")
+WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 CLOCK_SYNONYMS = {"p1time": "wtime", "p2time": "btime", "p1inc": "winc", "p2inc": "binc"}
 
 
@@ -38,10 +40,8 @@ def _whole(word: Optional[str], what: str, lowest: int, highest: int) -> int:
     """A token as a whole number in lowest..highest, else an error stating the range."""
     if word is None:
         raise InputError(f"{what} needs a whole number from {lowest} to {highest}")
-    try:
-        value = int(word, 10)
-    except ValueError:
-        value = None
+    # ASCII digits only: int() also takes other scripts' digits ('٤') and spaces
+    value = int(word) if WHOLE.fullmatch(word) else None
     return check_whole(value, what, lowest, highest, given=word)
 
 
@@ -84,11 +84,12 @@ def parse_position(words: Sequence[str]) -> Board:
     to_move = 0
     if kind == "board":
         counts = rest[:SLOTS]
-        if len(counts) < SLOTS or any(not w.isdigit() for w in counts):
+        if len(counts) < SLOTS or any(not (w.isascii() and w.isdigit() and len(w) <= 4)
+                                      for w in counts):
             shown = " ".join(counts)
-            raise InvalidBoardError(f"position board needs {SLOTS} whole counts of seeds "
-                                    f"(South pits, South store, North pits, North store), "
-                                    f"not {quote(shown)}")
+            raise InvalidBoardError(f"position board needs {SLOTS} whole counts of seeds, 0 to "
+                                    f"{MAX_SEEDS} each (South pits, South store, North pits, "
+                                    f"North store), not {quote(shown)}")
         slots = [int(w) for w in counts]
         rest = rest[SLOTS:]
         if not rest or rest[0].lower() not in SIDES:
@@ -163,12 +164,6 @@ class GoLimits:
         if own[0] in clock and self.movetime is None:
             self.movetime = allocate_ms(clock[own[0]], clock.get(own[1], 0))
 
-    @property
-    def bounded(self) -> bool:
-        """The search ends by itself soon enough for a next command to wait for it."""
-        return not self.infinite and (self.depth is not None or self.nodes is not None
-                                      or self.movetime is not None)
-
     def search_limits(self) -> dict:
         """The keywords for Engine.search: nothing means 'until stopped'."""
         limits = {}
@@ -208,9 +203,9 @@ class Session:
         self._engine = None
         self._thread: Optional[threading.Thread] = None
         self._release = threading.Event()   # go infinite: the answer waits for stop
+        self._answered = threading.Event()  # the running search has written its bestmove
         self._quitting = False
         self.gone = False                   # stdout was closed: nobody reads the answers
-        self._bounded = True                # the running search has a depth, node or time limit
 
     # -- output
 
@@ -239,7 +234,8 @@ class Session:
 
     @property
     def searching(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """A search runs and has not answered (once bestmove is written, the next go is welcome)."""
+        return self._thread is not None and self._thread.is_alive() and not self._answered.is_set()
 
     # -- reading
 
@@ -269,12 +265,11 @@ class Session:
             raise InputError(f"{command} takes nothing after it, not {quote(' '.join(args))}")
 
     def _idle(self, command: str) -> None:
-        """Wait for a search with a limit to end; refuse while one without a limit runs."""
-        if not self.searching:
-            return
-        if not self._bounded:
-            raise InputError(f"{command} while a search without a limit runs: send stop first")
-        self._thread.join()
+        """Refuse while a search runs: the reader never waits on one (stop, isready,
+        query and quit are answered at once, always)."""
+        if self.searching:
+            raise InputError(f"{command} while a search runs: wait for its bestmove, "
+                             f"or send stop first")
 
     # -- commands
 
@@ -350,10 +345,18 @@ class Session:
             self.say("bestmove none")
             return
         board = self.board.copy(stack=False)
+        try:
+            engine = self.engine
+        except (MemoryError, MancalaError, OSError) as exc:   # the table cannot be had
+            self._engine = None
+            from mancala.engine import Engine
+            self.error(f"the engine cannot be made ({type(exc).__name__}: {exc}); "
+                       f"searching without a table".replace("\n", " "))
+            engine = Engine(hash_mb=0, evaluation=self.evaluation)
         self._release.clear()
-        self._bounded = limits.bounded
-        engine = self.engine
-        self._thread = threading.Thread(target=self._search, args=(engine, board, limits),
+        self._answered = threading.Event()
+        self._thread = threading.Thread(target=self._search,
+                                        args=(engine, board, limits, self._answered),
                                         name="mancala-search", daemon=True)
         self._thread.start()
 
@@ -407,7 +410,7 @@ class Session:
 
     # -- the search thread
 
-    def _search(self, engine, board: Board, limits: GoLimits) -> None:
+    def _search(self, engine, board: Board, limits: GoLimits, answered: threading.Event) -> None:
         try:
             keywords = limits.search_limits()
             if _accepts_progress(engine.search):
@@ -418,10 +421,12 @@ class Session:
                            result.elapsed, result.pv)
             if limits.infinite:
                 self._release.wait()    # UCI: infinite answers only when told to stop
+            answered.set()
             if not self._quitting:
                 self.say(f"bestmove {result.move + 1}")
         except Exception as exc:     # the engine failed: say so, answer a legal move
             self.error(f"search failed: {type(exc).__name__}: {exc}".replace("\n", " "))
+            answered.set()
             if not self._quitting:
                 self.say(f"bestmove {board.legal_moves[0] + 1}")
 
@@ -474,6 +479,13 @@ def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "",
     session = Session(write, version, evaluation)
     try:
         for line in lines:
+            if isinstance(line, bytes):     # stdin is read as bytes, whatever the locale
+                try:
+                    line = line.decode("utf-8")
+                except UnicodeDecodeError:
+                    shown = line.rstrip(b"\r\n")[:60]
+                    session.error(f"a line is UTF-8 text, not {shown!r}")
+                    continue
             if not session.handle(line):
                 break
     finally:

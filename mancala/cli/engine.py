@@ -28,9 +28,10 @@ def _write(line: str) -> None:
 
 
 def _lines():
-    """stdin's lines as they come (not read ahead in blocks), until its end."""
+    """stdin's lines as they come (not read ahead in blocks), until its end, as bytes:
+    a line that is not UTF-8 is the session's to refuse, whatever the locale says."""
     while True:
-        line = sys.stdin.readline()
+        line = sys.stdin.buffer.readline()
         if not line:
             return
         yield line

@@ -1,0 +1,190 @@
+"""The engine protocol against a hostile client, as a GUI meets it: a real
+``python -m mancala engine`` process fed bytes. It never crashes, never gives
+a traceback, answers every bad line with one error line, and its reader never
+waits on a search."""
+from __future__ import annotations
+
+import os
+import queue
+import random
+import resource
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+PYTHON = sys.executable
+
+
+class EngineRun:
+    """A running engine: send bytes, read its lines with a deadline."""
+
+    def __init__(self, env=None, preexec=None):
+        self.process = subprocess.Popen([PYTHON, "-m", "mancala", "engine"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=env, preexec_fn=preexec)
+        self.lines: "queue.Queue" = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for raw in self.process.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, data):
+        self.process.stdin.write(data if isinstance(data, bytes) else data.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def until(self, prefix, seconds=10.0):
+        """The lines up to the first that starts with prefix (AssertionError after seconds)."""
+        seen, deadline = [], time.monotonic() + seconds
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {prefix!r} within {seconds} s; saw {seen[-5:]}")
+            if line is None:
+                raise AssertionError(f"the engine ended before {prefix!r}; saw {seen[-5:]}")
+            seen.append(line)
+            if line.startswith(prefix):
+                return seen
+
+    def close(self):
+        if self.process.poll() is None:
+            try:
+                self.send("quit")
+                self.process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+        err = self.process.stderr.read().decode("utf-8", "replace")
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            stream.close()
+        return err
+
+
+@pytest.fixture
+def engine():
+    runs = []
+
+    def start(**kwargs):
+        runs.append(EngineRun(**kwargs))
+        return runs[-1]
+
+    yield start
+    for run in runs:
+        assert "Traceback" not in run.close()
+
+
+@pytest.mark.parametrize("locale", [{"PYTHONIOENCODING": "utf-8:strict"}, {"LC_ALL": "C"},
+                                    {"LC_ALL": "C.UTF-8"}])
+def test_invalid_utf8_is_one_error_line_under_any_locale(engine, locale):
+    run = engine(env={**os.environ, **locale})
+    run.send(b"position \xff\xfe startpos\n")
+    run.send("isready")
+    seen = run.until("readyok")
+    errors = [line for line in seen if line.startswith("info string error")]
+    assert len(errors) == 1 and "UTF-8" in errors[0] and "\\xff\\xfe" in errors[0], seen
+    run.send("position startpos moves 3")                  # it goes on
+    run.send("query position")
+    assert run.until("response")[-1].startswith("response 4 4 0 5 5 5 1")
+
+
+@pytest.mark.parametrize("go", ["go depth 254", "go movetime 3600000", "go infinite"])
+def test_the_reader_never_waits_on_a_search(engine, go):
+    """A second go, setoption and uginewgame during a long search are refused
+    at once; stop, isready and query are answered within a second (before the
+    fix: seconds for depth 254, an hour for movetime 3600000)."""
+    run = engine()
+    run.send("position startpos seeds 6")
+    run.send("isready")
+    run.until("readyok")
+    run.send(go)
+    time.sleep(0.3)
+    started = time.monotonic()
+    for line in ("go depth 1", "setoption name Hash value 1", "uginewgame"):
+        run.send(line)
+        assert "while a search runs" in run.until("info string error", 2)[-1]
+    run.send("isready")
+    run.until("readyok", 2)
+    run.send("query gameover")
+    run.until("response false", 2)
+    run.send("stop")
+    seen = run.until("bestmove", 2)
+    assert [line for line in seen if line.startswith("bestmove")] == seen[-1:]
+    assert time.monotonic() - started < 5
+    run.send("go depth 2")                                   # after bestmove: welcome
+    assert run.until("bestmove", 10)[-1].split()[1] in "123456"
+    run.send("go depth 254")
+    time.sleep(0.2)
+    before = time.monotonic()
+    run.send("quit")
+    run.process.wait(timeout=5)
+    assert time.monotonic() - before < 3 and run.process.returncode == 0
+
+
+@pytest.mark.parametrize("line, says", [
+    ("position board ² 4 4 4 4 4 0 4 4 4 4 4 4 0 south", "0 to 144"),
+    ("position board ٤ 4 4 4 4 4 0 4 4 4 4 4 4 0 south", "whole counts"),
+    ("position startpos seeds ٤", "seeds per pit"),
+    ("position startpos moves ٣", "move 1"),
+    ("go depth ٥", "depth"),
+    ("setoption name Hash value ١٠", "Hash"),
+])
+def test_numbers_are_ascii_digits(engine, line, says):
+    run = engine()
+    run.send(line)
+    run.send("query position")
+    seen = run.until("response")
+    errors = [x for x in seen if x.startswith("info string error")]
+    assert len(errors) == 1 and says in errors[0], seen
+    assert "invalid literal" not in errors[0]                # not Python's own words
+    assert seen[-1].startswith("response 4 4 4 4 4 4 0")     # the position did not change
+
+
+def _limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+
+def test_a_table_that_cannot_be_had_still_gives_a_bestmove(engine):
+    run = engine(preexec=_limit_memory)                       # 3 GB of address space
+    run.send("setoption name Hash value 8192")
+    run.send("position startpos")
+    run.send("go depth 3")
+    seen = run.until("bestmove", 30)
+    assert any("cannot be made" in line for line in seen), seen
+    assert seen[-1].split()[1] in "123456"
+
+
+def test_a_bounded_fuzz_of_every_command(engine):
+    """Random lines built from the protocol's words, numbers, junk and bytes; every
+    line is answered or refused, the engine stays up, no traceback (fixed seed)."""
+    words = ["ugi", "uci", "isready", "setoption", "name", "value", "Hash", "Threads",
+             "Evaluation", "learned", "newgame", "uginewgame", "position", "startpos", "board",
+             "seeds", "capture", "empty", "none", "standard", "moves", "go", "depth", "nodes",
+             "movetime", "wtime", "btime", "winc", "binc", "infinite", "stop", "query",
+             "gameover", "p1turn", "result", "south", "north", "-1", "0", "1", "3", "6", "7",
+             "99999999999999999999", "²", "٤", "\x00", "\t", "é"]
+    rng = random.Random(2026)
+    run = engine()
+    deadline = time.monotonic() + 60
+    for count in range(300):
+        if time.monotonic() > deadline:
+            break
+        if rng.random() < 0.05:
+            run.send(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 20))) + b"\n")
+        else:
+            line = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 8)))
+            if line.split()[:1] == ["go"]:
+                line = "go depth 2"                          # keep the run short
+            run.send(line)
+        if count % 25 == 0:
+            run.send("stop")
+            run.send("isready")
+            run.until("readyok", 10)
+    run.send("stop")
+    run.send("isready")
+    run.until("readyok", 10)
+    assert run.process.poll() is None
