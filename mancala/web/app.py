@@ -56,7 +56,12 @@ else:
 
 MAX_BODY = 64 * 1024            # bytes of a request body or WebSocket message
 MAX_SEARCHES = 2                # engine searches running at once, across all clients
-MAX_TABS = 16                   # tabs whose computer players (and tables) are kept
+MAX_WAITING = 4                 # /api/ai requests waiting for a search slot; past it: 503
+RETRY_AFTER = 2                 # seconds a busy server asks a client to wait
+MAX_TABS = 16                   # tabs whose computer players are kept...
+MAX_TABLE_MB = 1024             # ...while their tables total at most this (idle ones go first)
+IDLE_SECONDS = 600.0            # a player unused this long is dropped, its table freed
+DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
 MAX_SOCKETS = 64                # analysis WebSockets open at once
 TAB_ID_CHARS = 64
 THINKING_EVERY = 0.25           # seconds between "thinking" messages while a move is searched
@@ -82,9 +87,10 @@ SECURITY_HEADERS = {
 class Refused(Exception):
     """A request answered with an HTTP error status and one line."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: Optional[Dict[str, str]] = None) -> None:
         super().__init__(message)
         self.status = status
+        self.headers = headers or {}
 
 
 def decode(raw: bytes) -> Any:
@@ -149,19 +155,16 @@ class Job:
 
 
 class Tab:
-    """What the server keeps for one browser tab: its players and its running job."""
+    """What the server keeps for one browser tab: its running job."""
 
     def __init__(self) -> None:
-        self.players: "OrderedDict[str, Any]" = OrderedDict()   # level -> player (2 at most)
         self.job: Optional[Job] = None
 
-    def player(self, level: str):
-        if level not in self.players:
-            self.players[level] = api.computer(level)
-            while len(self.players) > 2:
-                self.players.popitem(last=False)
-        self.players.move_to_end(level)
-        return self.players[level]
+
+def table_mb(player: Any) -> float:
+    """The megabytes a player's table takes (made now if it was not yet)."""
+    engine = getattr(player, "engine", None)
+    return engine.hash_mb if engine is not None else 0.0
 
 
 class Server:
@@ -169,6 +172,10 @@ class Server:
 
     def __init__(self) -> None:
         self.tabs: "OrderedDict[str, Tab]" = OrderedDict()
+        # (tab, level) -> [player, megabytes of its table, last used]: least recent first
+        self.players: "OrderedDict[tuple, list]" = OrderedDict()
+        self.waiting = 0                    # /api/ai requests waiting for a slot or searching
+        self.busy: set = set()              # ids of the players searching now
         self.sockets = 0
         self._limiter = None
         self._endgames: Dict[str, Any] = {}
@@ -193,6 +200,36 @@ class Server:
             if capture not in self._endgames:
                 self._endgames[capture] = endgame.find(capture)
             return self._endgames[capture]
+
+    def player(self, key: str, level: Any, busy: set):
+        """The computer player of a tab at a level (RequestError for a level that is
+        not one), kept for the tab's next move within the server's bounds: at most
+        MAX_TABS tabs' players, tables of MAX_TABLE_MB in all, none idle past
+        IDLE_SECONDS (the least recently used go first; never one in ``busy``,
+        searching now). The players share the server's endgame databases."""
+        player = api.computer(level)            # checks level (any JSON value) before any lookup
+        entry = self.players.get((key, level)) if key else None
+        now = time.monotonic()
+        if entry is None:
+            entry = [player, table_mb(player), now]
+            if key:
+                self.players[(key, level)] = entry
+        entry[2] = now
+        if key:
+            self.players.move_to_end((key, level))
+            self._evict(now, busy)
+        return entry[0]
+
+    def _evict(self, now: float, busy: set) -> None:
+        tabs = {key for key, _ in self.players}
+        total = sum(entry[1] for entry in self.players.values())
+        for name, entry in list(self.players.items())[:-1]:      # the newest stays
+            idle = now - entry[2] > IDLE_SECONDS
+            if (idle or len(tabs) > MAX_TABS or total > MAX_TABLE_MB) and id(entry[0]) not in busy:
+                del self.players[name]
+                total -= entry[1]
+                if not any(key == name[0] for key, _ in self.players):
+                    tabs.discard(name[0])
 
     def tab(self, key: str) -> Tab:
         tab = self.tabs.get(key)
@@ -221,6 +258,7 @@ def endpoint(handler: Callable[["Request"], Awaitable[Any]]):
             response = answer if isinstance(answer, Response) else JSONResponse(answer)
         except Refused as exc:
             response = _error(exc.status, str(exc))
+            response.headers.update(exc.headers)
         except InputError as exc:
             response = _error(400, str(exc))
         # the time the server spent (waiting for a search slot included), for bench/web_load.py
@@ -276,8 +314,11 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
         key = data.get("tab", "")
         if not isinstance(key, str) or len(key) > TAB_ID_CHARS:
             raise RequestError(f"tab is a name of at most {TAB_ID_CHARS} characters, not {quote(key)}")
+        if server.waiting >= MAX_SEARCHES + MAX_WAITING:
+            raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
+                               f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
         tab = server.tab(key) if key else Tab()
-        player = tab.player(data["level"])
+        player = server.player(key, data["level"], server.busy)
         if tab.job is not None:         # this tab's last request is out of date
             tab.job.cancelled = True
             tab.job.stop()
@@ -286,18 +327,36 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
         def work() -> int:
             if job.cancelled:
                 return -1
-            job.engine = getattr(player, "engine", None)
+            engine = job.engine = getattr(player, "engine", None)
+            if engine is not None and engine.endgame is not None:   # one database, shared
+                engine.endgame = server.endgame(board.capture) or "auto"
             if job.cancelled:
                 return -1
             return player.choose(board.copy(stack=False))
 
+        async def watch() -> None:      # a client that has gone stops its search
+            while not await request.is_disconnected():
+                await anyio.sleep(DISCONNECT_POLL)
+            job.cancelled = True
+            job.stop()
+
+        server.waiting += 1
+        server.busy.add(id(player))
         try:
-            pit = await server.run(work)
+            async with anyio.create_task_group() as group:
+                group.start_soon(watch)
+                try:
+                    pit = await server.run(work)
+                finally:
+                    group.cancel_scope.cancel()
         finally:
+            server.waiting -= 1
+            server.busy.discard(id(player))
             if tab.job is job:
                 tab.job = None
         if job.cancelled:
-            raise Refused(409, "stopped: a newer request from the same tab replaced this one")
+            raise Refused(409, "stopped: a newer request from the same tab replaced this one, "
+                               "or the client went away")
         return api.choice(player, board, pit, data["level"])
 
     @endpoint
@@ -319,7 +378,8 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
         if not same_origin(socket.headers):
             await socket.close(code=1008, reason="another site's page may not use this server")
             return
-        if server.sockets >= MAX_SOCKETS:
+        if server.sockets >= MAX_SOCKETS:   # accepted, then closed: the page sees 1013 "try again later"
+            await socket.accept()
             await socket.close(code=1013, reason=f"at most {MAX_SOCKETS} analyses at once")
             return
         server.sockets += 1
