@@ -41,7 +41,10 @@ def _serialised(method: _Call) -> _Call:
                 self._searcher.abort(False)
             self._calls += 1
             try:
-                return method(self, *args, **kwargs)
+                answer = method(self, *args, **kwargs)
+                if self._calls == 1 and self._endgame_failed():
+                    answer = method(self, *args, **kwargs)     # again, without the database
+                return answer
             finally:
                 self._calls -= 1
     return call  # type: ignore[return-value]
@@ -177,6 +180,7 @@ class Engine:
         self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
         self._finding: Dict[str, threading.Thread] = {}     # "auto" looks under way, by rule
         self._context: Optional[tuple] = None
+        self._in_use: Optional[_endgame.EndgameDatabase] = None   # the database the searchers read
         self.evaluation = evaluation
         self._lock = threading.RLock()      # held by every call: the core's state is one C struct
         self._calls = 0                     # calls in progress (nested ones included), under the lock
@@ -523,9 +527,33 @@ class Engine:
             if self._context is not None:
                 self._searcher.clear()
             for searcher in [self._searcher] + self._helpers:
-                searcher.set_endgame(db.values if db else None, db.max_seeds if db else 0)
+                searcher.set_endgame(db.levels if db else None)
             self._context = context
+            self._in_use = db
         return db.max_seeds if db else None
+
+    def _endgame_failed(self) -> bool:
+        """Whether a level file of the database in use changed under the call that
+        just ended (truncated, rewritten: csrc/guard.h keeps the process alive).
+        Then its answer is void: the database is dropped (said in one line), the
+        table cleared, and the caller searches again without it."""
+        db = self._in_use
+        problem = db.intact() if db is not None else None
+        if problem is None:
+            return False
+        _endgame.files.warn(f"refused {problem}; the engine goes on without the "
+                            f"{db.capture} database")
+        if self.endgame is db:
+            self.endgame = None
+        for capture, found in list(self._found.items()):
+            if found is db:
+                self._found[capture] = None
+        for searcher in [self._searcher] + self._helpers:
+            searcher.set_endgame(None)
+        self._searcher.clear()
+        self._context = None
+        self._in_use = None
+        return True
 
     @staticmethod
     def _finished(board: Board, start: float) -> Optional[SearchResult]:
