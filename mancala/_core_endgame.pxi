@@ -150,23 +150,33 @@ cdef join_all(list threads):
         raise raised
 
 
-def egdb_check_level(values, n):
-    """(checksum, first bad index): one pass over level n's values, hashing
-    them chunk by chunk (egdb_chunk_hashes, folded) and checking each is a value
-    a position of the level can have (|v| <= n, v = n mod 2). Stops at the
-    first bad value: (None, its index); (checksum, -1) when there is none."""
+def egdb_check_level(values, n, expected=None):
+    """One pass over level n's values, chunk by chunk: each value must be one a
+    position of the level can have (|v| <= n, v = n mod 2) and, when
+    ``expected`` (the chunks' hashes a file records) is given, each chunk must
+    hash to its entry. Returns (hashes, problem): the chunks' hashes
+    (egdb_chunk_hashes) and None, or, at the first problem, the hashes so far
+    and ("value", index) or ("chunk", chunk number)."""
     cdef const unsigned char[::1] view = values
     cdef int level = check_egdb_seeds(n)
     cdef uint64_t size = view.shape[0], first, part, n_chunks = (size + EGDB_CHUNK - 1) // EGDB_CHUNK
-    cdef uint64_t i
+    cdef uint64_t i, done = 0
     cdef int64_t bad = -1
     cdef uint64_t *chunks
+    cdef uint64_t *want = NULL
+    cdef bint mismatch = False
     if size != level_positions(level):
         raise ValueError(f"level {n} holds {level_positions(level)} values, not {size}")
-    chunks = <uint64_t *> calloc(n_chunks, sizeof(uint64_t))
+    if expected is not None and len(expected) != n_chunks:
+        raise ValueError(f"level {n} has {n_chunks} checksum chunks, not {len(expected)}")
+    chunks = <uint64_t *> calloc(2 * n_chunks, sizeof(uint64_t))
     if chunks == NULL:
         raise MemoryError()
     try:
+        if expected is not None:
+            want = chunks + n_chunks
+            for i in range(n_chunks):
+                want[i] = expected[i]
         with nogil:
             for i in range(n_chunks):
                 first = i * EGDB_CHUNK
@@ -175,9 +185,16 @@ def egdb_check_level(values, n):
                 if bad >= 0:
                     break
                 chunks[i] = egdb_chunk_hash(<const signed char *> &view[first], part)
+                done = i + 1
+                if want != NULL and chunks[i] != want[i]:
+                    mismatch = True
+                    break
+        hashes = [chunks[i] for i in range(done)]
         if bad >= 0:
-            return None, bad
-        return egdb_level_checksum(level, chunks, n_chunks), -1
+            return hashes, ("value", bad)
+        if mismatch:
+            return hashes, ("chunk", done - 1)
+        return hashes, None
     finally:
         free(chunks)
 

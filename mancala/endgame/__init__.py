@@ -22,7 +22,7 @@ from typing import Callable, List, Optional, Sequence
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError, quote
-from mancala.endgame.files import (HEADER, MAGIC, PAGE, VERSION, Level, cache_dir, level_path,
+from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, level_path,
                                    levels_on_disk, open_level, remove_stale_temp_files, rule_dir,
                                    warn, write_level)
 
@@ -103,10 +103,11 @@ def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
 def save(db: EndgameDatabase, root: Optional[Path] = None) -> Path:
     """Write every level of a database as a file (atomically); the rule's folder."""
     for n, values in enumerate(db.levels):
-        checksum, bad = _core.egdb_check_level(values, n)
-        if bad >= 0:
-            raise EndgameFileError(f"level {n} position {bad} holds a value no position can have")
-        write_level(level_path(db.capture, n, root), db.capture, n, values, checksum)
+        hashes, problem = _core.egdb_check_level(values, n)
+        if problem is not None:
+            raise EndgameFileError(f"level {n} position {problem[1]} holds a value no position "
+                                   f"with {n} seeds can have")
+        write_level(level_path(db.capture, n, root), db.capture, n, values, hashes)
     return rule_dir(db.capture, root)
 
 
@@ -181,9 +182,9 @@ def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:
             if n in have:
                 continue
             target = level_path(capture, n, root)
-            checksum, _ = _core.egdb_check_level(values, n)
+            hashes, _ = _core.egdb_check_level(values, n)      # legacy_levels checked them
             stage = target.with_name(f"{target.name}.{os.getpid()}.converted.tmp")
-            write_level(stage, capture, n, values, checksum)
+            write_level(stage, capture, n, values, hashes)
             staged.append((stage, target))
     except EndgameFileError as exc:
         warn(f"refused {exc}")
@@ -203,4 +204,4 @@ def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:
 
 __all__ = ["EndgameDatabase", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError",
            "build", "save", "load", "find", "ensure", "convert_legacy", "cache_dir", "rule_dir",
-           "level_path", "DEFAULT_SEEDS", "MAGIC", "VERSION", "HEADER", "PAGE"]
+           "level_path", "DEFAULT_SEEDS", "MAGIC", "VERSION", "HEADER"]

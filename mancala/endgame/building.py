@@ -26,8 +26,8 @@ from mancala import _core
 from mancala._system import available_bytes
 from mancala.board import capture_code
 from mancala.endgame import convert_legacy
-from mancala.endgame.files import (PAGE, Level, level_path, open_level, remove_stale_temp_files,
-                                   rule_dir, warn, write_level)
+from mancala.endgame.files import (Level, level_path, open_level, remove_stale_temp_files,
+                                   rule_dir, values_offset, warn, write_level)
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError
 from mancala.limits import check_threads
 
@@ -78,7 +78,7 @@ def check_space(capture: str, missing: List[int], root: Optional[Path] = None) -
     if not missing:
         return
     directory = rule_dir(capture, root)
-    need_disk = sum(_core.egdb_level_size(n) + PAGE for n in missing)
+    need_disk = sum(_core.egdb_level_size(n) + values_offset(n) for n in missing)
     probe = directory
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -166,10 +166,10 @@ def build_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[
             try:
                 _core.egdb_build_level([have[k].values for k in range(n)], out, code,
                                        threads, report)
-                checksum, bad = _core.egdb_check_level(out, n)
-                if bad >= 0:        # a bug, not a file: never write it
-                    raise RuntimeError(f"level {n} was built with a bad value at {bad}")
-                write_level(level_path(capture, n, root), capture, n, out, checksum)
+                hashes, problem = _core.egdb_check_level(out, n)
+                if problem is not None:     # a bug, not a file: never write it
+                    raise RuntimeError(f"level {n} was built with a bad value at {problem[1]}")
+                write_level(level_path(capture, n, root), capture, n, out, hashes)
             finally:
                 out.close()
             finished += size

@@ -4,18 +4,22 @@ A database of N seeds is levels 0..N, a file each, in its rule's folder::
 
     <cache>/endgame-<capture>/level-07.bin
 
-    offset 0      a header page (4096 bytes): magic b"KALAHLVL", format version,
-                  capture rule, level n, log2 of the checksum chunk (u32 each),
-                  positions (u64), checksum (u64); zeros to the end of the page
-    offset 4096   one signed byte a position of level n, by rank (csrc/egdb.h)
+    offset 0      header: magic b"KALAHLVL", format version, capture rule,
+                  level n, log2 of the checksum chunk (u32 each), positions
+                  (u64), checksum (u64: the chunks' hashes folded); zeros to 64
+    offset 64     the hash of each chunk of 2^20 values (u64 each), in order;
+                  zeros to the end of the page
+    a page on     one signed byte a position of level n, by rank (csrc/egdb.h)
 
 The values start on a page so that a level maps straight into memory: every
 process reading it shares one copy through the page cache, and a level larger
 than free memory is paged in and out as it is read. A level is opened once a
-process and checked whole (header, size, every value's range, checksum) before
-it is used. A file that fails a check is set aside (``*.refused``) with one
-line; one truncated, replaced or rewritten while mapped is noticed
-(:meth:`Level.intact`) and never kills the process (csrc/guard.h).
+process and checked whole before it is used (header, size, every value's
+range, every chunk against its hash, stopping at the first that fails: a
+forged or sparse file costs little). A file that fails a check is set aside
+(``*.refused``) with one line; one truncated, replaced or rewritten while
+mapped is noticed (:meth:`Level.intact`) and never kills the process
+(csrc/guard.h).
 """
 from __future__ import annotations
 
@@ -38,7 +42,8 @@ from mancala.errors import EndgameFileError, EndgameMissingError, quote
 MAGIC = b"KALAHLVL"
 VERSION = 2
 HEADER = struct.Struct("<8sIIIIQQ")  # magic, version, capture code, level, chunk bits, positions, checksum
-PAGE = 4096                          # the header's page: the values start on the next
+TABLE = 64                           # where the chunks' hashes start
+PAGE = 4096                          # the values start on a page
 CHUNK_BITS = 20                      # the checksum's chunk: 2^20 values (csrc/egdb.h)
 LEVEL_NAME = re.compile(r"level-(\d\d)\.bin")
 TEMP_NAME = re.compile(r"level-\d\d\.bin\.(\d+)\.[^.]+\.tmp")
@@ -81,21 +86,35 @@ def levels_on_disk(capture: str, root: Optional[Path] = None) -> List[int]:
     return sorted(int(m.group(1)) for m in found if m and int(m.group(1)) <= MAX_LEVEL)
 
 
-def header(capture: str, n: int, checksum: int) -> bytes:
-    """A level file's header page."""
+def chunks(n: int) -> int:
+    """Checksum chunks of level n."""
+    return -(-_core.egdb_level_size(n) >> CHUNK_BITS)
+
+
+def values_offset(n: int) -> int:
+    """Where level n's values start in its file: the page after its chunks' hashes."""
+    return -(-(TABLE + 8 * chunks(n)) // PAGE) * PAGE
+
+
+def header(capture: str, n: int, hashes) -> bytes:
+    """Everything of a level file before its values: the header and the chunks' hashes."""
+    if len(hashes) != chunks(n):
+        raise ValueError(f"level {n} has {chunks(n)} checksum chunks, not {len(hashes)}")
     head = HEADER.pack(MAGIC, VERSION, capture_code(capture), n, CHUNK_BITS,
-                       _core.egdb_level_size(n), checksum)
-    return head + bytes(PAGE - len(head))
+                       _core.egdb_level_size(n), _core.egdb_fold(n, hashes))
+    table = struct.pack(f"<{len(hashes)}Q", *hashes)
+    return (head + bytes(TABLE - len(head)) + table).ljust(values_offset(n), b"\0")
 
 
-def write_level(path: Path, capture: str, n: int, values, checksum: int) -> Path:
+def write_level(path: Path, capture: str, n: int, values, hashes) -> Path:
     """Write a level file atomically: a temporary file (named after this process,
-    so a scan can tell a killed writer's), flushed to the disk, renamed into place."""
+    so a scan can tell a killed writer's), flushed to the disk, renamed into place.
+    ``hashes``: its chunks' (what :func:`mancala._core.egdb_check_level` gives)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(header(capture, n, checksum))
+            out.write(header(capture, n, hashes))
             out.write(values)
             out.flush()
             os.fsync(out.fileno())
@@ -185,7 +204,8 @@ class Level:
 
 
 def _signature(st: os.stat_result) -> Tuple:
-    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+    """What changes when the file's bytes do (not its links: a rename over it changes ctime)."""
+    return st.st_size, st.st_mtime_ns
 
 
 def open_level(capture: str, n: int, root: Optional[Path] = None,
@@ -225,13 +245,14 @@ def _checked(fd: int, path: Path, capture: str, n: int, count: int) -> Level:
         raise refuse(path, exc.strerror or str(exc), set_aside=False) from None
     if not stat.S_ISREG(st.st_mode):
         raise refuse(path, "not a regular file")
+    offset = values_offset(n)
     try:
-        page = os.pread(fd, PAGE, 0)
+        head = os.pread(fd, offset, 0)
     except OSError as exc:
         raise refuse(path, exc.strerror or str(exc), set_aside=False) from None
-    if len(page) < PAGE:
+    if len(head) < offset:
         raise refuse(path, "too short for an endgame level")
-    magic, version, code, level, chunk_bits, positions, checksum = HEADER.unpack_from(page)
+    magic, version, code, level, chunk_bits, positions, checksum = HEADER.unpack_from(head)
     if magic != MAGIC:
         raise refuse(path, "not an endgame level file")
     if version != VERSION:
@@ -239,23 +260,28 @@ def _checked(fd: int, path: Path, capture: str, n: int, count: int) -> Level:
     if (code, level, positions, chunk_bits) != (capture_code(capture), n, count, CHUNK_BITS):
         raise refuse(path, f"holds another level (rule {code}, level {level}, {positions} values) "
                            f"than {capture} level {n}")
-    if any(page[HEADER.size:]):
+    table_end = TABLE + 8 * chunks(n)
+    if any(head[HEADER.size:TABLE]) or any(head[table_end:]):
         raise refuse(path, "its header has bytes where none belong")
-    if st.st_size != PAGE + count:
-        raise refuse(path, f"{st.st_size} bytes, expected {PAGE + count}")
+    hashes = struct.unpack_from(f"<{chunks(n)}Q", head, TABLE)
+    if _core.egdb_fold(n, hashes) != checksum:
+        raise refuse(path, "its chunks' hashes do not make its checksum: the file is corrupt")
+    if st.st_size != offset + count:
+        raise refuse(path, f"{st.st_size} bytes, expected {offset + count}")
     try:
-        values = _core.MappedLevel(fd, PAGE, count)
+        values = _core.MappedLevel(fd, offset, count)
     except (OSError, MemoryError) as exc:
         raise refuse(path, f"cannot be mapped ({getattr(exc, 'strerror', None) or exc})",
                      set_aside=False) from None
-    found, bad = _core.egdb_check_level(values, n)
+    _, problem = _core.egdb_check_level(values, n, hashes)
     if values.damaged:
         raise refuse(path, "shrank while it was being checked", set_aside=False)
-    if bad >= 0:
-        v = values[bad] - 256 * (values[bad] > 127)
+    if problem is not None and problem[0] == "value":
+        bad = problem[1]
+        v = memoryview(values).cast("b")[bad]
         raise refuse(path, f"position {bad} holds {v}, a value no position with {n} seeds can have")
-    if found != checksum:
-        raise refuse(path, "checksum does not match: the file is corrupt")
+    if problem is not None:
+        raise refuse(path, f"chunk {problem[1]} does not match its hash: the file is corrupt")
     return Level(path, n, values, fd, _signature(st))
 
 
@@ -347,6 +373,6 @@ def legacy_levels(path: Path, capture: str, max_seeds: int) -> Iterator[Tuple[in
             yield n, values
 
 
-__all__ = ["MAGIC", "VERSION", "HEADER", "PAGE", "Level", "open_level", "write_level",
+__all__ = ["MAGIC", "VERSION", "HEADER", "PAGE", "TABLE", "Level", "header", "values_offset", "chunks", "open_level", "write_level",
            "level_path", "rule_dir", "levels_on_disk", "cache_dir", "refuse",
            "remove_stale_temp_files", "legacy_files", "legacy_levels"]
