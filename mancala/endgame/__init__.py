@@ -22,6 +22,7 @@ from typing import Callable, List, Optional, Sequence
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError, quote
+from mancala.limits import check_threads
 from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, level_path,
                                    levels_on_disk, open_level, remove_stale_temp_files, rule_dir,
                                    warn, write_level)
@@ -91,6 +92,7 @@ def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
     """
     from time import perf_counter
     code = capture_code(capture)
+    check_threads(threads)
     start = perf_counter()
 
     def report(seeds: int, done: int, total: int) -> None:
