@@ -22,6 +22,7 @@
       PlayerFailedError             an external engine crashed, hung or sent an illegal move (``reason``)
       AutosaveError (OSError)       the autosave folder cannot be written
       EndgameSpaceError (OSError)   too little disk or memory to build an endgame level
+      ClusterError                  a Ray cluster that cannot be used (absent extra, unreachable, a bad journal)
       CommandError                  a fatal problem a command reports as one line
 
 Each class keeps its old home too (``mancala.storage.SaveFileError`` is this
@@ -122,6 +123,10 @@ class EndgameSpaceError(MancalaError, OSError):
     """Too little disk or memory to build endgame levels; the message names what is needed and what there is."""
 
 
+class ClusterError(MancalaError):
+    """A Ray cluster that cannot be used: the extra absent, an address unreachable, a journal of another solve."""
+
+
 class CommandError(MancalaError):
     """A fatal problem a command reports as one line (no traceback)."""
 
@@ -146,7 +151,7 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
-    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "PositionFileError",
+    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
 ]
