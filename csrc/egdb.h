@@ -8,10 +8,9 @@
  * seeds in the pits, with n's parity.
  *
  * Levels: level n holds the positions with exactly n seeds in the pits,
- * C(n + 11, 11) of them, ranked lexicographically over the twelve pits
- * (mover's 0..5, then opponent's 7..12) in the combinatorial number system,
- * so the rank is dense: rank 0 is every seed in the opponent's last pit, the
- * last rank every seed in the mover's first pit. A database of N seeds is
+ * C(n + 11, 11) of them, ranked densely (egdb_rank): by the seeds the mover
+ * holds, then each row's lexicographic rank in the combinatorial number
+ * system, the mover's first. A database of N seeds is
  * levels 0..N, C(N + 12, 12) bytes in all (86,493,225 for N = 18). A level's
  * positions lead only to levels below it and to itself (a move that banks
  * nothing and captures nothing), so levels are built from 0 up and each is
@@ -35,9 +34,6 @@ KALAH_STATIC_ASSERT(EGDB_MAX_SEEDS < -INT8_MIN,
                     "a value -n..n fits a signed byte, and -128 is none (egdb_built's 'not computed')");
 KALAH_STATIC_ASSERT(EGDB_PITS + 2 == KALAH_SLOTS, "the key is every slot but the two stores");
 
-/* The slot of each of the twelve ranked pits, most significant first. */
-static const int egdb_slot[EGDB_PITS] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
-
 typedef struct {
     const int8_t *level[EGDB_MAX_SEEDS + 1];    /* level[n][rank]: positions with n seeds; NULL above N */
     int max_seeds;                              /* N: levels 0..N are all present; -1: no database */
@@ -46,9 +42,19 @@ typedef struct {
 /* C(n, k) for n < EGDB_MAX_SEEDS + EGDB_PITS + 2, k <= EGDB_PITS; filled by egdb_init_binomials. */
 static uint64_t egdb_binomial[EGDB_MAX_SEEDS + EGDB_PITS + 2][EGDB_PITS + 1];
 
+/* egdb_block[n][a]: the first rank of block a of level n (the positions whose
+ * mover holds a of the n seeds); egdb_block[n][n + 1] is the level's size. */
+static uint64_t egdb_block[EGDB_MAX_SEEDS + 1][EGDB_MAX_SEEDS + 2];
+
+/* The placements of t seeds in a row of six pits: C(t + 5, 5). */
+static inline uint64_t egdb_row_count(int t)
+{
+    return egdb_binomial[t + KALAH_PITS - 1][KALAH_PITS - 1];
+}
+
 static void egdb_init_binomials(void)
 {
-    int n, k;
+    int n, k, a;
     if (egdb_binomial[0][0])
         return;
     for (n = 0; n < EGDB_MAX_SEEDS + EGDB_PITS + 2; n++) {
@@ -56,6 +62,9 @@ static void egdb_init_binomials(void)
         for (k = 1; k <= EGDB_PITS && k <= n; k++)
             egdb_binomial[n][k] = egdb_binomial[n - 1][k - 1] + (k < n ? egdb_binomial[n - 1][k] : 0);
     }
+    for (n = 0; n <= EGDB_MAX_SEEDS; n++)
+        for (a = 0; a <= n; a++)
+            egdb_block[n][a + 1] = egdb_block[n][a] + egdb_row_count(a) * egdb_row_count(n - a);
 }
 
 /* Positions with at most n seeds in the pits (levels 0..n): C(n + 12, 12). */
@@ -70,60 +79,108 @@ static inline uint64_t egdb_level_size(int n)
     return egdb_binomial[n + EGDB_PITS - 1][EGDB_PITS - 1];
 }
 
-/* The rank of b's twelve pits within level `seeds` (b seen from the mover). */
-static inline uint64_t egdb_rank(const int *b, int seeds)
+/* The lexicographic rank of a row of six pits (its first pit most
+ * significant) among the rows holding `total` seeds: 0 is every seed in the
+ * last pit, C(total + 5, 5) - 1 every seed in the first. */
+static inline uint64_t egdb_row_rank(const int *row, int total)
 {
     uint64_t rank = 0;
-    int i, left = seeds, rest;
-    for (i = 0; i < EGDB_PITS - 1 && left; i++) {
-        rest = EGDB_PITS - 1 - i;       /* pits after this one */
+    int i, left = total, rest;
+    for (i = 0; i < KALAH_PITS - 1 && left; i++) {
+        rest = KALAH_PITS - 1 - i;      /* pits after this one */
         /* placements that put fewer seeds here: C(left + rest, rest) - C(left - x + rest, rest) */
-        rank += egdb_binomial[left + rest][rest] - egdb_binomial[left - b[egdb_slot[i]] + rest][rest];
-        left -= b[egdb_slot[i]];
+        rank += egdb_binomial[left + rest][rest] - egdb_binomial[left - row[i] + rest][rest];
+        left -= row[i];
     }
     return rank;
+}
+
+/* The row of rank `rank` among those holding `total` seeds. */
+static inline void egdb_row_unrank(int *row, int total, uint64_t rank)
+{
+    int i, left = total, rest, x;
+    for (i = 0; i < KALAH_PITS - 1; i++) {
+        rest = KALAH_PITS - 1 - i;
+        /* the most seeds x here such that the placements with fewer than x come to <= rank */
+        for (x = 0; x < left; x++)
+            if (egdb_binomial[left + rest][rest] - egdb_binomial[left - (x + 1) + rest][rest] > rank)
+                break;
+        if (x)
+            rank -= egdb_binomial[left + rest][rest] - egdb_binomial[left - x + rest][rest];
+        row[i] = x;
+        left -= x;
+    }
+    row[KALAH_PITS - 1] = left;
+}
+
+/* Step a row to the next rank among those of its total; 0 past the last. */
+static inline int egdb_row_next(int *row)
+{
+    int i, last = row[KALAH_PITS - 1];
+    if (last) {         /* one seed from the last pit to the one before it */
+        row[KALAH_PITS - 2] += 1;
+        row[KALAH_PITS - 1] = last - 1;
+        return 1;
+    }
+    /* the last pit is empty: carry from the rightmost non-empty pit k into k - 1 */
+    for (i = KALAH_PITS - 2; i > 0; i--) {
+        if (row[i]) {
+            row[i - 1] += 1;
+            row[KALAH_PITS - 1] = row[i] - 1;
+            row[i] = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline void egdb_row_first(int *row, int total)
+{
+    memset(row, 0, (KALAH_PITS - 1) * sizeof(int));
+    row[KALAH_PITS - 1] = total;
+}
+
+/* The rank of b's twelve pits within level `seeds` (b seen from the mover):
+ * block by the mover's seeds a, then the mover's row's rank, then the
+ * opponent's. A move that banks nothing keeps both rows' totals (it sows
+ * within the mover's row), so a position and every position of its level it
+ * leads to lie in blocks a and n - a: those two blocks are a class, built
+ * apart from the rest of the level (mancala.cluster.build). */
+static inline uint64_t egdb_rank(const int *b, int seeds)
+{
+    int a = kalah_row_sum(b);
+    return egdb_block[seeds][a] + egdb_row_rank(b, a) * egdb_row_count(seeds - a)
+        + egdb_row_rank(b + KALAH_OPP_PIT, seeds - a);
 }
 
 /* The pits of the position of rank `rank` in level `seeds` (stores left as they are). */
 static inline void egdb_unrank(int *b, int seeds, uint64_t rank)
 {
-    int i, left = seeds, rest, x;
-    uint64_t fewer;
-    for (i = 0; i < EGDB_PITS - 1; i++) {
-        rest = EGDB_PITS - 1 - i;
-        /* the most seeds x here such that the placements with fewer than x come to <= rank */
-        for (x = 0; x < left; x++) {
-            fewer = egdb_binomial[left + rest][rest] - egdb_binomial[left - (x + 1) + rest][rest];
-            if (fewer > rank)
-                break;
-        }
-        if (x)
-            rank -= egdb_binomial[left + rest][rest] - egdb_binomial[left - x + rest][rest];
-        b[egdb_slot[i]] = x;
-        left -= x;
-    }
-    b[egdb_slot[EGDB_PITS - 1]] = left;
+    int a = 0;
+    uint64_t within, others;
+    while (egdb_block[seeds][a + 1] <= rank)
+        a++;
+    within = rank - egdb_block[seeds][a];
+    others = egdb_row_count(seeds - a);
+    egdb_row_unrank(b, a, within / others);
+    egdb_row_unrank(b + KALAH_OPP_PIT, seeds - a, within % others);
 }
 
-/* Step b to the position of the next rank in its level; 0 past the last. */
-static inline int egdb_next(int *b)
+/* Step b (with `seeds` in its pits) to the position of the next rank; 0 past the last. */
+static inline int egdb_next(int *b, int seeds)
 {
-    int i, last = b[egdb_slot[EGDB_PITS - 1]];
-    if (last) {         /* one seed from the last pit to the one before it */
-        b[egdb_slot[EGDB_PITS - 2]] += 1;
-        b[egdb_slot[EGDB_PITS - 1]] = last - 1;
+    int a;
+    if (egdb_row_next(b + KALAH_OPP_PIT))
         return 1;
-    }
-    /* the last pit is empty: carry from the rightmost non-empty pit k into k - 1 */
-    for (i = EGDB_PITS - 2; i > 0; i--) {
-        if (b[egdb_slot[i]]) {
-            b[egdb_slot[i - 1]] += 1;
-            b[egdb_slot[EGDB_PITS - 1]] = b[egdb_slot[i]] - 1;
-            b[egdb_slot[i]] = 0;
-            return 1;
-        }
-    }
-    return 0;
+    a = kalah_row_sum(b);
+    egdb_row_first(b + KALAH_OPP_PIT, seeds - a);
+    if (egdb_row_next(b))
+        return 1;
+    if (a == seeds)
+        return 0;
+    egdb_row_first(b, a + 1);
+    egdb_row_first(b + KALAH_OPP_PIT, seeds - a - 1);
+    return 1;
 }
 
 /* The value of b's pits for the mover (b's stores are ignored), from the levels present. */
@@ -200,7 +257,7 @@ static int egdb_build_range(const egdb_builder *w, uint64_t from, uint64_t to,
     egdb_unrank(b, w->n, from);
     for (rank = from; rank < to; rank++) {
         egdb_solve(w, b);
-        egdb_next(b);
+        egdb_next(b, w->n);
         if ((rank & 4095) == 4095) {
             __atomic_fetch_add(done, rank + 1 - counted, __ATOMIC_RELAXED);
             counted = rank + 1;

@@ -57,6 +57,7 @@ cdef extern from "egdb.h" nogil:
         int capture
     void egdb_init_binomials()
     uint64_t egdb_count(int n)
+    uint64_t egdb_block[EGDB_MAX_SEEDS + 1][EGDB_MAX_SEEDS + 2]    # egdb_block[n][a]: block a's first rank
     uint64_t level_positions "egdb_level_size"(int n)
     uint64_t egdb_rank(const int *b, int seeds)
     void egdb_unrank(int *b, int seeds, uint64_t rank)

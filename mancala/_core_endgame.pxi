@@ -71,55 +71,63 @@ cdef class LevelBuild:
                                  &self.done)
 
 
-def egdb_build_level(levels, out, capture, threads=1, progress=None, start=0, stop=None):
-    """Build ranks [start, stop) of level n = len(levels) into out, from levels 0..n-1.
+def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None):
+    """Build level n = len(levels) into out, from levels 0..n-1: the whole level,
+    or the rank ranges [(start, stop), ...] given.
 
     out: a writable buffer of level n's size, zero where nothing is built yet
-    (a fresh anonymous mapping is); values the build needs beyond the range
-    are computed into it too (as built bytes, egdb.h), and the range's bytes
-    are values when it returns. threads build the range together (from level
-    8 up); progress(done, total) is called from this thread about five times a
+    (a fresh anonymous mapping is); values the build needs beyond the ranges
+    are computed into it too (as built bytes, egdb.h), and the ranges' bytes
+    are values when it returns (so a range built later in the same buffer must
+    come in the same call). threads build each range together (from level 8
+    up); progress(done, total) is called from this thread about five times a
     second. Ctrl-C stops every thread and is raised.
     """
     cdef int rule = check_code(capture, CAPTURE_RULES, "capture")
     cdef unsigned char[::1] view = out
     cdef LevelBuild build = LevelBuild()
     cdef int n = len(levels)
+    cdef uint64_t first, end
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise InvalidLimitError(f"threads is 1 to {MAX_THREADS}, not {quote(threads)}")
     check_egdb_seeds(n)
     if <uint64_t> view.shape[0] != level_positions(n):
         raise ValueError(f"level {n} holds {level_positions(n)} values, not {view.shape[0]}")
-    last = view.shape[0] if stop is None else stop
-    if not 0 <= start <= last <= view.shape[0]:
-        raise ValueError(f"ranks {start}:{stop} are not a part of level {n} ({view.shape[0]} positions)")
+    ranges = [(0, view.shape[0])] if ranges is None else list(ranges)
+    for start, stop in ranges:
+        if not 0 <= start <= stop <= view.shape[0]:
+            raise ValueError(f"ranks {start}:{stop} are not a part of level {n} "
+                             f"({view.shape[0]} positions)")
+    total = sum(stop - start for start, stop in ranges)
     build.views = []
     fill_table(&build.below, build.views, levels)
     build.w.below = &build.below
     build.w.out = &view[0]
     build.w.n = n
     build.w.capture = rule
-    build.next_work = start
-    build.end = last
-    workers = [Thread(target=build.work, daemon=True, name=f"mancala endgame level {n}")
-               for _ in range(threads if n >= EGDB_SHARED_LEVEL else 1)]
-    try:
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            while worker.is_alive():
-                worker.join(0.2)
-                if progress is not None:
-                    progress(build.done, last - start)
-    except BaseException:
-        store_flag(&build.stop, True)
-        join_all(workers)
-        raise
-    cdef uint64_t first = start, end = last
-    with nogil:
-        egdb_finish(&view[0], first, end)
+    for start, stop in ranges:
+        build.next_work = start
+        build.end = stop
+        workers = [Thread(target=build.work, daemon=True, name=f"mancala endgame level {n}")
+                   for _ in range(threads if n >= EGDB_SHARED_LEVEL else 1)]
+        try:
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                while worker.is_alive():
+                    worker.join(0.2)
+                    if progress is not None:
+                        progress(build.done, total)
+        except BaseException:
+            store_flag(&build.stop, True)
+            join_all(workers)
+            raise
+    for start, stop in ranges:
+        first, end = start, stop
+        with nogil:
+            egdb_finish(&view[0], first, end)
     if progress is not None:
-        progress(last - start, last - start)
+        progress(total, total)
 
 
 def egdb_build(max_seeds, capture, progress=None, threads=1):
@@ -150,41 +158,76 @@ cdef join_all(list threads):
         raise raised
 
 
+cdef list level_chunks(int n):
+    """The checksum chunks of level n: each block (egdb.h) cut into pieces of
+    EGDB_CHUNK values, as (start, stop) ranks. A block (so a class) is whole
+    chunks: whoever builds it alone can hash it alone."""
+    cdef int a
+    cdef uint64_t first, end
+    chunks = []
+    egdb_init_binomials()
+    for a in range(n + 1):
+        first, end = egdb_block[n][a], egdb_block[n][a + 1]
+        while first < end:
+            chunks.append((first, min(first + EGDB_CHUNK, end)))
+            first += EGDB_CHUNK
+    return chunks
+
+
+def egdb_chunks(n):
+    """Level n's checksum chunks as (start, stop) ranks, in order (see level_chunks)."""
+    return level_chunks(check_egdb_seeds(n))
+
+
+def egdb_blocks(n):
+    """Level n's blocks as (start, stop) ranks: block a holds the positions whose
+    mover has a of the n seeds. Blocks a and n - a make a class: no position of
+    it leads to a position of the level outside it."""
+    cdef int level = check_egdb_seeds(n)
+    return [(egdb_block[level][a], egdb_block[level][a + 1]) for a in range(level + 1)]
+
+
 def egdb_check_level(values, n, expected=None):
-    """One pass over level n's values, chunk by chunk: each value must be one a
-    position of the level can have (|v| <= n, v = n mod 2) and, when
-    ``expected`` (the chunks' hashes a file records) is given, each chunk must
-    hash to its entry. Returns (hashes, problem): the chunks' hashes
+    """One pass over level n's values, chunk by chunk (egdb_chunks): each value
+    must be one a position of the level can have (|v| <= n, v = n mod 2) and,
+    when ``expected`` (the chunks' hashes a file records) is given, each chunk
+    must hash to its entry. Returns (hashes, problem): the chunks' hashes
     (egdb_chunk_hashes) and None, or, at the first problem, the hashes so far
     and ("value", index) or ("chunk", chunk number)."""
     cdef const unsigned char[::1] view = values
     cdef int level = check_egdb_seeds(n)
-    cdef uint64_t size = view.shape[0], first, part, n_chunks = (size + EGDB_CHUNK - 1) // EGDB_CHUNK
-    cdef uint64_t i, done = 0
+    cdef uint64_t size = view.shape[0], first, last
+    cdef Py_ssize_t i, done = 0, n_chunks
     cdef int64_t bad = -1
+    cdef uint64_t *bounds
     cdef uint64_t *chunks
     cdef uint64_t *want = NULL
     cdef bint mismatch = False
     if size != level_positions(level):
         raise ValueError(f"level {n} holds {level_positions(level)} values, not {size}")
+    parts = level_chunks(level)
+    n_chunks = len(parts)
     if expected is not None and len(expected) != n_chunks:
         raise ValueError(f"level {n} has {n_chunks} checksum chunks, not {len(expected)}")
-    chunks = <uint64_t *> calloc(2 * n_chunks, sizeof(uint64_t))
+    chunks = <uint64_t *> calloc(3 * n_chunks + 1, sizeof(uint64_t))
     if chunks == NULL:
         raise MemoryError()
     try:
+        bounds = chunks + n_chunks
+        for i in range(n_chunks):
+            bounds[i] = parts[i][0]
+        bounds[n_chunks] = size
         if expected is not None:
-            want = chunks + n_chunks
+            want = bounds + n_chunks + 1
             for i in range(n_chunks):
                 want[i] = expected[i]
         with nogil:
             for i in range(n_chunks):
-                first = i * EGDB_CHUNK
-                part = min(<uint64_t> EGDB_CHUNK, size - first)
-                bad = egdb_verify_level(<const signed char *> &view[0], level, first, first + part)
+                first, last = bounds[i], bounds[i + 1]
+                bad = egdb_verify_level(<const signed char *> &view[0], level, first, last)
                 if bad >= 0:
                     break
-                chunks[i] = egdb_chunk_hash(<const signed char *> &view[first], part)
+                chunks[i] = egdb_chunk_hash(<const signed char *> &view[first], last - first)
                 done = i + 1
                 if want != NULL and chunks[i] != want[i]:
                     mismatch = True
@@ -200,20 +243,29 @@ def egdb_check_level(values, n, expected=None):
 
 
 def egdb_chunk_hashes(values, start=0, stop=None):
-    """The hashes of the checksum chunks of values[start:stop] (start a multiple
-    of EGDB_CHUNK values, stop one too or the level's end): what a worker that
-    built part of a level reports, for egdb_level_checksum."""
+    """The hashes of level n's checksum chunks (egdb_chunks) that make up
+    values[start:stop] (values: the whole level; start and stop on chunk
+    boundaries, as a block's are): what a worker that built part of a level
+    reports, for egdb_fold."""
     cdef const unsigned char[::1] view = values
-    cdef uint64_t first = start, last = view.shape[0] if stop is None else stop, part
-    if first % EGDB_CHUNK or first > last or last > <uint64_t> view.shape[0] or (
-            last % EGDB_CHUNK and last != <uint64_t> view.shape[0]):
-        raise ValueError(f"{start}:{stop} is not a run of whole checksum chunks of {view.shape[0]} values")
+    cdef uint64_t first = start, last = view.shape[0] if stop is None else stop
+    cdef int n = 0
+    egdb_init_binomials()
+    while n <= EGDB_MAX_SEEDS and level_positions(n) < <uint64_t> view.shape[0]:
+        n += 1
+    if n > EGDB_MAX_SEEDS or level_positions(n) != <uint64_t> view.shape[0]:
+        raise ValueError(f"{view.shape[0]} values are no level's")
     hashes = []
-    while first < last:
-        part = min(<uint64_t> EGDB_CHUNK, last - first)
-        hashes.append(egdb_chunk_hash(<const signed char *> &view[first], part))
-        first += part
-    return hashes
+    inside = False
+    for chunk_start, chunk_stop in level_chunks(n):
+        if chunk_start == first:
+            inside = True
+        if inside and chunk_stop <= last:
+            hashes.append(egdb_chunk_hash(<const signed char *> &view[chunk_start],
+                                          chunk_stop - chunk_start))
+            if chunk_stop == last:
+                return hashes
+    raise ValueError(f"{start}:{stop} is not a run of whole checksum chunks of level {n}")
 
 
 def egdb_fold(n, hashes):

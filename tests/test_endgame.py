@@ -7,7 +7,7 @@ import random
 import pytest
 
 import mancala
-from mancala import _core, endgame
+from mancala import _core, _reference, endgame
 from mancala.board import capture_code
 from mancala.endgame import files
 
@@ -24,15 +24,20 @@ def random_pits(rng, most):
     return slots
 
 
+def rows_with(total):
+    """Every row of six pits holding `total` seeds, in lexicographic order (first pit first)."""
+    for cut in itertools.combinations(range(total + 5), 5):
+        yield [b - a - 1 for a, b in zip((-1,) + cut, cut + (total + 5,))]
+
+
 def positions_with(seeds):
-    """Every placement of `seeds` seeds in the twelve pits, stores empty, in
-    lexicographic order of the counts (South's pit 0 first, North's pit 12 last)."""
-    for cut in itertools.combinations(range(seeds + 11), 11):
-        counts = [b - a - 1 for a, b in zip((-1,) + cut, cut + (seeds + 11,))]
-        slots = [0] * 14
-        for slot, n in zip(PIT_SLOTS, counts):
-            slots[slot] = n
-        yield slots
+    """Every placement of `seeds` seeds in the twelve pits, stores empty, South to
+    move, in the order of the database's ranks as csrc/egdb.h states it: by the
+    seeds South holds, then South's row, then North's, each lexicographically."""
+    for mine in range(seeds + 1):
+        for south in rows_with(mine):
+            for north in rows_with(seeds - mine):
+                yield south + [0] + north + [0]
 
 
 def test_level_sizes_are_the_binomials():
@@ -43,12 +48,27 @@ def test_level_sizes_are_the_binomials():
 
 @pytest.mark.parametrize("seeds", [0, 1, 2, 5, 7])
 def test_a_position_ranks_in_the_lexicographic_order_of_its_level(seeds):
-    """The rank is dense and follows the placements in order: the i-th is rank i."""
+    """The rank is dense and follows the order csrc/egdb.h states: the i-th is rank i."""
     for i, slots in enumerate(positions_with(seeds)):
         assert _core.egdb_rank_of(slots, 0) == (seeds, i), slots
     assert i + 1 == _core.egdb_level_size(seeds)
     rotated = [0, 0, 0, 0, 0, 0, 9, 1, 0, 0, 0, 0, 2, 4]    # North to move: its pits come first
     assert _core.egdb_rank_of(rotated, 1) == _core.egdb_rank_of([1, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0, 9], 0)
+
+
+@pytest.mark.parametrize("capture", mancala.CAPTURE_RULES)
+def test_a_class_of_a_level_leads_nowhere_else_in_the_level(capture):
+    """Blocks a and n - a of level n (the mover holds a seeds) are a class: every
+    move from it that keeps n seeds in the pits stays in it (the twin's rules)."""
+    code = capture_code(capture)
+    for seeds in range(8):
+        for slots in positions_with(seeds):
+            mine = sum(slots[0:6])
+            for pit in _reference.legal_moves(slots, 0):
+                child, to_move, _ = _reference.play(slots, 0, pit, code)
+                if child[6] + child[13] == 0 and not _reference.is_game_over(child):
+                    held = sum(child[0:6]) if to_move == 0 else sum(child[7:13])
+                    assert held in (mine, seeds - mine), (slots, pit)
 
 
 @pytest.mark.parametrize("capture", mancala.CAPTURE_RULES)
@@ -84,27 +104,31 @@ def test_threads_build_the_same_bytes_as_one(threads):
 
 
 def test_a_level_built_in_parts_apart_is_the_level_built_whole():
-    """What a cluster's workers do: each builds a range of ranks into memory of
+    """What a cluster's workers do: each builds a class of a level into memory of
     its own (zeros elsewhere), and the parts put together are the level, with the
-    checksum folded from the parts' chunk hashes."""
-    levels = _core.egdb_build(12, 0)
-    whole = levels[12]
+    checksum folded from the classes' chunk hashes; any range of ranks built
+    alone is the same bytes too."""
+    from mancala.cluster.build import classes
+    levels = _core.egdb_build(13, 0)
+    whole = levels[13]
     size = len(whole)
-    chunk = 1 << 20
-    assert size > chunk                              # two chunks: the cut falls between them
-    cuts = [0, 1000, 1001, 77_777, chunk, size]
-    assembled, hashes = bytearray(size), []
-    for start, stop in zip(cuts, cuts[1:]):
+    assembled, hashes = bytearray(size), {}
+    for parts in classes(13):
         out = bytearray(size)
-        _core.egdb_build_level(levels[:12], out, 0, 1, None, start, stop)
+        _core.egdb_build_level(levels[:13], out, 0, 1, None, parts)
+        for start, stop in parts:
+            assert out[start:stop] == whole[start:stop]
+            assembled[start:stop] = out[start:stop]
+            hashes[start] = _core.egdb_chunk_hashes(out, start, stop)
+    assert assembled == whole
+    folded = [h for start in sorted(hashes) for h in hashes[start]]
+    assert (folded, None) == _core.egdb_check_level(whole, 13)
+    for start, stop in [(0, 1000), (77_777, 1_300_000), (size - 5, size)]:
+        out = bytearray(size)
+        _core.egdb_build_level(levels[:13], out, 0, 1, None, [(start, stop)])
         assert out[start:stop] == whole[start:stop]
-        assembled[start:stop] = out[start:stop]
-    for start, stop in [(0, chunk), (chunk, size)]:
-        hashes += _core.egdb_chunk_hashes(assembled, start, stop)
-    assert (hashes, None) == _core.egdb_check_level(whole, 12)
-    assert _core.egdb_fold(12, hashes) == _core.egdb_fold(12, _core.egdb_chunk_hashes(whole))
     with pytest.raises(ValueError, match="checksum chunks"):
-        _core.egdb_chunk_hashes(assembled, 1000)
+        _core.egdb_chunk_hashes(whole, 1000)
 
 
 def test_build_threads_must_be_a_small_whole_number():

@@ -166,7 +166,10 @@ def test_verify_names_the_first_bad_position(good):
         bad = bytearray(values)
         bad[index] = byte
         assert _core.egdb_verify(bad, 5) == index
-        assert _core.egdb_check_level(bad, 5) == ([], ("value", index))
+        hashes, problem = _core.egdb_check_level(bad, 5)
+        chunks = _core.egdb_chunks(5)
+        assert problem == ("value", index) and chunks[len(hashes)][0] <= index < chunks[len(hashes)][1]
+        assert hashes == _core.egdb_check_level(values, 5)[0][:len(hashes)]
         assert _core.egdb_verify(bad, 5, index + 1) == -1
         assert _core.egdb_verify(bad, 5, 0, index) == -1
 

@@ -45,6 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--capture", choices=CAPTURE_RULES, default="standard")
     b.add_argument("--threads", type=options.threads, default=os.cpu_count() or 1, metavar="N",
                    help="threads building each level (default: the machine's cores)")
+    b.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="build each level as tasks on a Ray cluster: local[:N] (a runtime on this "
+                        "machine, N CPUs), auto (the cluster `ray start` made here) or "
+                        "ray://HOST:PORT; --cache must be storage every node sees (extra: cluster)")
     common(b)
     b.set_defaults(run=run_build)
 
@@ -112,10 +116,17 @@ class Bar:
 def run_build(args: argparse.Namespace) -> int:
     directory = files.rule_dir(args.capture, args.cache)
     start = time.perf_counter()
-    built = build_levels(args.capture, args.seeds, threads=args.threads, root=args.cache,
-                         progress=Bar(),
-                         waiting=lambda pid: say(f"waiting for the build in process {pid} "
-                                                 f"(it holds {directory / '.build.lock'})"))
+    settings = dict(threads=args.threads, root=args.cache, progress=Bar(),
+                    waiting=lambda pid: say(f"waiting for the build in process {pid} "
+                                            f"(it holds {directory / '.build.lock'})"))
+    if args.cluster is None:
+        built = build_levels(args.capture, args.seeds, **settings)
+    else:
+        from mancala.cluster import connect
+        from mancala.cluster.build import ClusterLevels
+        with connect(args.cluster) as cpus:
+            say(f"building on the cluster at {args.cluster}: {cpus} CPUs")
+            built = build_levels(args.capture, args.seeds, maker=ClusterLevels(cpus), **settings)
     seconds = time.perf_counter() - start
     size = sum(os.path.getsize(files.level_path(args.capture, n, args.cache))
                for n in range(args.seeds + 1))

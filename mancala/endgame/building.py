@@ -73,8 +73,10 @@ def present_levels(capture: str, max_seeds: int, root: Optional[Path] = None) ->
     return present
 
 
-def check_space(capture: str, missing: List[int], root: Optional[Path] = None) -> None:
-    """EndgameSpaceError unless the disk holds every missing level and memory the largest."""
+def check_space(capture: str, missing: List[int], root: Optional[Path] = None,
+                memory: bool = True) -> None:
+    """EndgameSpaceError unless the disk holds every missing level and (with
+    ``memory``) this machine's memory the largest."""
     if not missing:
         return
     directory = rule_dir(capture, root)
@@ -89,7 +91,7 @@ def check_space(capture: str, missing: List[int], root: Optional[Path] = None) -
                                 f"{gigabytes(need_disk)} of disk in {directory}; "
                                 f"it has {gigabytes(free_disk)} free")
     need_memory = max(_core.egdb_level_size(n) for n in missing)
-    free_memory = available_bytes()
+    free_memory = available_bytes() if memory else None
     if free_memory is not None and need_memory > free_memory:
         raise EndgameSpaceError(f"building level {max(missing)} of the {capture} database needs "
                                 f"{gigabytes(need_memory)} of memory; {gigabytes(free_memory)} "
@@ -131,52 +133,69 @@ class BuildLock:
         self.release()
 
 
+class LocalLevels:
+    """Makes a level in this process: built in memory on ``threads``, checked,
+    then written atomically."""
+
+    needs_memory = True     # the level being built lives in this process's memory
+
+    def __init__(self, threads: int = 1) -> None:
+        self.threads = check_threads(threads)
+
+    def __call__(self, capture: str, n: int, below: List[Level], root: Optional[Path],
+                 report: Callable[[int, int], None]) -> None:
+        out = mmap.mmap(-1, _core.egdb_level_size(n))
+        try:
+            _core.egdb_build_level([level.values for level in below], out, capture_code(capture),
+                                   self.threads, report)
+            hashes, problem = _core.egdb_check_level(out, n)
+            if problem is not None:     # a bug, not a file: never write it
+                raise RuntimeError(f"level {n} was built with a bad value at {problem[1]}")
+            write_level(level_path(capture, n, root), capture, n, out, hashes)
+        finally:
+            out.close()
+
+
 def build_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[Path] = None,
                  progress: Optional[Callable[[BuildProgress], None]] = None,
-                 waiting: Optional[Callable[[str], None]] = None) -> List[int]:
+                 waiting: Optional[Callable[[str], None]] = None,
+                 maker: Optional[Callable] = None) -> List[int]:
     """Make every level 0..max_seeds of a rule that is missing or refused, in
     order; returns the levels built (empty when all were there).
 
-    Raises EndgameSpaceError before writing anything if the disk or memory
-    cannot take them, InvalidLimitError for seeds outside 0..36 or threads
-    outside 1..64, OSError if the folder cannot be written. Ctrl-C stops the
-    build; the levels finished stay.
+    ``maker(capture, n, below, root, report)`` makes level n's file from the
+    levels below (opened); by default :class:`LocalLevels` on ``threads``
+    (:class:`mancala.cluster.build.ClusterLevels` spreads a level over a
+    cluster). Raises EndgameSpaceError before writing anything if the disk or
+    memory cannot take them, InvalidLimitError for seeds outside 0..36 or
+    threads outside 1..64, OSError if the folder cannot be written. Ctrl-C
+    stops the build; the levels finished stay.
     """
-    code = capture_code(capture)
+    capture_code(capture)
     _core.egdb_size(max_seeds)
-    check_threads(threads)
+    maker = maker if maker is not None else LocalLevels(threads)
     with BuildLock(rule_dir(capture, root), waiting):
         convert_legacy(capture, root)
         remove_stale_temp_files(capture, root)
         have = present_levels(capture, max_seeds, root)
         missing = [n for n in range(max_seeds + 1) if n not in have]
-        check_space(capture, missing, root)
+        check_space(capture, missing, root, memory=getattr(maker, "needs_memory", True))
         start = time.perf_counter()
         all_total = sum(_core.egdb_level_size(n) for n in missing)
         finished = 0
         for n in missing:
-            size = _core.egdb_level_size(n)
 
             def report(done: int, total: int, n: int = n) -> None:
                 if progress is not None:
                     progress(BuildProgress(n, max_seeds, done, total, finished + done,
                                            all_total, time.perf_counter() - start))
 
-            out = mmap.mmap(-1, size)
-            try:
-                _core.egdb_build_level([have[k].values for k in range(n)], out, code,
-                                       threads, report)
-                hashes, problem = _core.egdb_check_level(out, n)
-                if problem is not None:     # a bug, not a file: never write it
-                    raise RuntimeError(f"level {n} was built with a bad value at {problem[1]}")
-                write_level(level_path(capture, n, root), capture, n, out, hashes)
-            finally:
-                out.close()
-            finished += size
+            maker(capture, n, [have[k] for k in range(n)], root, report)
+            finished += _core.egdb_level_size(n)
             have[n] = open_level(capture, n, root)
         for level in have.values():
             level.close()
         return missing
 
 
-__all__ = ["BuildProgress", "BuildLock", "build_levels", "present_levels", "check_space"]
+__all__ = ["BuildProgress", "BuildLock", "LocalLevels", "build_levels", "present_levels", "check_space"]

@@ -7,8 +7,9 @@ A database of N seeds is levels 0..N, a file each, in its rule's folder::
     offset 0      header: magic b"KALAHLVL", format version, capture rule,
                   level n, log2 of the checksum chunk (u32 each), positions
                   (u64), checksum (u64: the chunks' hashes folded); zeros to 64
-    offset 64     the hash of each chunk of 2^20 values (u64 each), in order;
-                  zeros to the end of the page
+    offset 64     the hash of each checksum chunk (u64 each), in order: every
+                  block of the level (egdb.h) cut into 2^20 values; zeros
+                  to the end of the page
     a page on     one signed byte a position of level n, by rank (csrc/egdb.h)
 
 The values start on a page so that a level maps straight into memory: every
@@ -87,8 +88,8 @@ def levels_on_disk(capture: str, root: Optional[Path] = None) -> List[int]:
 
 
 def chunks(n: int) -> int:
-    """Checksum chunks of level n."""
-    return -(-_core.egdb_level_size(n) >> CHUNK_BITS)
+    """Checksum chunks of level n (each block of it cut into 2^20 values: egdb_chunks)."""
+    return len(_core.egdb_chunks(n))
 
 
 def values_offset(n: int) -> int:
