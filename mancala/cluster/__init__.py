@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import tempfile
+import warnings
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -60,6 +61,13 @@ def parse_address(text: str) -> Address:
     return Address("ray", url=text.strip())
 
 
+def _short_temp() -> str:
+    """The temporary folder, or /tmp if its path is too long for the sockets Ray
+    puts some 75 characters below it (a Unix socket's path has 107 at most)."""
+    base = tempfile.gettempdir()
+    return base if len(base) <= 24 or not os.access("/tmp", os.W_OK) else "/tmp"
+
+
 def ray_module():
     """Ray, or ClusterError naming the extra when it is not installed."""
     try:
@@ -88,12 +96,14 @@ def connect(address: "str | Address") -> Iterator[int]:
     temp = None
     options = dict(log_to_driver=False, logging_level="ERROR")
     try:
-        if where.kind == "local":
-            temp = tempfile.mkdtemp(prefix="mancala-ray-")    # short: Ray's sockets live here
-            ray.init(num_cpus=where.cpus or os.cpu_count() or 1, include_dashboard=False,
-                     _temp_dir=temp, **options)
-        else:
-            ray.init(address=where.url or "auto", **options)
+        with warnings.catch_warnings():     # Ray's own warning would repeat the one line below
+            warnings.simplefilter("ignore")
+            if where.kind == "local":
+                temp = tempfile.mkdtemp(prefix="mancala-ray-", dir=_short_temp())
+                ray.init(num_cpus=where.cpus or os.cpu_count() or 1, include_dashboard=False,
+                         _temp_dir=temp, **options)
+            else:
+                ray.init(address=where.url or "auto", **options)
     except (ConnectionError, OSError, ValueError, RuntimeError, TimeoutError) as exc:
         if temp:
             shutil.rmtree(temp, ignore_errors=True)

@@ -54,6 +54,10 @@ class LevelWorker:
             self.levels[key] = open_level(capture, n, Path(root))
         return self.levels[key]
 
+    def node(self) -> str:
+        """The id of the Ray node this worker runs on."""
+        return ray_module().get_runtime_context().get_node_id()
+
     def build(self, capture: str, n: int, root: str, parts: List[Tuple[int, int]],
               temp: str) -> List[List[int]]:
         """Build one class of level n (its blocks' rank ranges), write them into
