@@ -365,6 +365,28 @@ class Engine:
         return answers[0] + spent
 
     @_serialised
+    def null_window(self, board: Board, beta: int, *, time: Optional[float] = None,
+                    nodes: Optional[int] = None) -> Tuple[Optional[int], int]:
+        """Is the perfect-play value of board at least beta? One of solve's
+        null-window searches, to the end of the game: (bound, nodes searched).
+
+        The bound is fail-soft: at least beta means the value is at least the
+        bound, below beta means it is at most the bound. With a time or node
+        limit the search may stop first: then the bound is None. A cluster
+        solve's jobs are these (:mod:`mancala.cluster.solve`). Raises
+        InvalidLimitError for a limit out of range, ValueError for a beta
+        outside the margins, GameOverError... no: a finished game's value is
+        its final margin, answered without a search.
+        """
+        limit = self._limit(None, None, time, nodes, default_depth=None)
+        if board.is_game_over():
+            outcome = board.outcome()
+            return (outcome.margin if board.to_move == 0 else -outcome.margin), 0
+        self._position(board, auto=True, wait=True)
+        bound, _, finished, spent, _ = self._probe(board, beta, limit.time or 0.0, limit.nodes or 0)
+        return (bound if finished else None), spent
+
+    @_serialised
     def optimal_moves(self, board: Board, value: Optional[int] = None) -> Tuple[int, ...]:
         """Every move that keeps the perfect-play value (solved first if not given).
 
