@@ -145,9 +145,10 @@ def journal_header(board: Board) -> dict:
             "capture": board.capture}
 
 
-def read_journal(path: Path, board: Board) -> List[dict]:
-    """The finished jobs a journal holds for this solve; a torn last line is cut off the
-    file (so the next line appended is whole). JournalError for anyone else's journal."""
+def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True) -> List[dict]:
+    """The finished jobs a journal holds for this solve (for board; None: any solve's);
+    a torn last line is cut off the file if repair (so the next line appended is
+    whole). JournalError for anyone else's journal."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -160,19 +161,19 @@ def read_journal(path: Path, board: Board) -> List[dict]:
         lines = lines[:-1]                          # torn by a kill mid-write: cut off below
     lines = [line for line in lines if line]
     if not lines:
-        if whole != len(data):
+        if whole != len(data) and repair:
             os.truncate(path, whole)
         return []
     try:
         head = json.loads(lines[0])
     except (ValueError, UnicodeDecodeError):
         head = None
-    expected = journal_header(board)
     if not isinstance(head, dict) or head.get("kind") != KIND:
         raise JournalError(f"{quote(str(path))} is not a cluster solve journal")
     if head.get("format") != FORMAT:
         raise JournalError(f"the journal {quote(str(path))} has format {quote(head.get('format'))}; "
                            f"this version reads format {FORMAT}")
+    expected = journal_header(board) if board is not None else head
     for name in ("pits", "to_move", "capture"):
         if head.get(name) != expected[name]:
             raise JournalError(f"the journal {quote(str(path))} is of another solve: its {name} "
@@ -193,7 +194,7 @@ def read_journal(path: Path, board: Board) -> List[dict]:
         if len(entry["key"][0]) != 12 or entry["key"][1] not in (0, 1):
             raise JournalError(f"the journal {quote(str(path))} line {number} has no position")
         jobs.append(entry)
-    if whole != len(data):
+    if whole != len(data) and repair:
         os.truncate(path, whole)
     return jobs
 
