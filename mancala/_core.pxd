@@ -1,7 +1,7 @@
 # The compiled core's interface: the C headers it is built on, the search state,
 # and the two classes Python sees (BoardBase, Searcher).
 from cpython.ref cimport PyObject
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
 
 
 from mancala._kalah cimport *
@@ -46,21 +46,37 @@ cdef extern from "tt.h" nogil:
 cdef extern from "egdb.h" nogil:
     enum:
         EGDB_MAX_SEEDS
-        EGDB_UNKNOWN
+        EGDB_CHUNK          # values a checksum chunk holds (the last of a level fewer)
     ctypedef struct egdb_table:
-        signed char *values     # one value a position; NULL when absent
-        int max_seeds           # N: positions with at most N seeds in the pits
-        uint64_t size
+        const signed char *level[EGDB_MAX_SEEDS + 1]    # level[n][rank]; NULL above max_seeds
+        int max_seeds       # N: levels 0..N are present; -1: no database
+    ctypedef struct egdb_builder:
+        const egdb_table *below     # levels 0..n-1
+        uint8_t *out                # level n as egdb_built bytes: value ^ 0x80, 0 where not computed
+        int n
+        int capture
     void egdb_init_binomials()
     uint64_t egdb_count(int n)
-    uint64_t egdb_index(const int *b, int seeds)
-    int egdb_value(egdb_table *t, const int *b, int seeds)
-    void egdb_build_level(egdb_table *t, int n, int capture, int part, int parts,
-                          const int *stop)
-    uint64_t egdb_checksum(const signed char *values, uint64_t size)
-    const uint64_t egdb_checksum_start     # FNV's offset basis: the hash of nothing yet
-    uint64_t egdb_checksum_more(uint64_t h, const signed char *values, uint64_t size)
-    int64_t egdb_verify(const signed char *values, uint64_t start, uint64_t stop)   # first bad index or -1
+    uint64_t egdb_block[EGDB_MAX_SEEDS + 1][EGDB_MAX_SEEDS + 2]    # egdb_block[n][a]: block a's first rank
+    uint64_t level_positions "egdb_level_size"(int n)
+    uint64_t egdb_rank(const int *b, int seeds)
+    void egdb_unrank(int *b, int seeds, uint64_t rank)
+    int egdb_value(const egdb_table *t, const int *b, int seeds)
+    int egdb_build_range(const egdb_builder *w, uint64_t start, uint64_t stop, const int *stop_flag,
+                         uint64_t *done)
+    void egdb_finish(uint8_t *out, uint64_t start, uint64_t stop)
+    uint64_t egdb_chunk_hash(const signed char *values, uint64_t size)
+    uint64_t egdb_level_checksum(int n, const uint64_t *chunks, uint64_t n_chunks)
+    int64_t egdb_verify_level(const signed char *values, int n, uint64_t start, uint64_t stop)  # first bad or -1
+    const uint64_t egdb_fnv_start     # FNV's offset basis: format 1's hash of nothing yet
+    uint64_t egdb_fnv_more(uint64_t h, const signed char *values, uint64_t size)
+
+
+cdef extern from "guard.h" nogil:
+    int guard_install()
+    int guard_add(const void *start, uintptr_t size)
+    void guard_remove(int slot)
+    int guard_damaged(int slot)
 
 
 cdef enum:
@@ -71,7 +87,7 @@ cdef enum:
 
 cdef struct Search:
     tt_table *tt            # the table searched (its buckets are NULL when it is off)
-    egdb_table egdb         # endgame values; egdb.values is NULL when there are none
+    egdb_table egdb         # endgame values by level; egdb.max_seeds is -1 when there are none
     int capture             # CAPTURE_*
     int evaluation          # EVAL_*
     bint use_tt             # probe and store the table
@@ -122,7 +138,7 @@ cdef class Searcher:
     cdef int _abort             # what s.abort of this searcher and its sharers points to
     cdef uint64_t *_busy        # what s.busy of this searcher and its sharers points to
     cdef object _table_owner    # the Searcher whose table this one searches, if not its own
-    cdef object _egdb_owner     # a view of the buffer behind s.egdb.values: keeps it alive and unresized
+    cdef object _egdb_owner     # views of the buffers behind s.egdb.level: keep them alive and unresized
     cdef bint _running          # a method is using s (checked and set with the GIL): refuse another
     cdef int _enter(self) except -1
     cdef int _setup(self, BoardBase board, evaluation, int *view) except -1

@@ -1,53 +1,148 @@
-# Endgame databases: build (on threads), checksum, verify, look up.
+# Endgame databases, a level at a time: build (on threads, or a range of ranks
+# for a worker elsewhere), checksum, verify, map read only, look up.
+
+from posix.mman cimport MAP_FAILED, MAP_SHARED, PROT_READ, mmap, munmap
+from libc.errno cimport errno
+from libc.string cimport strerror
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_FillInfo
+
+cdef extern from *:
+    uint64_t __atomic_fetch_add(uint64_t *slot, uint64_t value, int order) nogil
+    int __ATOMIC_RELAXED
+
 
 cdef enum:
-    EGDB_SHARED_LEVEL = 8   # smaller database levels take a moment: one thread builds them
+    EGDB_SHARED_LEVEL = 8   # smaller levels take a moment: the calling thread builds them alone
+    EGDB_WORK = 1 << 16     # ranks a building thread takes at a time
 
 
 def egdb_size(max_seeds):
-    """Positions (bytes) in a database of every position with at most max_seeds in the pits."""
+    """Positions (bytes) in a database of levels 0..max_seeds."""
     return egdb_count(check_egdb_seeds(max_seeds))
 
 
-def egdb_build(max_seeds, capture, progress=None, threads=1):
-    """The perfect-play value of every position with at most max_seeds in the pits.
+def egdb_level_size(n):
+    """Positions (bytes) of level n: those with exactly n seeds in the pits."""
+    return level_positions(check_egdb_seeds(n))
 
-    Returns a bytearray, one signed byte a position (see csrc/egdb.h);
-    progress(seeds, done_positions, all_positions) is called after each level.
-    threads: how many threads build each level together.
+
+cdef int fill_table(egdb_table *t, list views, levels) except -1:
+    """Point t at levels[0..] (buffers, level n's size each); views keeps their
+    views alive. t is left as it was when levels are refused."""
+    cdef const unsigned char[::1] view
+    cdef egdb_table made
+    cdef int n
+    if len(levels) > EGDB_MAX_SEEDS + 1:
+        raise InvalidLimitError(f"an endgame database has at most {EGDB_MAX_SEEDS + 1} levels, "
+                                f"not {len(levels)}")
+    egdb_init_binomials()
+    memset(&made, 0, sizeof(made))
+    for n, values in enumerate(levels):
+        view = values
+        if <uint64_t> view.shape[0] != level_positions(n):
+            raise ValueError(f"level {n} of an endgame database holds {level_positions(n)} values, "
+                             f"not {view.shape[0]}")
+        views.append(view)
+        made.level[n] = <const signed char *> &view[0]
+    made.max_seeds = len(levels) - 1
+    memcpy(t, &made, sizeof(made))
+    return 0
+
+
+cdef class LevelBuild:
+    """What the threads building one level share."""
+    cdef egdb_table below
+    cdef egdb_builder w
+    cdef int stop               # set to end the build early (Ctrl-C)
+    cdef uint64_t done          # ranks enumerated so far
+    cdef uint64_t next_work     # the first rank no thread has taken yet
+    cdef uint64_t end           # one past the last rank to build
+    cdef list views
+
+    def work(self):
+        """One thread's share: runs of EGDB_WORK ranks taken in turn till none is left."""
+        cdef uint64_t first
+        with nogil:
+            while not load_flag(&self.stop):
+                first = __atomic_fetch_add(&self.next_work, EGDB_WORK, __ATOMIC_RELAXED)
+                if first >= self.end:
+                    break
+                egdb_build_range(&self.w, first, min(first + EGDB_WORK, self.end), &self.stop,
+                                 &self.done)
+
+
+def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None):
+    """Build level n = len(levels) into out, from levels 0..n-1: the whole level,
+    or the rank ranges [(start, stop), ...] given.
+
+    out: a writable buffer of level n's size, zero where nothing is built yet
+    (a fresh anonymous mapping is); values the build needs beyond the ranges
+    are computed into it too (as built bytes, egdb.h), and the ranges' bytes
+    are values when it returns (so a range built later in the same buffer must
+    come in the same call). threads build each range together (from level 8
+    up); progress(done, total) is called from this thread about five times a
+    second. Ctrl-C stops every thread and is raised.
     """
-    cdef int n, top = check_egdb_seeds(max_seeds)
     cdef int rule = check_code(capture, CAPTURE_RULES, "capture")
+    cdef unsigned char[::1] view = out
+    cdef LevelBuild build = LevelBuild()
+    cdef int n = len(levels)
+    cdef uint64_t first, end
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise InvalidLimitError(f"threads is 1 to {MAX_THREADS}, not {quote(threads)}")
-    values = bytearray(egdb_count(top))
-    memset(<char *> values, EGDB_UNKNOWN, len(values))
-    cdef BuildStop stop = BuildStop()
+    check_egdb_seeds(n)
+    if <uint64_t> view.shape[0] != level_positions(n):
+        raise ValueError(f"level {n} holds {level_positions(n)} values, not {view.shape[0]}")
+    ranges = [(0, view.shape[0])] if ranges is None else list(ranges)
+    for start, stop in ranges:
+        if not 0 <= start <= stop <= view.shape[0]:
+            raise ValueError(f"ranks {start}:{stop} are not a part of level {n} "
+                             f"({view.shape[0]} positions)")
+    total = sum(stop - start for start, stop in ranges)
+    build.views = []
+    fill_table(&build.below, build.views, levels)
+    build.w.below = &build.below
+    build.w.out = &view[0]
+    build.w.n = n
+    build.w.capture = rule
+    for start, stop in ranges:
+        build.next_work = start
+        build.end = stop
+        workers = [Thread(target=build.work, daemon=True, name=f"mancala endgame level {n}")
+                   for _ in range(threads if n >= EGDB_SHARED_LEVEL else 1)]
+        try:
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                while worker.is_alive():
+                    worker.join(0.2)
+                    if progress is not None:
+                        progress(build.done, total)
+        except BaseException:
+            store_flag(&build.stop, True)
+            join_all(workers)
+            raise
+    for start, stop in ranges:
+        first, end = start, stop
+        with nogil:
+            egdb_finish(&view[0], first, end)
+    if progress is not None:
+        progress(total, total)
+
+
+def egdb_build(max_seeds, capture, progress=None, threads=1):
+    """Every level 0..max_seeds, built in memory: a list of bytearrays (level n's
+    values by rank, one signed byte a position; see csrc/egdb.h).
+    progress(seeds, done_positions, all_positions) is called after each level."""
+    cdef int top = check_egdb_seeds(max_seeds)
+    levels = []
     for n in range(top + 1):
-        if n < EGDB_SHARED_LEVEL:
-            _egdb_build_part(values, top, n, rule, 0, 1, stop)
-        else:
-            # every part on a thread of its own: this one waits where Ctrl-C reaches it
-            parts = [Thread(target=_egdb_build_part, args=(values, top, n, rule, part, threads, stop),
-                            daemon=True) for part in range(threads)]
-            try:
-                for part in parts:
-                    part.start()
-                for part in parts:
-                    part.join()
-            except BaseException:
-                store_flag(&stop.value, True)
-                join_all(parts)
-                raise
+        out = bytearray(level_positions(n))
+        egdb_build_level(levels, out, capture, threads)
+        levels.append(out)
         if progress is not None:
             progress(n, egdb_count(n), egdb_count(top))
-        PyErr_CheckSignals()
-    return values
-
-
-cdef class BuildStop:
-    """The flag an interrupted egdb_build raises to end its threads' parts."""
-    cdef int value
+    return levels
 
 
 cdef join_all(list threads):
@@ -63,61 +158,238 @@ cdef join_all(list threads):
         raise raised
 
 
-def _egdb_build_part(values, int top, int n, int rule, int part, int parts, BuildStop stop not None):
-    """One thread's part of level n of egdb_build (levels below n done)."""
-    cdef unsigned char[::1] view = values
-    cdef egdb_table t
-    t.values = <signed char *> &view[0]
-    t.max_seeds = top
-    t.size = view.shape[0]
-    with nogil:
-        egdb_build_level(&t, n, rule, part, parts, &stop.value)
+cdef list level_chunks(int n):
+    """The checksum chunks of level n: each block (egdb.h) cut into pieces of
+    EGDB_CHUNK values, as (start, stop) ranks. A block (so a class) is whole
+    chunks: whoever builds it alone can hash it alone."""
+    cdef int a
+    cdef uint64_t first, end
+    chunks = []
+    egdb_init_binomials()
+    for a in range(n + 1):
+        first, end = egdb_block[n][a], egdb_block[n][a + 1]
+        while first < end:
+            chunks.append((first, min(first + EGDB_CHUNK, end)))
+            first += EGDB_CHUNK
+    return chunks
 
 
-def egdb_hash(values, previous=None):
-    """A 64-bit checksum (FNV-1a) of a database's values; ``previous``, the
-    checksum of the values before these, continues it (a file read in parts)."""
+def egdb_chunks(n):
+    """Level n's checksum chunks as (start, stop) ranks, in order (see level_chunks)."""
+    return level_chunks(check_egdb_seeds(n))
+
+
+def egdb_blocks(n):
+    """Level n's blocks as (start, stop) ranks: block a holds the positions whose
+    mover has a of the n seeds. Blocks a and n - a make a class: no position of
+    it leads to a position of the level outside it."""
+    cdef int level = check_egdb_seeds(n)
+    return [(egdb_block[level][a], egdb_block[level][a + 1]) for a in range(level + 1)]
+
+
+def egdb_check_level(values, n, expected=None):
+    """One pass over level n's values, chunk by chunk (egdb_chunks): each value
+    must be one a position of the level can have (|v| <= n, v = n mod 2) and,
+    when ``expected`` (the chunks' hashes a file records) is given, each chunk
+    must hash to its entry. Returns (hashes, problem): the chunks' hashes
+    (egdb_chunk_hashes) and None, or, at the first problem, the hashes so far
+    and ("value", index) or ("chunk", chunk number)."""
     cdef const unsigned char[::1] view = values
-    cdef uint64_t h = egdb_checksum_start if previous is None else previous
-    if previous is None and view.shape[0] == 0:
-        return 0
-    if view.shape[0]:
+    cdef int level = check_egdb_seeds(n)
+    cdef uint64_t size = view.shape[0], first, last
+    cdef Py_ssize_t i, done = 0, n_chunks
+    cdef int64_t bad = -1
+    cdef uint64_t *bounds
+    cdef uint64_t *chunks
+    cdef uint64_t *want = NULL
+    cdef bint mismatch = False
+    if size != level_positions(level):
+        raise ValueError(f"level {n} holds {level_positions(level)} values, not {size}")
+    parts = level_chunks(level)
+    n_chunks = len(parts)
+    if expected is not None and len(expected) != n_chunks:
+        raise ValueError(f"level {n} has {n_chunks} checksum chunks, not {len(expected)}")
+    chunks = <uint64_t *> calloc(3 * n_chunks + 1, sizeof(uint64_t))
+    if chunks == NULL:
+        raise MemoryError()
+    try:
+        bounds = chunks + n_chunks
+        for i in range(n_chunks):
+            bounds[i] = parts[i][0]
+        bounds[n_chunks] = size
+        if expected is not None:
+            want = bounds + n_chunks + 1
+            for i in range(n_chunks):
+                want[i] = expected[i]
         with nogil:
-            h = egdb_checksum_more(h, <const signed char *> &view[0], view.shape[0])
-    return h
+            for i in range(n_chunks):
+                first, last = bounds[i], bounds[i + 1]
+                bad = egdb_verify_level(<const signed char *> &view[0], level, first, last)
+                if bad >= 0:
+                    break
+                chunks[i] = egdb_chunk_hash(<const signed char *> &view[first], last - first)
+                done = i + 1
+                if want != NULL and chunks[i] != want[i]:
+                    mismatch = True
+                    break
+        hashes = [chunks[i] for i in range(done)]
+        if bad >= 0:
+            return hashes, ("value", bad)
+        if mismatch:
+            return hashes, ("chunk", done - 1)
+        return hashes, None
+    finally:
+        free(chunks)
 
 
-def egdb_verify_values(values, start=0, stop=None):
-    """The first index in values[start:stop] (values: a whole database, one
-    signed byte a position) whose byte is no value a position of its level can
-    have (|v| <= n seeds and v = n mod 2; the build's unknown marker is none),
-    or -1 when every byte there is one."""
+def egdb_chunk_hashes(values, start=0, stop=None):
+    """The hashes of level n's checksum chunks (egdb_chunks) that make up
+    values[start:stop] (values: the whole level; start and stop on chunk
+    boundaries, as a block's are): what a worker that built part of a level
+    reports, for egdb_fold."""
     cdef const unsigned char[::1] view = values
+    cdef uint64_t first = start, last = view.shape[0] if stop is None else stop
+    cdef int n = 0
+    egdb_init_binomials()
+    while n <= EGDB_MAX_SEEDS and level_positions(n) < <uint64_t> view.shape[0]:
+        n += 1
+    if n > EGDB_MAX_SEEDS or level_positions(n) != <uint64_t> view.shape[0]:
+        raise ValueError(f"{view.shape[0]} values are no level's")
+    hashes = []
+    inside = False
+    for chunk_start, chunk_stop in level_chunks(n):
+        if chunk_start == first:
+            inside = True
+        if inside and chunk_stop <= last:
+            hashes.append(egdb_chunk_hash(<const signed char *> &view[chunk_start],
+                                          chunk_stop - chunk_start))
+            if chunk_stop == last:
+                return hashes
+    raise ValueError(f"{start}:{stop} is not a run of whole checksum chunks of level {n}")
+
+
+def egdb_fold(n, hashes):
+    """Level n's checksum from all its chunks' hashes, in order (egdb_chunk_hashes)."""
+    cdef int level = check_egdb_seeds(n)
+    cdef Py_ssize_t i, count = len(hashes)
+    cdef uint64_t *chunks = <uint64_t *> calloc(max(count, 1), sizeof(uint64_t))
+    if chunks == NULL:
+        raise MemoryError()
+    try:
+        for i in range(count):
+            chunks[i] = hashes[i]
+        return egdb_level_checksum(level, chunks, count)
+    finally:
+        free(chunks)
+
+
+def egdb_verify(values, n, start=0, stop=None):
+    """The first index in values[start:stop] (level n's values) whose byte is no
+    value a position of the level can have (|v| <= n and v = n mod 2), or -1."""
+    cdef const unsigned char[::1] view = values
+    cdef int level = check_egdb_seeds(n)
     cdef uint64_t first = start, last = view.shape[0] if stop is None else stop
     cdef int64_t bad = -1
     if first > last or last > <uint64_t> view.shape[0]:
         raise ValueError(f"{start}:{stop} is not a part of {view.shape[0]} values")
-    egdb_init_binomials()
     if first < last:
         with nogil:
-            bad = egdb_verify(<const signed char *> &view[0], first, last)
+            bad = egdb_verify_level(<const signed char *> &view[0], level, first, last)
     return bad
 
 
-def egdb_lookup(values, int max_seeds, slots, to_move):
-    """The database's value of a position's pits for the side to move (its rest of the game)."""
+def egdb_fnv(values, previous=None):
+    """FNV-1a of values, continued from ``previous`` (the hash of the values
+    before them): the checksum of a format-1 single-file database."""
+    cdef const unsigned char[::1] view = values
+    cdef uint64_t h = egdb_fnv_start if previous is None else previous
+    if previous is None and view.shape[0] == 0:
+        return 0
+    if view.shape[0]:
+        with nogil:
+            h = egdb_fnv_more(h, <const signed char *> &view[0], view.shape[0])
+    return h
+
+
+def egdb_lookup(levels, slots, to_move):
+    """The value of a position's pits for the side to move (its rest of the
+    game), from levels 0..N (level n's values by rank)."""
     cdef int v[KALAH_SLOTS]
     cdef egdb_table t
-    cdef const unsigned char[::1] view = values
     cdef int seeds
-    check_egdb_seeds(max_seeds)
-    if <uint64_t> view.shape[0] != egdb_count(max_seeds):
-        raise ValueError("the values do not fit the seed count")
+    views = []
+    fill_table(&t, views, levels)
     list_view(slots, to_move, v)
     seeds = kalah_row_sum(v) + kalah_row_sum(v + KALAH_OPP_PIT)
-    if seeds > max_seeds:
-        raise ValueError(f"the position has {seeds} seeds in its pits; the database covers {max_seeds}")
-    t.values = <signed char *> &view[0]
-    t.max_seeds = max_seeds
-    t.size = view.shape[0]
+    if seeds > t.max_seeds:
+        raise ValueError(f"the position has {seeds} seeds in its pits; the database covers {t.max_seeds}")
     return egdb_value(&t, v, seeds)
+
+
+def egdb_rank_of(slots, to_move):
+    """(level, rank) of a position's pits seen from the side to move."""
+    cdef int v[KALAH_SLOTS]
+    cdef int seeds
+    list_view(slots, to_move, v)
+    seeds = kalah_row_sum(v) + kalah_row_sum(v + KALAH_OPP_PIT)
+    check_egdb_seeds(seeds)
+    return seeds, egdb_rank(v, seeds)
+
+
+cdef class MappedLevel:
+    """``size`` bytes of an open file from ``offset`` on, mapped read only and
+    shared with every process that maps it (the page cache holds one copy).
+
+    Exposes them as a read-only buffer. If the file shrinks under the mapping,
+    reading the lost part gives zeros instead of killing the process
+    (csrc/guard.h) and ``damaged`` turns True: whoever read it must throw its
+    answer away. Unmapped when the last reference (a view included) goes.
+    Raises OSError if the file cannot be mapped, MemoryError past 1024 mappings.
+    """
+    cdef char *base
+    cdef size_t length
+    cdef Py_ssize_t offset, size
+    cdef int slot
+
+    def __cinit__(self, int fd, Py_ssize_t offset, Py_ssize_t size):
+        cdef void *p
+        self.base = NULL
+        self.slot = -1
+        if offset < 0 or size <= 0:
+            raise ValueError(f"a mapping of {size} bytes from {offset}")
+        if guard_install():
+            raise OSError(errno, strerror(errno).decode())
+        self.length = offset + size
+        p = mmap(NULL, self.length, PROT_READ, MAP_SHARED, fd, 0)
+        if p == MAP_FAILED:
+            raise OSError(errno, strerror(errno).decode())
+        self.slot = guard_add(p, self.length)
+        if self.slot < 0:
+            munmap(p, self.length)
+            raise MemoryError("too many endgame levels mapped at once")
+        self.base = <char *> p
+        self.offset = offset
+        self.size = size
+
+    def __dealloc__(self):
+        if self.base != NULL:
+            guard_remove(self.slot)
+            munmap(self.base, self.length)
+
+    def __getbuffer__(self, Py_buffer *buffer, int flags):
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("a mapped endgame level is read only")
+        PyBuffer_FillInfo(buffer, self, self.base + self.offset, self.size, 1, flags)
+
+    def __len__(self):
+        return self.size
+
+    @property
+    def damaged(self):
+        """The file shrank under the mapping: some reads found zeros, not its bytes."""
+        return guard_damaged(self.slot) != 0
+
+    def guard(self):
+        """Make sure SIGBUS is handled here (another library may have taken it since)."""
+        if guard_install():
+            raise OSError(errno, strerror(errno).decode())

@@ -10,7 +10,7 @@ cdef inline int value_without_search(Search *s, const Children *c, int pit) noex
     s.nodes += 1
     if flags & CHILD_IN_DATABASE:
         # its exact value is one byte away
-        value = child[KALAH_STORE] - child[KALAH_OPP_STORE] + s.egdb.values[c.db_index[pit]]
+        value = child[KALAH_STORE] - child[KALAH_OPP_STORE] + c.db_value[pit][0]
     else:
         if flags & PLAY_GAME_OVER or s.evaluation == EVAL_STORE:
             # a finished child is swept already: its stores are the final margin
@@ -81,7 +81,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     seeds_left = mine + theirs
     if mine == 0 or theirs == 0:                                        # 2
         return diff + mine - theirs
-    if s.egdb.values != NULL and seeds_left <= s.egdb.max_seeds and ply > 0:
+    if seeds_left <= s.egdb.max_seeds and ply > 0:
         return diff + egdb_value(&s.egdb, b, seeds_left)                # the game's value
     if depth == 0 or ply >= MAX_PLY:                                    # 3
         s.horizon += 1

@@ -5,7 +5,7 @@ cdef struct Children:
     int board[KALAH_PITS][KALAH_SLOTS]  # board[pit]: the position after pit, its mover at the bottom
     int flags[KALAH_PITS]               # flags[pit]: PLAY_* bits of pit, plus CHILD_IN_DATABASE
     uint64_t key[KALAH_PITS]            # key[pit]: the child's table key, its bucket prefetched; 0: none
-    uint64_t db_index[KALAH_PITS]       # db_index[pit]: the child's database index (if CHILD_IN_DATABASE)
+    const signed char *db_value[KALAH_PITS]  # db_value[pit]: the child's database byte (if CHILD_IN_DATABASE)
     int order[2 * KALAH_PITS]           # the moves in search order, then those put off till last (ABDADA)
     int n_moves                         # legal moves: order[:n_moves]
 
@@ -50,10 +50,10 @@ cdef inline void make_children(Search *s, const int *b, int depth, int tt_move,
         c.key[pit] = 0
         child_seeds = seeds_left - (child[KALAH_STORE] + child[KALAH_OPP_STORE]
                                     - b[KALAH_STORE] - b[KALAH_OPP_STORE])
-        if s.egdb.values != NULL and child_seeds <= s.egdb.max_seeds and not flags & PLAY_GAME_OVER:
+        if child_seeds <= s.egdb.max_seeds and not flags & PLAY_GAME_OVER:
             # the database knows this child: fetch its byte now, read it when searched
-            c.db_index[pit] = egdb_index(child, child_seeds)
-            __builtin_prefetch(&s.egdb.values[c.db_index[pit]])
+            c.db_value[pit] = &s.egdb.level[child_seeds][egdb_rank(child, child_seeds)]
+            __builtin_prefetch(c.db_value[pit])
             flags = c.flags[pit] = flags | CHILD_IN_DATABASE
         elif s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
             # the table is far bigger than the cache: ask for the child's bucket early
@@ -100,7 +100,7 @@ cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta
         if c.flags[pit] & PLAY_GAME_OVER:
             low = high = value
         elif c.flags[pit] & CHILD_IN_DATABASE:
-            low = high = value + s.egdb.values[c.db_index[pit]]
+            low = high = value + c.db_value[pit][0]
         elif c.key[pit] and tt_probe(s.tt, c.key[pit], &e) and (
                 e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
             value += e.value

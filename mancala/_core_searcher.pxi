@@ -14,6 +14,7 @@ cdef class Searcher:
         cdef double mb = hash_mb
         memset(&self.s, 0, sizeof(self.s))
         self.s.tt = &self.table
+        self.s.egdb.max_seeds = -1
         if not 0 <= mb <= MAX_HASH_MB:
             raise InvalidLimitError(f"hash_mb is 0 (no table) to {MAX_HASH_MB} MB, not {quote(hash_mb)}")
         self.s.ordering = ordering
@@ -66,31 +67,24 @@ cdef class Searcher:
         """Stop (or, with False, allow again) the searches that watch this searcher."""
         store_flag(&self._abort, stop)
 
-    def set_endgame(self, values, int max_seeds):
-        """Answer positions with at most max_seeds seeds in the pits from values
-        (a buffer from egdb_build, one signed byte a position); None: no database."""
+    def set_endgame(self, levels):
+        """Answer positions with few seeds in the pits from levels (a sequence of
+        buffers, level n's values by rank: csrc/egdb.h), those with at most
+        len(levels) - 1 seeds; None or empty: no database."""
         self._enter()
         try:
-            self._set_endgame(values, max_seeds)
+            self._set_endgame(levels)
         finally:
             self._running = False
 
-    def _set_endgame(self, values, int max_seeds):
-        cdef const unsigned char[::1] view
-        if values is None:
-            self.s.egdb.values = NULL
+    def _set_endgame(self, levels):
+        views = []
+        if levels:
+            fill_table(&self.s.egdb, views, levels)
+        else:
+            memset(&self.s.egdb, 0, sizeof(self.s.egdb))
             self.s.egdb.max_seeds = -1
-            self._egdb_owner = None
-            return
-        check_egdb_seeds(max_seeds)
-        view = values
-        if <uint64_t> view.shape[0] != egdb_count(max_seeds):
-            raise ValueError(f"an endgame table for {max_seeds} seeds holds {egdb_count(max_seeds)} "
-                             f"values, not {view.shape[0]}")
-        self._egdb_owner = view
-        self.s.egdb.values = <signed char *> &view[0]
-        self.s.egdb.max_seeds = max_seeds
-        self.s.egdb.size = view.shape[0]
+        self._egdb_owner = views
 
     @property
     def table_bytes(self):

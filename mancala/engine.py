@@ -41,7 +41,10 @@ def _serialised(method: _Call) -> _Call:
                 self._searcher.abort(False)
             self._calls += 1
             try:
-                return method(self, *args, **kwargs)
+                answer = method(self, *args, **kwargs)
+                if self._calls == 1 and self._endgame_failed():
+                    answer = method(self, *args, **kwargs)     # again, without the database
+                return answer
             finally:
                 self._calls -= 1
     return call  # type: ignore[return-value]
@@ -177,6 +180,7 @@ class Engine:
         self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
         self._finding: Dict[str, threading.Thread] = {}     # "auto" looks under way, by rule
         self._context: Optional[tuple] = None
+        self._in_use: Optional[_endgame.EndgameDatabase] = None   # the database the searchers read
         self.evaluation = evaluation
         self._lock = threading.RLock()      # held by every call: the core's state is one C struct
         self._calls = 0                     # calls in progress (nested ones included), under the lock
@@ -361,6 +365,28 @@ class Engine:
         return answers[0] + spent
 
     @_serialised
+    def null_window(self, board: Board, beta: int, *, time: Optional[float] = None,
+                    nodes: Optional[int] = None) -> Tuple[Optional[int], int]:
+        """Is the perfect-play value of board at least beta? One of solve's
+        null-window searches, to the end of the game: (bound, nodes searched).
+
+        The bound is fail-soft: at least beta means the value is at least the
+        bound, below beta means it is at most the bound. With a time or node
+        limit the search may stop first: then the bound is None. A cluster
+        solve's jobs are these (:mod:`mancala.cluster.solve`). Raises
+        InvalidLimitError for a limit out of range, ValueError for a beta
+        outside the margins, GameOverError... no: a finished game's value is
+        its final margin, answered without a search.
+        """
+        limit = self._limit(None, None, time, nodes, default_depth=None)
+        if board.is_game_over():
+            outcome = board.outcome()
+            return (outcome.margin if board.to_move == 0 else -outcome.margin), 0
+        self._position(board, auto=True, wait=True)
+        bound, _, finished, spent, _ = self._probe(board, beta, limit.time or 0.0, limit.nodes or 0)
+        return (bound if finished else None), spent
+
+    @_serialised
     def optimal_moves(self, board: Board, value: Optional[int] = None) -> Tuple[int, ...]:
         """Every move that keeps the perfect-play value (solved first if not given).
 
@@ -523,9 +549,33 @@ class Engine:
             if self._context is not None:
                 self._searcher.clear()
             for searcher in [self._searcher] + self._helpers:
-                searcher.set_endgame(db.values if db else None, db.max_seeds if db else 0)
+                searcher.set_endgame(db.levels if db else None)
             self._context = context
+            self._in_use = db
         return db.max_seeds if db else None
+
+    def _endgame_failed(self) -> bool:
+        """Whether a level file of the database in use changed under the call that
+        just ended (truncated, rewritten: csrc/guard.h keeps the process alive).
+        Then its answer is void: the database is dropped (said in one line), the
+        table cleared, and the caller searches again without it."""
+        db = self._in_use
+        problem = db.intact() if db is not None else None
+        if problem is None:
+            return False
+        _endgame.files.warn(f"refused {problem}; the engine goes on without the "
+                            f"{db.capture} database")
+        if self.endgame is db:
+            self.endgame = None
+        for capture, found in list(self._found.items()):
+            if found is db:
+                self._found[capture] = None
+        for searcher in [self._searcher] + self._helpers:
+            searcher.set_endgame(None)
+        self._searcher.clear()
+        self._context = None
+        self._in_use = None
+        return True
 
     @staticmethod
     def _finished(board: Board, start: float) -> Optional[SearchResult]:

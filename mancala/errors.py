@@ -21,6 +21,8 @@
       SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
       PlayerFailedError             an external engine crashed, hung or sent an illegal move (``reason``)
       AutosaveError (OSError)       the autosave folder cannot be written
+      EndgameSpaceError (OSError)   too little disk or memory to build an endgame level
+      ClusterError                  a Ray cluster that cannot be used (absent extra, unreachable, a bad journal)
       CommandError                  a fatal problem a command reports as one line
 
 Each class keeps its old home too (``mancala.storage.SaveFileError`` is this
@@ -117,6 +119,14 @@ class AutosaveError(MancalaError, OSError):
     """The autosave folder cannot be written; the message is one line for the player."""
 
 
+class EndgameSpaceError(MancalaError, OSError):
+    """Too little disk or memory to build endgame levels; the message names what is needed and what there is."""
+
+
+class ClusterError(MancalaError):
+    """A Ray cluster that cannot be used: the extra absent, an address unreachable, a journal of another solve."""
+
+
 class CommandError(MancalaError):
     """A fatal problem a command reports as one line (no traceback)."""
 
@@ -141,7 +151,7 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
-    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "PositionFileError",
+    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
 ]

@@ -15,7 +15,7 @@ time                more than 0 s              none                :func:`check_
 nodes               1..2**63-1                 none                :func:`check_nodes`
 table (hash_mb)     0..what the machine gives  64 (players: 16)    :func:`check_hash_mb`
 threads             1..64                      1                   :func:`check_threads`
-endgame database    0..24 seeds (solve)        the largest cached  :func:`check_endgame_seeds`
+endgame database    0..36 seeds (solve)        the largest cached  :func:`check_endgame_seeds`
 random seed         0..2**63-1                 none                :func:`check_seed`
 ==================  =========================  ==================  ===========================
 """
@@ -44,7 +44,7 @@ MAX_SEED = 2 ** 63 - 1          # a random seed, as a save file keeps it
 MAX_MOVE_SECONDS = 3600.0       # a computer player's time per move (ai:time=S)
 
 MAX_THREADS = _core.MAX_THREADS
-MAX_ENDGAME_SEEDS = 24          # solve --endgame: C(36, 12) bytes, about 1.3 GB on disk
+MAX_ENDGAME_SEEDS = 36          # solve --endgame: C(48, 12) bytes, about 70 GB on disk (space is checked)
 
 DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
 PLAY_EVALUATION = "learned"     # the timed playing levels' and the engine protocol's evaluation
@@ -98,7 +98,7 @@ def check_threads(value: object, given: object = None) -> int:
 
 
 def check_endgame_seeds(value: object, given: object = None) -> int:
-    """The seeds an endgame database covers: 0 (none) to 24, else InvalidLimitError."""
+    """The seeds an endgame database covers: 0 (none) to 36, else InvalidLimitError."""
     return check_whole(value, "endgame (the seeds its database covers)", 0, MAX_ENDGAME_SEEDS, given=given)
 
 

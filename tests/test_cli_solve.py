@@ -82,7 +82,7 @@ def test_a_broken_book_is_an_error_not_an_empty_book(tmp_path):
 @pytest.mark.parametrize("argv,fragment", [
     (["--board", "0,0,0,0,0,0,5,1,0,0,0,0,0,0"], "game is over"),
     (["--seeds", "3", "--moves", "1 1 1"], "pit 1, is not legal"),
-    (["--seeds", "3", "--endgame", "99"], "0 to 24"),
+    (["--seeds", "3", "--endgame", "99"], "0 to 36"),
 ])
 def test_bad_input_is_one_line(capsys, argv, fragment):
     with pytest.raises(SystemExit) as info:

@@ -161,7 +161,7 @@ def test_a_searcher_refuses_a_second_thread_instead_of_sharing_its_state():
     def meddle():
         for call in (lambda: searcher.search(board, 0, 4),
                      lambda: searcher.probe(board, 0),
-                     lambda: searcher.set_endgame(None, 0),
+                     lambda: searcher.set_endgame(None),
                      searcher.clear):
             try:
                 call()

@@ -205,7 +205,7 @@ def test_prepare_refuses_an_unknown_rule_and_knows_no_database_when_told_none():
 def test_the_engine_command_loads_a_cached_database_at_isready(tmp_path):
     # a real cache with a real database file, a real engine process: isready
     # loads it and says so before readyok; a rule with none cached says nothing
-    endgame.save(endgame.build("standard", 6), tmp_path / "endgame-standard-6.bin")
+    endgame.save(endgame.build("standard", 6), tmp_path)
     env = dict(os.environ, MANCALA_CACHE=str(tmp_path))
     answers = subprocess.run(
         [sys.executable, "-m", "mancala", "engine"], env=env, text=True, capture_output=True,

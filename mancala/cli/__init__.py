@@ -17,13 +17,14 @@ import sys
 from types import ModuleType
 from typing import Dict, List, NoReturn, Optional
 
-from mancala.cli import analyze, arena, bench, engine, play, serve, solve
+from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, solve
 from mancala.errors import CommandError, MancalaError
 
 COMMANDS: Dict[str, ModuleType] = {
     "play": play,
     "analyze": analyze,
     "solve": solve,
+    "endgame": endgame,
     "bench": bench,
     "arena": arena,
     "engine": engine,

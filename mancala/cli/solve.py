@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from mancala import book, endgame
 from mancala.board import PLAYER_NAMES, Board, start_slots
@@ -48,6 +49,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="solve the Kalah(6,3) and (6,4) starts again into mancala/data/openings.json, "
                         "or with --seeds only that start; other entries are kept")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="solve on a Ray cluster: local[:N] (a runtime on this machine, N CPUs), auto "
+                        "(the cluster `ray start` made here) or ray://HOST:PORT; the driver keeps a "
+                        "proof tree and the workers run its null-window tests as jobs; the endgame "
+                        "levels must be where every node sees them (extra: cluster)")
+    p.add_argument("--journal", type=Path, default=None, metavar="FILE",
+                   help="with --cluster: append every finished job to FILE; a solve started again "
+                        "with it does no finished job twice")
+    p.add_argument("--job-nodes", type=options.whole("--job-nodes", 1000, 2 ** 62), default=None,
+                   metavar="N", help="with --cluster: the node budget of one job, after which its position is "
+                        "split into its moves (default 4,000,000: seconds of one core)")
     p.set_defaults(run=run)
 
 
@@ -91,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if args.update_book:
         return update_book(args)
     board = board_from(args)
+    per_worker = args.hash_mb is None and args.cluster is not None   # shared by the workers here
     if args.hash_mb is None:
         args.hash_mb = solve_table_mb(board.seeds)
     if board.is_game_over():
@@ -103,7 +116,13 @@ def run(args: argparse.Namespace) -> int:
             MIN_SEEDS <= per_pit <= MAX_SEEDS_PER_PIT and board.pits == start_slots(per_pit) else None
         raise CommandError(f"the opening book holds {held}; "
                            + (f"not {start}" if start else "this position is not a start"))
-    if entry is not None:
+    if (args.journal or args.job_nodes) and not args.cluster:
+        raise CommandError("--journal and --job-nodes go with --cluster")
+    if args.cluster and (args.book or args.update_book):
+        raise CommandError("--cluster solves by search, not from the opening book")
+    if args.cluster:
+        report = cluster_solve(board, args, per_worker)
+    elif entry is not None:
         report = {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
                   "value": entry.value, "move": entry.moves[0], "optimal_moves": list(entry.moves),
                   "pv": [entry.moves[0]], "nodes": 0, "seconds": 0.0, "endgame_seeds": None,
@@ -131,6 +150,59 @@ def run(args: argparse.Namespace) -> int:
     if len(report["pv"]) > 1:
         print("line: " + " ".join(str(m + 1) for m in report["pv"][:30]))
     return 0
+
+
+def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool) -> dict:
+    """solve --cluster: the same report, with "cluster" added. share_table: the
+    default table is divided among the workers (they are on this machine)."""
+    from mancala.cluster import connect
+    from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
+    if args.journal is not None:
+        read_journal(args.journal, board)       # another solve's journal: one line, before Ray starts
+    seeds = args.endgame
+    if seeds is None:
+        found = endgame.find(board.capture)
+        seeds = found.max_seeds if found is not None else 0
+    elif seeds:
+        engine_for(args, board.capture)        # builds what is missing, here
+    cache = endgame.files.cache_dir().resolve()
+
+    def progress(p: dict) -> None:
+        say(f"  testing value >= {p['t']:+d}: jobs {p['done']:,} done, {p['running']} running; "
+            f"{p['positions']:,} positions in the tree; {p['nodes']:,} nodes, "
+            f"{p['nodes'] / max(p['seconds'], 1e-9) / 1e6:.1f} M nodes/s; {p['seconds']:.1f} s")
+
+    with connect(args.cluster) as cpus:
+        if share_table and args.cluster.startswith("local"):
+            args.hash_mb = max(16, args.hash_mb // cpus)
+        say(f"solving on the cluster at {args.cluster} ({cpus} CPUs; {board.seeds} seeds, capture "
+            f"{board.capture}; a table of {args.hash_mb:g} MB per worker"
+            + (f", endgame database of {seeds} seeds in {cache})" if seeds else ")"))
+        result = solve_on(board, hash_mb=args.hash_mb, endgame_seeds=seeds or None, cache=cache,
+                          journal=args.journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
+                          all_moves=args.all, progress=Throttled(progress))
+    return {
+        "board": board.pits, "to_move": board.to_move, "capture": board.capture,
+        "value": result.value, "move": result.move, "optimal_moves": list(result.optimal_moves),
+        "pv": [result.move], "nodes": result.nodes, "seconds": round(result.seconds, 3),
+        "endgame_seeds": seeds or None, "exact": True, "from_book": False,
+        "cluster": {"workers": result.workers, "jobs": result.jobs,
+                    "jobs_from_journal": result.jobs_from_journal, "nodes": result.nodes,
+                    "seconds": round(result.seconds, 3)},
+    }
+
+
+class Throttled:
+    """A progress callback called at most once a second."""
+
+    def __init__(self, show) -> None:
+        self.show, self.last = show, 0.0
+
+    def __call__(self, p: dict) -> None:
+        now = time.monotonic()
+        if now - self.last >= 1.0:
+            self.last = now
+            self.show(p)
 
 
 def update_book(args: argparse.Namespace) -> int:

@@ -1,0 +1,231 @@
+"""``python -m mancala endgame build|list|verify|remove``: the endgame databases' level files."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+from mancala import endgame
+from mancala.board import CAPTURE_RULES
+from mancala.cli import options
+from mancala.cli.format import duration
+from mancala.endgame import files
+from mancala.endgame.building import BuildLock, BuildProgress, build_levels, gigabytes
+from mancala.errors import CommandError, EndgameFileError, EndgameMissingError
+from mancala.limits import MAX_ENDGAME_SEEDS
+
+BAR = 24    # characters of the progress bar
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "endgame", help="build, list, verify or remove endgame databases",
+        description="Endgame databases hold the perfect-play value of every position with at "
+                    "most N seeds in the pits, as level files (level n: exactly n seeds) in the "
+                    "cache folder; solve and the computer players use the largest one cached. "
+                    "A build adds the missing levels and resumes where a stopped one ended.")
+    sub_commands = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def common(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--cache", type=Path, default=None, metavar="DIR",
+                       help=f"the cache folder (default: $MANCALA_CACHE, else {files.cache_dir()})")
+
+    b = sub_commands.add_parser("build", help="build levels 0..N (those missing)",
+                                description="Build levels 0..N of a rule's database: the ones "
+                                            "missing or refused, from the lowest up. Disk and "
+                                            "memory are checked first.")
+    b.add_argument("--seeds", type=options.endgame_seeds, required=True, metavar="N",
+                   help=f"the database covers positions with at most N seeds in the pits "
+                        f"(0..{MAX_ENDGAME_SEEDS})")
+    b.add_argument("--capture", choices=CAPTURE_RULES, default="standard")
+    b.add_argument("--threads", type=options.threads, default=os.cpu_count() or 1, metavar="N",
+                   help="threads building each level (default: the machine's cores)")
+    b.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="build each level as tasks on a Ray cluster: local[:N] (a runtime on this "
+                        "machine, N CPUs), auto (the cluster `ray start` made here) or "
+                        "ray://HOST:PORT; --cache must be storage every node sees (extra: cluster)")
+    common(b)
+    b.set_defaults(run=run_build)
+
+    ls = sub_commands.add_parser("list", help="the levels cached, by rule",
+                                 description="The level files of each rule: which levels, their "
+                                             "size, where (not checked: see verify).")
+    ls.add_argument("--json", action="store_true", help="print one JSON document")
+    common(ls)
+    ls.set_defaults(run=run_list)
+
+    v = sub_commands.add_parser("verify", help="check every level file",
+                                description="Read every level file whole and check it (header, "
+                                            "size, each value's range, checksum); a file that "
+                                            "fails is set aside as *.refused.")
+    v.add_argument("--capture", choices=CAPTURE_RULES, default=None,
+                   help="only this rule (default: all)")
+    v.add_argument("--json", action="store_true", help="print one JSON document")
+    common(v)
+    v.set_defaults(run=run_verify)
+
+    r = sub_commands.add_parser("remove", help="remove a rule's level files",
+                                description="Remove the level files of a rule (all, or those "
+                                            "above --keep N). Processes using them go on.")
+    r.add_argument("--capture", choices=CAPTURE_RULES, required=True)
+    r.add_argument("--keep", type=options.endgame_seeds, default=None, metavar="N",
+                   help="keep levels 0..N (default: remove them all)")
+    common(r)
+    r.set_defaults(run=run_remove)
+
+
+def say(text: str, end: str = "\n") -> None:
+    print(text, file=sys.stderr, end=end, flush=True)
+
+
+class Bar:
+    """Build progress on stderr: a bar redrawn in place on a terminal, a line a level elsewhere."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.shown = -1.0
+        self.level = -1
+
+    def __call__(self, p: BuildProgress) -> None:
+        now = time.monotonic()
+        finished = p.done >= p.total
+        if finished and p.level == self.level:
+            return                  # said already
+        if not finished and (not self.tty or now - self.shown < 0.2):
+            return
+        self.shown = now
+        if finished:
+            self.level = p.level
+        share = p.all_done / p.all_total if p.all_total else 1.0
+        filled = int(BAR * share)
+        left = p.left
+        text = (f"level {p.level:2d} of 0..{p.top} [{'#' * filled}{'-' * (BAR - filled)}] "
+                f"{share:4.0%}  {p.rate / 1e6:6.1f} M positions/s  "
+                f"{duration(left) + ' left' if left is not None and not finished else duration(p.seconds)}")
+        if self.tty:
+            say("\r" + text, end="\n" if finished and p.level == p.top else "")
+        else:
+            say(text)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    directory = files.rule_dir(args.capture, args.cache)
+    start = time.perf_counter()
+    settings = dict(threads=args.threads, root=args.cache, progress=Bar(),
+                    waiting=lambda pid: say(f"waiting for the build in process {pid} "
+                                            f"(it holds {directory / '.build.lock'})"))
+    if args.cluster is None:
+        built = build_levels(args.capture, args.seeds, **settings)
+    else:
+        from mancala.cluster import connect
+        from mancala.cluster.build import ClusterLevels
+        with connect(args.cluster) as cpus:
+            say(f"building on the cluster at {args.cluster}: {cpus} CPUs")
+            built = build_levels(args.capture, args.seeds, maker=ClusterLevels(cpus), **settings)
+    seconds = time.perf_counter() - start
+    size = sum(os.path.getsize(files.level_path(args.capture, n, args.cache))
+               for n in range(args.seeds + 1))
+    if built:
+        made = sum(endgame._core.egdb_level_size(n) for n in built)
+        say(f"built level{'s' if len(built) > 1 else ''} "
+            f"{built[0] if len(built) == 1 else f'{built[0]}..{built[-1]}'} in "
+            f"{duration(seconds)} ({made / seconds / 1e6:.1f} M positions/s)")
+    print(f"{args.capture} database: levels 0..{args.seeds}, {gigabytes(size)}, in {directory}")
+    return 0
+
+
+def describe(capture: str, root: Optional[Path]) -> dict:
+    """What the cache holds for a rule (unchecked): levels, the database they make, bytes."""
+    present = files.levels_on_disk(capture, root)
+    top = -1
+    while top + 1 in present:
+        top += 1
+    sizes = {}
+    for n in present:
+        try:
+            sizes[n] = os.path.getsize(files.level_path(capture, n, root))
+        except OSError:
+            pass
+    legacy = [path.name for _, path in files.legacy_files(capture, root)]
+    return {"capture": capture, "path": str(files.rule_dir(capture, root)), "levels": present,
+            "max_seeds": top if top >= 0 else None, "bytes": sum(sizes.values()),
+            "legacy_files": legacy}
+
+
+def run_list(args: argparse.Namespace) -> int:
+    rules = [describe(capture, args.cache) for capture in CAPTURE_RULES]
+    if args.json:
+        print(json.dumps(rules, indent=2))
+        return 0
+    for rule in rules:
+        levels = rule["levels"]
+        if not levels and not rule["legacy_files"]:
+            print(f"{rule['capture']:8}  none")
+            continue
+        shown = _ranges(levels) if levels else "no levels"
+        whole = (f"a database of {rule['max_seeds']} seeds" if rule["max_seeds"] is not None
+                 else "no database (level 0 missing)")
+        print(f"{rule['capture']:8}  levels {shown}: {whole}, {gigabytes(rule['bytes'])}, "
+              f"in {rule['path']}"
+              + (f"; format-1 files to convert: {', '.join(rule['legacy_files'])}"
+                 if rule["legacy_files"] else ""))
+    return 0
+
+
+def _ranges(numbers: List[int]) -> str:
+    """1,2,3,5 -> '1..3, 5'."""
+    parts, run = [], [numbers[0]]
+    for n in numbers[1:]:
+        if n == run[-1] + 1:
+            run.append(n)
+            continue
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}..{run[-1]}")
+        run = [n]
+    parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}..{run[-1]}")
+    return ", ".join(parts)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    report, bad = [], 0
+    for capture in ([args.capture] if args.capture else CAPTURE_RULES):
+        endgame.convert_legacy(capture, args.cache)
+        for n in files.levels_on_disk(capture, args.cache):
+            try:
+                files.open_level(capture, n, args.cache).close()
+                report.append({"capture": capture, "level": n, "ok": True, "error": None})
+            except EndgameMissingError:
+                continue
+            except EndgameFileError as exc:
+                bad += 1
+                report.append({"capture": capture, "level": n, "ok": False, "error": str(exc)})
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        for entry in report:
+            print(f"{entry['capture']:8}  level {entry['level']:2d}  "
+                  + ("ok" if entry["ok"] else f"REFUSED: {entry['error']}"))
+        if not report:
+            print("no level files")
+    return 1 if bad else 0
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    directory = files.rule_dir(args.capture, args.cache)
+    if not directory.is_dir():
+        print(f"{args.capture}: no level files in {directory}")
+        return 0
+    with BuildLock(directory, waiting=lambda pid: say(f"waiting for the build in process {pid}")):
+        doomed = [n for n in files.levels_on_disk(args.capture, args.cache)
+                  if args.keep is None or n > args.keep]
+        for n in doomed:
+            os.unlink(files.level_path(args.capture, n, args.cache))
+    if args.keep is None:
+        shutil.rmtree(directory, ignore_errors=True)
+    print(f"{args.capture}: removed "
+          + (f"levels {_ranges(doomed)}" if doomed else "nothing") + f" from {directory}")
+    return 0

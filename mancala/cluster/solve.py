@@ -1,0 +1,532 @@
+"""Solving on a Ray cluster: ``solve ... --cluster ADDRESS [--journal FILE]``.
+
+As the large published solves were run (the checkers proof's manager, job-level
+proof-number search), the driver keeps a proof tree over the first plies and
+asks the workers one question at a time about positions at its frontier: is
+the value at least t? A **job** is the compiled solver's null-window search
+(:meth:`mancala.Engine.null_window`) on one position with a node budget, run by
+a :class:`SolveWorker` actor that keeps its table warm and the endgame levels
+mapped. It comes back proved (the value is at least t, with a fail-soft bound),
+disproved (below t) or unresolved (the budget ran out); an unresolved position
+is expanded into its children, and the question about it becomes a question
+about them.
+
+Positions are keyed by their twelve pits and the side to move, stores left
+out: a value is kept relative to the stores (the margin still to be won from
+here), so transpositions that banked different seeds meet as one. A job goes
+to the worker chosen by its key's hash, so transpositions meet the same table.
+
+The driver runs MTD(f) at the root as :meth:`mancala.Engine.solve` does:
+null-window tests, each settled by the tree: a test of position P at t is
+true when P's bounds say so, else (P expanded) when a child's test makes it
+true, false when every child's makes it false. Which frontier position to ask
+next is chosen by proof numbers (the most-proving leaf, jobs in flight left
+out), so the workers spend their time where a proof is cheapest.
+
+**Journal.** Every finished job is one JSON line appended to the journal and
+fsync'd. A driver started again with the same journal replays it (bounds and
+expansions) and does no finished job twice; a journal of another position,
+rule or format is refused in one line; a torn last line is cut off.
+
+**Faults.** A job is idempotent. A worker that dies (its node removed, killed)
+is replaced and its jobs go to the others; the answer is the same.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple
+
+from mancala.board import Board
+from mancala.cluster import ray_module
+from mancala.errors import ClusterError, MancalaError, quote
+
+FORMAT = 1
+KIND = "mancala cluster solve journal"
+INF = 1 << 40
+DEFAULT_JOB_NODES = 4_000_000       # a few seconds of one core
+Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
+
+
+class JournalError(MancalaError, ValueError):
+    """A journal that cannot be used for this solve (one line)."""
+
+
+# -- positions -------------------------------------------------------------------------
+
+def key_of(board: Board) -> Key:
+    slots = board.pits
+    return tuple(slots[0:6] + slots[7:13]), board.to_move
+
+
+def store_lead(board: Board) -> int:
+    """Seeds banked, the mover's less the other side's."""
+    slots = board.pits
+    lead = slots[6] - slots[13]
+    return lead if board.to_move == 0 else -lead
+
+
+def board_of(key: Key, capture: str) -> Board:
+    """The position of a key with both stores empty."""
+    pits, to_move = key
+    return Board(list(pits[0:6]) + [0] + list(pits[6:12]) + [0], to_move, capture=capture)
+
+
+@dataclass
+class Edge:
+    """A move of an expanded position: the parent's relative value through it
+    is sign * (the child's relative value) + offset; a move that ends the game
+    has no child, only its final value (offset)."""
+    move: int
+    child: Optional[Key]
+    sign: int
+    offset: int
+
+
+@dataclass
+class Node:
+    lo: int = -INF                 # bounds on the relative value
+    hi: int = INF
+    parity: int = 0                # relative values have the parity of the seeds in the pits
+    edges: Optional[List[Edge]] = None
+    depth: int = 0
+
+
+def expand(key: Key, capture: str) -> List[Edge]:
+    board = board_of(key, capture)
+    edges = []
+    for move in board.legal_moves:
+        child = board.copy(stack=False)
+        record = child.push(move)
+        sign = 1 if record.extra_turn else -1
+        if child.is_game_over():
+            margin = child.outcome().margin
+            edges.append(Edge(move, None, 0, margin if board.to_move == 0 else -margin))
+        else:
+            edges.append(Edge(move, key_of(child), sign, sign * store_lead(child)))
+    return edges
+
+
+# -- the worker ------------------------------------------------------------------------
+
+class SolveWorker:
+    """A cluster worker: one engine (one thread, its own table, the levels mapped)."""
+
+    def __init__(self, capture: str, hash_mb: float, endgame_seeds: Optional[int],
+                 cache: Optional[str]) -> None:
+        from mancala import endgame
+        from mancala.engine import Engine
+        db = None
+        if endgame_seeds:
+            db = endgame.load(capture, endgame_seeds, Path(cache) if cache else None)
+        self.capture = capture
+        self.engine = Engine(hash_mb=hash_mb, endgame=db)
+
+    def node(self) -> str:
+        return ray_module().get_runtime_context().get_node_id()
+
+    def job(self, key: Key, beta: int, budget: int) -> Tuple[Optional[int], int, float]:
+        """(fail-soft bound or None if unresolved, nodes, seconds) for 'is the
+        relative value of key at least beta?'."""
+        start = time.perf_counter()
+        key = (tuple(key[0]), int(key[1]))
+        bound, nodes = self.engine.null_window(board_of(key, self.capture), beta, nodes=budget)
+        return bound, nodes, time.perf_counter() - start
+
+
+# -- the journal -----------------------------------------------------------------------
+
+def journal_header(board: Board) -> dict:
+    return {"kind": KIND, "format": FORMAT, "pits": list(board.pits), "to_move": board.to_move,
+            "capture": board.capture}
+
+
+def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True) -> List[dict]:
+    """The finished jobs a journal holds for this solve (for board; None: any solve's);
+    a torn last line is cut off the file if repair (so the next line appended is
+    whole). JournalError for anyone else's journal."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise JournalError(f"cannot read the journal {quote(str(path))}: {exc.strerror}") from None
+    lines = data.split(b"\n")
+    whole = len(data) if data.endswith(b"\n") or not data else len(data) - len(lines[-1])
+    if not data.endswith(b"\n"):
+        lines = lines[:-1]                          # torn by a kill mid-write: cut off below
+    lines = [line for line in lines if line]
+    if not lines:
+        if whole != len(data) and repair:
+            os.truncate(path, whole)
+        return []
+    try:
+        head = json.loads(lines[0])
+    except (ValueError, UnicodeDecodeError):
+        head = None
+    if not isinstance(head, dict) or head.get("kind") != KIND:
+        raise JournalError(f"{quote(str(path))} is not a cluster solve journal")
+    if head.get("format") != FORMAT:
+        raise JournalError(f"the journal {quote(str(path))} has format {quote(head.get('format'))}; "
+                           f"this version reads format {FORMAT}")
+    expected = journal_header(board) if board is not None else head
+    for name in ("pits", "to_move", "capture"):
+        if head.get(name) != expected[name]:
+            raise JournalError(f"the journal {quote(str(path))} is of another solve: its {name} "
+                               f"is {quote(head.get(name))}, not {quote(expected[name])}")
+    jobs = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            job = json.loads(line)
+            pits, to_move = job["key"]
+            entry = {"key": (tuple(int(p) for p in pits), int(to_move)), "beta": int(job["beta"]),
+                     "bound": None if job["bound"] is None else int(job["bound"]),
+                     "nodes": int(job["nodes"]), "seconds": float(job["seconds"]),
+                     "test": int(job["test"]), "depth": int(job["depth"]),
+                     "after": None if job.get("after") is None else int(job["after"])}
+        except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+            raise JournalError(f"the journal {quote(str(path))} line {number} is not a job: "
+                               f"{quote(line[:80].decode('utf-8', 'replace'))}") from None
+        if len(entry["key"][0]) != 12 or entry["key"][1] not in (0, 1):
+            raise JournalError(f"the journal {quote(str(path))} line {number} has no position")
+        jobs.append(entry)
+    if whole != len(data) and repair:
+        os.truncate(path, whole)
+    return jobs
+
+
+class Journal:
+    def __init__(self, path: Optional[Path], board: Board) -> None:
+        self.path = path
+        self.file = None
+        if path is not None:
+            new = not path.exists() or path.stat().st_size == 0
+            self.file = open(path, "ab")
+            if new:
+                self._write(journal_header(board))
+
+    def _write(self, record: dict) -> None:
+        self.file.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def add(self, job: dict) -> None:
+        if self.file is not None:
+            self._write({**job, "key": [list(job["key"][0]), job["key"][1]]})
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+# -- the manager -----------------------------------------------------------------------
+
+@dataclass
+class ClusterSolveResult:
+    value: int
+    move: int
+    optimal_moves: Tuple[int, ...]
+    workers: int
+    jobs: int
+    jobs_from_journal: int
+    nodes: int
+    seconds: float
+
+
+Progress = Callable[[dict], None]
+
+
+@dataclass
+class Manager:
+    """The proof tree and the jobs: see the module docstring."""
+    capture: str
+    nodes: Dict[Key, Node] = field(default_factory=dict)
+    test: int = 0
+
+    def node(self, key: Key, depth: int = 0) -> Node:
+        found = self.nodes.get(key)
+        if found is None:
+            found = self.nodes[key] = Node(parity=sum(key[0]) % 2, depth=depth)
+        return found
+
+    def learn(self, job: dict) -> bool:
+        """A finished job into the tree; whether it was resolved."""
+        node = self.node(job["key"], job["depth"])
+        bound, beta = job["bound"], job["beta"]
+        if bound is None:
+            if node.edges is None:
+                node.edges = expand(job["key"], self.capture)
+                for edge in node.edges:
+                    if edge.child is not None:
+                        self.node(edge.child, node.depth + 1)
+            return False
+        if bound >= beta:
+            node.lo = max(node.lo, bound if (bound - node.parity) % 2 == 0 else bound + 1)
+        else:
+            node.hi = min(node.hi, bound if (bound - node.parity) % 2 == 0 else bound - 1)
+        return True
+
+    # a test: is key's relative value >= t? True, False or None (not known yet)
+    def status(self, key: Key, t: int, memo: dict, stack: set) -> Optional[bool]:
+        node = self.nodes[key]
+        if node.lo >= t:
+            return True
+        if node.hi < t:
+            return False
+        if node.edges is None:
+            return None
+        if (key, t) in memo:
+            return memo[key, t]
+        if (key, t) in stack:
+            return None
+        stack.add((key, t))
+        answer: Optional[bool] = False
+        for edge in node.edges:
+            found = self.literal(edge, t, memo, stack)
+            if found:
+                answer = True
+                break
+            if found is None:
+                answer = None
+        stack.discard((key, t))
+        memo[key, t] = answer
+        return answer
+
+    def literal(self, edge: Edge, t: int, memo: dict, stack: set) -> Optional[bool]:
+        """Whether the move reaches t: its child's test, negated when the other side moves."""
+        if edge.child is None:
+            return edge.offset >= t
+        inner = self.status(edge.child, child_t(edge, t), memo, stack)
+        return inner if inner is None or edge.sign > 0 else not inner
+
+    def select(self, key: Key, t: int, busy: set) -> Optional[Tuple[Key, int, Optional[Key]]]:
+        """The most-proving frontier question under 'key >= t' that is not in flight:
+        (position, threshold, the expanded position it was reached from).
+
+        Proof numbers, each position's test an OR over its moves (a move of the
+        other side is its child's test negated: proof and disproof numbers
+        swap). At every position the move with the smallest proof number is
+        followed (for the position's own test: what standard proof-number
+        search does at OR and AND nodes alike), among moves that still lead
+        to a question not in flight."""
+        numbers: Dict[Tuple[Key, int], Tuple[int, int, bool]] = {}
+
+        def pn_dn(key: Key, t: int) -> Tuple[int, int, bool]:
+            """(proof, disproof, has a question to ask) of 'key >= t'."""
+            node = self.nodes[key]
+            if node.lo >= t:
+                return 0, INF, False
+            if node.hi < t:
+                return INF, 0, False
+            if node.edges is None:
+                return 1, 1, (key, t) not in busy
+            if (key, t) in numbers:
+                return numbers[key, t]
+            numbers[key, t] = (INF, INF, False)     # a cycle (none in Kalah) leads nowhere
+            pn, dn, open_ = INF, 0, False
+            for edge in node.edges:
+                p, d, o = edge_numbers(edge, t)
+                pn, dn, open_ = min(pn, p), min(INF, dn + d), open_ or o
+            numbers[key, t] = pn, dn, open_
+            return numbers[key, t]
+
+        def edge_numbers(edge: Edge, t: int) -> Tuple[int, int, bool]:
+            if edge.child is None:
+                return (0, INF, False) if edge.offset >= t else (INF, 0, False)
+            p, d, o = pn_dn(edge.child, child_t(edge, t))
+            return (p, d, o) if edge.sign > 0 else (d, p, o)
+
+        if not pn_dn(key, t)[2]:
+            return None
+        parent = None
+        while True:
+            node = self.nodes[key]
+            if node.edges is None:
+                return key, t, parent
+            best, best_cost = None, INF + 1
+            for edge in node.edges:
+                p, d, o = edge_numbers(edge, t)
+                if o and p < best_cost:
+                    best, best_cost = edge, p
+            if best is None:        # cannot happen: the position has a question to ask
+                return None
+            parent, key, t = key, best.child, child_t(best, t)
+
+
+def child_t(edge: Edge, t: int) -> int:
+    """The child's question for 'the parent's value through edge >= t'."""
+    # sign +1: r(child) + offset >= t <=> r(child) >= t - offset
+    # sign -1: -r(child) + offset >= t <=> not r(child) >= offset - t + 1
+    return t - edge.offset if edge.sign > 0 else edge.offset - t + 1
+
+
+def worker_of(key: Key, count: int) -> int:
+    return zlib.crc32(bytes(key[0]) + bytes([key[1]])) % count
+
+
+def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
+          cache: Optional[Path] = None, journal: Optional[Path] = None,
+          job_nodes: int = DEFAULT_JOB_NODES, all_moves: bool = False,
+          progress: Optional[Progress] = None, workers: Optional[int] = None) -> ClusterSolveResult:
+    """Solve board on the cluster :func:`mancala.cluster.connect` joined (see the
+    module docstring). ``hash_mb`` is each worker's table; ``workers`` defaults
+    to the cluster's CPUs. Raises JournalError for another solve's journal,
+    ClusterError when the cluster fails, GameOverError... for a finished game,
+    ValueError."""
+    ray = ray_module()
+    if board.is_game_over():
+        raise MancalaError("the game is over: nothing to solve")
+    start = time.perf_counter()
+    manager = Manager(board.capture)
+    root_board = board.copy(stack=False)
+    root = key_of(root_board)
+    lead = store_lead(root_board)
+    manager.node(root)
+    done = read_journal(journal, board) if journal is not None else []
+    for job in done:
+        manager.learn(job)
+    log = Journal(journal, board)
+    count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    remote = ray.remote(num_cpus=1, max_restarts=0)(SolveWorker)
+    args = (board.capture, hash_mb, endgame_seeds, str(cache) if cache else None)
+    actors = [remote.remote(*args) for _ in range(count)]
+    alive = list(range(count))
+    pending: Dict = {}
+    busy: set = set()
+    stats = {"jobs": 0, "nodes": sum(j["nodes"] for j in done), "replaced": 0}
+
+    expanded_by: Dict[Key, int] = {}              # position: the job (journal number) that expanded it
+    for number, job in enumerate(done):
+        if job["bound"] is None:
+            expanded_by.setdefault(job["key"], number)
+    coming: Dict[int, object] = {}                 # replaced workers not up yet: their first answer
+
+    def submit(question: Tuple[Key, int, Optional[Key]], test: int) -> None:
+        key, beta, parent = question
+        index = alive[worker_of(key, len(alive))]
+        ref = actors[index].job.remote(key, beta, job_nodes)
+        pending[ref] = ((key, beta), test, index, expanded_by.get(parent) if parent else None)
+        busy.add((key, beta))
+
+    def replace(index: int, exc: BaseException) -> None:
+        nonlocal alive
+        alive = [i for i in alive if i != index]
+        stats["replaced"] += 1
+        if stats["replaced"] > 2 * count + 2:         # they die as they start: say why
+            raise ClusterError(f"the cluster's workers keep failing: {_last_line(exc)}")
+        actors[index] = remote.remote(*args)          # placed when the cluster has room
+        coming[index] = actors[index].node.remote()
+
+    def collect(timeout: float) -> None:
+        ready = ray.wait(list(pending), num_returns=1, timeout=timeout)[0] if pending else []
+        if not pending:
+            time.sleep(0.1)
+        for ref in ready:
+            question, test, index, after = pending.pop(ref)
+            busy.discard(question)
+            try:
+                bound, nodes, seconds = ray.get(ref)
+            except ray.exceptions.RayActorError as exc:
+                if index in alive:
+                    replace(index, exc)
+                continue                                # asked again by select, elsewhere
+            except ray.exceptions.RayTaskError as exc:
+                raise ClusterError(f"a job failed on the cluster: {_last_line(exc)}") from None
+            key, beta = question
+            job = {"key": key, "beta": beta, "bound": bound, "nodes": nodes,
+                   "seconds": round(seconds, 4), "test": test,
+                   "depth": manager.nodes[key].depth, "after": after}
+            if bound is None and key not in expanded_by:
+                expanded_by[key] = len(done) + stats["jobs"]
+            manager.learn(job)
+            log.add(job)
+            stats["jobs"] += 1
+            stats["nodes"] += nodes
+        for index, ref in list(coming.items()):       # replacements that are up join the pool
+            if ray.wait([ref], timeout=0)[0]:
+                del coming[index]
+                alive.append(index)
+                alive.sort()
+
+    def settle(key: Key, t: int, test: int) -> bool:
+        """Run jobs till 'key >= t' is known."""
+        while True:
+            answer = manager.status(key, t, {}, set())
+            if answer is not None:
+                return answer
+            while len(pending) < 2 * len(alive):
+                question = manager.select(key, t, busy)
+                if question is None:
+                    break
+                submit(question, test)
+            if progress is not None:
+                progress({"t": t + lead, "done": stats["jobs"] + len(done), "running": len(pending),
+                          "nodes": stats["nodes"], "seconds": time.perf_counter() - start,
+                          "positions": len(manager.nodes)})
+            if not pending and not coming:
+                raise ClusterError("the cluster solve has no job to run and no answer")
+            collect(timeout=1.0)
+
+    try:
+        # MTD(f) over the root's relative value, as Engine.solve steps
+        node = manager.nodes[root]
+        parity = node.parity
+        guess = _guess(root_board) - lead
+        value = guess if (guess - parity) % 2 == 0 else guess + 1
+        while True:
+            lower, upper = node.lo, node.hi
+            if lower >= upper:
+                break
+            if value <= lower:
+                value = lower
+            if value > upper:
+                value = upper
+            beta = value + 1 if value == lower else value
+            manager.test += 1
+            if settle(root, beta, manager.test):
+                node.lo = max(node.lo, beta if (beta - parity) % 2 == 0 else beta + 1)
+                value = node.lo
+            else:
+                node.hi = min(node.hi, beta - 1 if (beta - 1 - parity) % 2 == 0 else beta - 2)
+                value = node.hi
+        exact = node.lo
+        edges = expand(root, board.capture) if node.edges is None else node.edges
+        optimal = []
+        for edge in edges:                      # which moves keep the value
+            if edge.child is None:
+                keeps = edge.offset >= exact
+            else:
+                manager.node(edge.child, 1)
+                inner = settle(edge.child, child_t(edge, exact), manager.test)
+                keeps = inner if edge.sign > 0 else not inner
+            if keeps:
+                optimal.append(edge.move)
+                if not all_moves:
+                    break
+        seconds = time.perf_counter() - start
+        return ClusterSolveResult(exact + lead, optimal[0], tuple(optimal), count, stats["jobs"],
+                                  len(done), stats["nodes"], seconds)
+    finally:
+        for actor in actors:                    # stops the jobs still running (Ctrl-C too)
+            try:
+                ray.kill(actor)
+            except Exception:                   # already gone
+                pass
+        log.close()
+
+
+def _guess(board: Board) -> int:
+    from mancala.engine import Engine, SOLVE_GUESS_DEPTH
+    return Engine(hash_mb=16, endgame=None).search(board, depth=SOLVE_GUESS_DEPTH).score
+
+
+def _last_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "cause", None) or exc).strip()
+    return text.splitlines()[-1] if text else type(exc).__name__
+
+
+__all__ = ["solve", "ClusterSolveResult", "SolveWorker", "JournalError", "DEFAULT_JOB_NODES"]

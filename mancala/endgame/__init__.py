@@ -1,0 +1,209 @@
+"""Endgame databases: the perfect-play value of every position with few seeds in the pits.
+
+A database of N seeds is levels 0..N (level n: every position with exactly n
+seeds in the twelve pits), each a file in the cache (:mod:`mancala.endgame.files`
+has the format), built once per capture rule and mapped read only by every
+process that uses it. A bigger database adds levels and never rebuilds the
+lower ones; a build that is stopped resumes at its first missing level
+(:func:`mancala.endgame.building.build_levels`, ``python -m mancala endgame``).
+
+- :func:`find` -- the largest sound database cached for a rule, or None; what
+  ``Engine(endgame="auto")`` uses. It never raises.
+- :func:`load` -- levels 0..N, each checked, or EndgameFileError.
+- :func:`ensure` -- :func:`load`, building what is missing first.
+- :func:`build` -- a database in memory, no files (small ones, tests).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence
+
+from mancala import _core
+from mancala.board import Board, capture_code
+from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError, quote
+from mancala.limits import check_threads
+from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, level_path,
+                                   levels_on_disk, open_level, remove_stale_temp_files, rule_dir,
+                                   warn, write_level)
+
+DEFAULT_SEEDS = 16                   # 30 million positions: seconds to build, 30 MB
+
+Progress = Callable[[int, int, int, float], None]  # (seeds, positions done, all positions, seconds)
+
+
+class EndgameDatabase:
+    """The values of every position with at most ``max_seeds`` seeds in the pits:
+    ``levels[n]`` holds level n's (a buffer, one signed byte a position by rank).
+
+    ``files`` are the :class:`mancala.endgame.files.Level` files they are mapped
+    from (empty for a database built in memory).
+    """
+
+    def __init__(self, capture: str, levels: Sequence, files: Sequence[Level] = ()) -> None:
+        capture_code(capture)
+        if not levels:
+            raise EndgameFileError("an endgame database has at least level 0")
+        for n, values in enumerate(levels):
+            if len(values) != _core.egdb_level_size(n):
+                raise EndgameFileError(f"{len(values)} values do not make level {n}")
+        self.capture = capture
+        self.levels = list(levels)
+        self.files = list(files)
+        self.max_seeds = len(levels) - 1
+
+    def __repr__(self) -> str:
+        return (f"<EndgameDatabase capture={self.capture!r} max_seeds={self.max_seeds} "
+                f"({_core.egdb_size(self.max_seeds):,} positions)>")
+
+    @property
+    def path(self) -> Optional[Path]:
+        """The folder of its level files (None for one built in memory)."""
+        return self.files[0].path.parent if self.files else None
+
+    def covers(self, board: Board) -> bool:
+        """Whether the board's rules and seeds in the pits are within this database."""
+        pits = board.pits
+        return board.capture == self.capture and sum(pits[0:6]) + sum(pits[7:13]) <= self.max_seeds
+
+    def value(self, board: Board) -> int:
+        """Perfect-play final margin for the side to move (the stores included)."""
+        if board.capture != self.capture:
+            raise EndgameFileError(f"this database is for capture {quote(self.capture)}, "
+                                   f"not {quote(board.capture)}")
+        return board.score() + _core.egdb_lookup(self.levels, board.pits, board.to_move)
+
+    def intact(self) -> Optional[str]:
+        """None while every level file is as it was checked; else what happened
+        (one line): anything read from the database since is void."""
+        for level in self.files:
+            problem = level.intact()
+            if problem:
+                return problem
+        return None
+
+
+def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
+          threads: int = 1) -> EndgameDatabase:
+    """Compute a database in memory (levels from 0 up, each shared by ``threads``).
+
+    Raises InvalidRuleError for an unknown capture rule, InvalidLimitError for
+    threads outside 1..64 (:func:`mancala.limits.check_threads`).
+    """
+    from time import perf_counter
+    code = capture_code(capture)
+    check_threads(threads)
+    start = perf_counter()
+
+    def report(seeds: int, done: int, total: int) -> None:
+        if progress is not None:
+            progress(seeds, done, total, perf_counter() - start)
+
+    return EndgameDatabase(capture, _core.egdb_build(max_seeds, code, report, threads))
+
+
+def save(db: EndgameDatabase, root: Optional[Path] = None) -> Path:
+    """Write every level of a database as a file (atomically); the rule's folder."""
+    for n, values in enumerate(db.levels):
+        hashes, problem = _core.egdb_check_level(values, n)
+        if problem is not None:
+            raise EndgameFileError(f"level {n} position {problem[1]} holds a value no position "
+                                   f"with {n} seeds can have")
+        write_level(level_path(db.capture, n, root), db.capture, n, values, hashes)
+    return rule_dir(db.capture, root)
+
+
+def load(capture: str, max_seeds: int, root: Optional[Path] = None) -> EndgameDatabase:
+    """Levels 0..max_seeds of a rule, each mapped after every check
+    (:func:`mancala.endgame.files.open_level`); EndgameMissingError if one is
+    missing, EndgameFileError (the file set aside) if one is refused."""
+    _core.egdb_size(max_seeds)           # InvalidLimitError out of 0..36
+    convert_legacy(capture, root)
+    files = [open_level(capture, n, root) for n in range(max_seeds + 1)]
+    return EndgameDatabase(capture, [level.values for level in files], files)
+
+
+def find(capture: str, root: Optional[Path] = None) -> Optional[EndgameDatabase]:
+    """The largest sound database cached for a capture rule (levels 0..N, all
+    present and sound), or None.
+
+    What ``Engine(endgame="auto")`` uses: it never raises and never blocks on a
+    hostile cache; a refused level is set aside and said in one line, and the
+    levels below it still serve.
+    """
+    capture_code(capture)
+    try:
+        convert_legacy(capture, root)
+        remove_stale_temp_files(capture, root)
+        present = levels_on_disk(capture, root)
+        files: List[Level] = []
+        for n in range(len(present)):
+            if present[n] != n:
+                break
+            try:
+                files.append(open_level(capture, n, root))
+            except EndgameMissingError:
+                break                                       # gone since the listing
+            except EndgameFileError as exc:
+                warn(f"refused {exc}")
+                break
+    except (OSError, ValueError, MemoryError) as exc:       # never let a cache stop a search
+        warn(f"refused {rule_dir(capture, root)}: {exc}")
+        return None
+    if not files:
+        return None
+    return EndgameDatabase(capture, [level.values for level in files], files)
+
+
+def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS, progress: Optional[Progress] = None,
+           threads: int = 1, root: Optional[Path] = None) -> EndgameDatabase:
+    """Levels 0..max_seeds, built first where missing or refused (a refused file
+    is set aside and said in one line). Raises EndgameSpaceError when the disk
+    or the memory cannot take a missing level."""
+    from mancala.endgame.building import build_levels
+    build_levels(capture, max_seeds, threads=threads, root=root,
+                 progress=None if progress is None else (
+                     lambda p: progress(p.level, p.all_done, p.all_total, p.seconds)))
+    return load(capture, max_seeds, root)
+
+
+def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:
+    """Split a single-file database of format 1 (``endgame-<capture>-<N>.bin``)
+    into level files, once: the levels the rule's folder lacks are written, the
+    old files removed, and one line says so. Returns the N converted, or None.
+    A legacy file that fails its checks is set aside (one line)."""
+    from mancala.endgame.files import legacy_files, legacy_levels
+    found = legacy_files(capture, root)
+    if not found:
+        return None
+    seeds, path = found[0]
+    have = set(levels_on_disk(capture, root))
+    staged = []
+    try:
+        for n, values in legacy_levels(path, capture, seeds):
+            if n in have:
+                continue
+            target = level_path(capture, n, root)
+            hashes, _ = _core.egdb_check_level(values, n)      # legacy_levels checked them
+            stage = target.with_name(f"{target.name}.{os.getpid()}.converted.tmp")
+            write_level(stage, capture, n, values, hashes)
+            staged.append((stage, target))
+    except EndgameFileError as exc:
+        warn(f"refused {exc}")
+        for stage, _ in staged:
+            os.unlink(stage)
+        return None
+    for stage, target in staged:
+        os.replace(stage, target)
+    for _, old in found:        # the largest holds every smaller one's levels
+        try:
+            os.unlink(old)
+        except OSError:
+            pass
+    warn(f"converted {path.name} into level files 0..{seeds} in {rule_dir(capture, root)}")
+    return seeds
+
+
+__all__ = ["EndgameDatabase", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError",
+           "build", "save", "load", "find", "ensure", "convert_legacy", "cache_dir", "rule_dir",
+           "level_path", "DEFAULT_SEEDS", "MAGIC", "VERSION", "HEADER"]

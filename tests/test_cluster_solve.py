@@ -1,0 +1,266 @@
+"""Solving on a Ray cluster (the extra ``cluster``) gives the single-machine
+solve's value and optimal moves, whatever the job budget, with a node removed
+mid-solve, or with the driver killed and started again from its journal.
+The cluster's tests skip without Ray; a journal is checked before Ray starts."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import pytest
+
+from mancala import Board, Engine, endgame
+
+NEEDS_RAY = "the cluster tests need the extra: pip install -e '.[cluster]'"
+
+
+def run(args, env=None, timeout=300):
+    return subprocess.run([sys.executable, "-m", "mancala", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture
+def quiet_env(monkeypatch):
+    """Ray kept to this test (no token under home, its files in a short folder of
+    the test's, no cluster found by accident), for this process and its children."""
+    folder = tempfile.mkdtemp(prefix="kr", dir="/tmp")
+    for key, value in {"RAY_AUTH_MODE": "disabled", "TMPDIR": folder, "RAY_TMPDIR": folder}.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    yield dict(os.environ)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="class")
+def ray_local():
+    """One Ray runtime with 2 CPUs for a class of library solves."""
+    ray = pytest.importorskip("ray", reason=NEEDS_RAY)
+    folder = tempfile.mkdtemp(prefix="kr", dir="/tmp")
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in {"RAY_AUTH_MODE": "disabled", "TMPDIR": folder,
+                           "RAY_TMPDIR": folder}.items():
+            patch.setenv(key, value)
+        patch.delenv("RAY_ADDRESS", raising=False)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        try:
+            yield ray
+        finally:
+            ray.shutdown()
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def single_machine(board):
+    engine = Engine(hash_mb=64, endgame=None)
+    value = engine.solve(board).score
+    return value, engine.optimal_moves(board, value)
+
+
+# Kalah(6,3) and a midgame position of each rule, solved with budgets that make
+# one job the whole proof, and that split it into hundreds
+POSITIONS = [Board(seeds=3), Board(seeds=3, capture="empty"),
+             Board([0, 4, 4, 0, 5, 1, 6, 2, 0, 3, 3, 1, 0, 7], 1, capture="none")]
+
+
+class TestOnALocalRuntime:
+    @pytest.mark.parametrize("board", POSITIONS, ids=["6,3 standard", "6,3 empty", "midgame none"])
+    @pytest.mark.parametrize("job_nodes", [20_000, 50_000_000])
+    def test_a_cluster_solve_is_the_single_machine_solve(self, ray_local, board, job_nodes):
+        from mancala.cluster.solve import solve
+        found = solve(board, hash_mb=32, job_nodes=job_nodes, all_moves=True)
+        value, moves = single_machine(board)
+        assert (found.value, found.optimal_moves) == (value, moves)
+        assert found.move in moves and found.workers == 2 and found.jobs_from_journal == 0
+        if job_nodes == 20_000 and board.seeds > 30:
+            assert found.jobs > 50                  # the proof was split into many jobs
+
+    def test_kalah_6_3_is_plus_2_under_both_rules(self, ray_local):
+        """Kalah(6,3): +2 for the first player under both capture rules (Irving,
+        Donkers and Uiterwijk, 2000, for the empty-capture rule; the shipped book for both)."""
+        from mancala.cluster.solve import solve
+        for capture in ("standard", "empty"):
+            found = solve(Board(seeds=3, capture=capture), hash_mb=32, job_nodes=100_000)
+            assert found.value == 2
+
+
+def test_a_node_removed_mid_solve_changes_nothing(quiet_env):
+    """Three Ray nodes on this machine; one of the workers' nodes is removed while
+    jobs run on it: its worker is replaced, its jobs asked again, the same answer."""
+    ray = pytest.importorskip("ray", reason=NEEDS_RAY)
+    from ray.cluster_utils import Cluster
+
+    from mancala.cluster.solve import solve
+    board = Board(seeds=3, capture="empty")
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    try:
+        doomed = [cluster.add_node(num_cpus=1) for _ in range(2)][-1]
+        ray.init(address=cluster.address, log_to_driver=False)
+        asked, gone, after = threading.Event(), threading.Event(), []
+
+        def remove():
+            cluster.remove_node(doomed)
+            gone.set()
+
+        def progress(p):
+            if gone.is_set():
+                after.append(p["done"])
+            elif p["done"] >= 40 and not asked.is_set():
+                asked.set()
+                threading.Thread(target=remove, daemon=True).start()
+
+        found = solve(board, hash_mb=32, job_nodes=10_000, all_moves=True, progress=progress)
+        assert gone.is_set() and after and after[-1] > after[0]   # jobs finished after it went
+        assert len([n for n in ray.nodes() if n["Alive"]]) == 2
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    assert (found.value, found.optimal_moves) == single_machine(board)
+
+
+def test_a_killed_driver_resumes_from_its_journal(tmp_path, quiet_env):
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    journal = tmp_path / "solve.jsonl"
+    args = ["solve", "--seeds", "3", "--capture", "empty", "--cluster", "local:2", "--journal",
+            str(journal), "--job-nodes", "5000", "--hash-mb", "16", "--json", "--endgame", "0"]
+    driver = subprocess.Popen([sys.executable, "-m", "mancala", *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and driver.poll() is None:
+            if journal.exists() and journal.read_bytes().count(b"\n") > 30:
+                break
+            time.sleep(0.02)
+        assert driver.poll() is None, "the solve ended before it could be killed"
+        os.killpg(driver.pid, signal.SIGKILL)       # the driver and the runtime it started
+    finally:
+        driver.wait(30)
+        driver.stdout.close()
+    finished = journal.read_bytes().count(b"\n") - 1
+    done = run([a.replace("5000", "1000000") if a == "5000" else a for a in args])    # a bigger budget: the jobs kept still count
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["value"] == 2 and report["move_index"] == 4          # Kalah(6,3), empty: +2
+    assert report["cluster"]["jobs_from_journal"] >= finished - 1 > 0  # a torn last line at most
+
+
+def test_ctrl_c_stops_the_solve_and_leaves_the_journal_usable(tmp_path, quiet_env):
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    journal = tmp_path / "solve.jsonl"
+    args = ["solve", "--seeds", "3", "--cluster", "local:2", "--journal", str(journal),
+            "--job-nodes", "5000", "--hash-mb", "16", "--json", "--endgame", "0"]
+    driver = subprocess.Popen([sys.executable, "-m", "mancala", *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and driver.poll() is None:
+            if journal.exists() and journal.read_bytes().count(b"\n") > 20:
+                break
+            time.sleep(0.02)
+        assert driver.poll() is None, "the solve ended before it could be stopped"
+        driver.send_signal(signal.SIGINT)
+        out, err = driver.communicate(timeout=30)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+    assert driver.returncode == 130 and "Traceback" not in err, err
+    done = run([a.replace("5000", "1000000") if a == "5000" else a for a in args])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["value"] == 2
+    assert json.loads(done.stdout)["cluster"]["jobs_from_journal"] > 0
+    assert os.listdir(quiet_env["TMPDIR"]) == []           # no runtime left behind
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"not json at all\n", "is not a cluster solve journal"),
+    (b'{"kind":"mancala cluster solve journal","format":99}\n', "has format 99"),
+    (b'{"kind":"mancala cluster solve journal","format":1,"pits":[4,4,4,4,4,4,0,4,4,4,4,4,4,0],'
+     b'"to_move":0,"capture":"standard"}\n', "is of another solve"),
+    (b'{"kind":"mancala cluster solve journal","format":1,"pits":[3,3,3,3,3,3,0,3,3,3,3,3,3,0],'
+     b'"to_move":0,"capture":"standard"}\n{"key":[[1],0]}\n{"key":1}\n', "line 2 is not a job"),
+])
+def test_a_journal_of_anything_else_is_refused_in_one_line(tmp_path, content, says):
+    journal = tmp_path / "solve.jsonl"
+    journal.write_bytes(content)
+    done = run(["solve", "--seeds", "3", "--cluster", "local:1", "--journal", str(journal)])
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], done.stderr
+    assert journal.read_bytes() == content                 # never changed
+
+
+def test_a_torn_last_line_is_cut_off_and_the_rest_kept(tmp_path):
+    from mancala.cluster.solve import read_journal
+    board = Board(seeds=3)
+    head = (b'{"kind":"mancala cluster solve journal","format":1,"pits":[3,3,3,3,3,3,0,3,3,3,3,3,3,0],'
+            b'"to_move":0,"capture":"standard"}\n')
+    job = (b'{"key":[[3,3,3,3,3,3,3,3,3,3,3,3],0],"beta":2,"bound":2,"nodes":10,"seconds":0.1,'
+           b'"test":1,"depth":0,"after":null}\n')
+    journal = tmp_path / "solve.jsonl"
+    journal.write_bytes(head + job + job[:30])
+    jobs = read_journal(journal, board)
+    assert [j["bound"] for j in jobs] == [2]
+    assert journal.read_bytes() == head + job              # the next line appended is whole
+
+
+def test_cluster_options_need_cluster(tmp_path):
+    done = run(["solve", "--seeds", "3", "--journal", str(tmp_path / "j")])
+    assert done.returncode == 2 and "--journal and --job-nodes go with --cluster" in done.stderr
+
+
+def test_a_level_truncated_under_a_cluster_solve_is_no_crash(tmp_path, quiet_env, monkeypatch):
+    """The workers map the levels; one is cut to nothing while they search: no
+    worker dies (no SIGBUS), the solve ends with the right value."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path / "cache"))
+    endgame.ensure("standard", 12)
+    top = endgame.files.level_path("standard", 12)
+    journal = tmp_path / "solve.jsonl"
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "mancala", "solve", "--seeds", "3", "--cluster", "local:2",
+         "--journal", str(journal), "--job-nodes", "5000", "--hash-mb", "16", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and driver.poll() is None:
+            if journal.exists() and journal.read_bytes().count(b"\n") > 10:
+                break
+            time.sleep(0.02)
+        assert driver.poll() is None, "the solve ended before the level could be cut"
+        os.truncate(top, 0)
+        out, err = driver.communicate(timeout=240)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+    assert driver.returncode == 0 and "Traceback" not in err, err
+    report = json.loads(out)
+    assert (report["value"], report["move_index"], report["endgame_seeds"]) == (2, 4, 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds, capture, value, endgame_seeds", [
+    (4, "standard", 8, 18), (4, "empty", 10, 18), (3, "none", 0, 16)])
+def test_published_values_on_the_cluster(tmp_path, quiet_env, monkeypatch, seeds, capture, value,
+                                         endgame_seeds):
+    """Kalah(6,4): +8 standard, +10 empty capture (Irving et al., 2000); Kalah(6,3)
+    with no captures: the single-machine solve's 0 (38 s here with a 16-seed database)."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path / "cache"))
+    done = run(["solve", "--seeds", str(seeds), "--capture", capture, "--cluster", "local:2",
+                "--endgame", str(endgame_seeds), "--hash-mb", "256", "--all", "--json"],
+               timeout=1800)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["value"] == value
+    board = Board(seeds=seeds, capture=capture)
+    book = {(e["seeds"], e["capture"]): e["moves"] for e in json.loads(
+        (endgame.files.Path(__file__).parent.parent / "mancala" / "data" / "openings.json")
+        .read_text())["openings"]}
+    if (seeds, capture) in book:
+        assert report["optimal_move_indices"] == book[seeds, capture]
+    assert report["cluster"]["workers"] == 2 and board.seeds == seeds * 12
