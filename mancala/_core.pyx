@@ -42,7 +42,9 @@ cdef extern from "Python.h":
 from collections.abc import Mapping, Set
 from operator import index
 from sys import exc_info as sys_exc_info
-from threading import Thread, get_ident, main_thread
+from threading import get_ident, main_thread
+
+from mancala._threads import Workers
 
 from mancala.errors import IllegalMoveError, InvalidBoardError, InvalidLimitError, InvalidRuleError, quote
 

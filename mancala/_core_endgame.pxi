@@ -59,6 +59,10 @@ cdef class LevelBuild:
     cdef uint64_t end           # one past the last rank to build
     cdef list views
 
+    def halt(self):
+        """Tell every thread to stop (Ctrl-C)."""
+        store_flag(&self.stop, True)
+
     def work(self):
         """One thread's share: runs of EGDB_WORK ranks taken in turn till none is left."""
         cdef uint64_t first
@@ -108,20 +112,9 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
     for start, stop in ranges:
         build.next_work = start
         build.end = stop
-        workers = [Thread(target=build.work, daemon=True, name=f"mancala endgame level {n}")
-                   for _ in range(threads if n >= EGDB_SHARED_LEVEL else 1)]
-        try:
-            for worker in workers:
-                worker.start()
-            for worker in workers:
-                while worker.is_alive():
-                    worker.join(0.2)
-                    if progress is not None:
-                        progress(build.done, total)
-        except BaseException:
-            store_flag(&build.stop, True)
-            join_all(workers)
-            raise
+        workers = Workers(build.work, [()] * (threads if n >= EGDB_SHARED_LEVEL else 1),
+                          f"mancala endgame level {n}").start()
+        workers.wait(build.halt, None if progress is None else lambda: progress(build.done, total))
     for start, stop in ranges:
         first, end = start, stop
         with nogil:
@@ -143,19 +136,6 @@ def egdb_build(max_seeds, capture, progress=None, threads=1):
         if progress is not None:
             progress(n, egdb_count(n), egdb_count(top))
     return levels
-
-
-cdef join_all(list threads):
-    """Wait for every thread, even through another Ctrl-C (raised at the end)."""
-    raised = None
-    for thread in threads:
-        while thread.is_alive():
-            try:
-                thread.join()
-            except BaseException as exc:
-                raised = exc
-    if raised is not None:
-        raise raised
 
 
 cdef list level_chunks(int n):

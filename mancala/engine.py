@@ -10,6 +10,7 @@ from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 from mancala._core import (EVALUATIONS, MAX_DEPTH, MAX_SEEDS, PLAY_ASPIRATION, PLAY_DEEPER_TT,
                            PLAY_PVS, Searcher)
 from mancala import endgame as _endgame
+from mancala._threads import Workers
 from mancala.board import Board, capture_code
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
 from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, check_hash_mb,
@@ -348,16 +349,14 @@ class Engine:
                     self._searcher.abort()
 
         self._rearm()
-        helpers = [threading.Thread(target=work, args=(h,), daemon=True) for h in self._helpers]
+        helpers = Workers(work, [(h,) for h in self._helpers], "mancala solve helper").start()
         try:
-            for thread in helpers:
-                thread.start()
             work(self._searcher)
         except BaseException:   # Ctrl-C: the helpers stop too
             self._searcher.abort()
             raise
         finally:
-            self._join(helpers)
+            helpers.wait(self._searcher.abort)      # none may still search when we go on
             self._rearm()
         spent = sum(s.nodes for s in searchers), sum(s.tt_hits for s in searchers)
         if not answers:
@@ -468,20 +467,6 @@ class Engine:
         self._searcher.abort(False)
         if self._stopping:
             self._searcher.abort()
-
-    def _join(self, threads: List[threading.Thread]) -> None:
-        """Wait for every helper, even through a second Ctrl-C: none may
-        still be searching when the engine is used again."""
-        raised: Optional[BaseException] = None
-        for thread in threads:
-            while thread.is_alive():
-                try:
-                    thread.join()
-                except BaseException as exc:
-                    self._searcher.abort()
-                    raised = exc
-        if raised is not None:
-            raise raised
 
     def _limit(self, limit: Optional[SearchLimit], depth, time, nodes,
                default_depth: Optional[int] = DEFAULT_DEPTH) -> SearchLimit:
