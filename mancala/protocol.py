@@ -164,6 +164,12 @@ class GoLimits:
         if own[0] in clock and self.movetime is None:
             self.movetime = allocate_ms(clock[own[0]], clock.get(own[1], 0))
 
+    @property
+    def solves(self) -> bool:
+        """A bare ``go`` (no limit, not infinite): solved exactly, on every thread."""
+        return not self.infinite and self.depth is None and self.nodes is None \
+            and self.movetime is None
+
     def search_limits(self) -> dict:
         """The keywords for Engine.search: nothing means 'until stopped'."""
         limits = {}
@@ -174,7 +180,7 @@ class GoLimits:
         if self.movetime is not None and not self.infinite:
             limits["time"] = self.movetime / 1000
         if not limits:
-            limits["depth"] = MAX_DEPTH     # infinite, or a bare go: until stop or solved
+            limits["depth"] = MAX_DEPTH     # infinite: until stop
         return limits
 
 
@@ -412,13 +418,10 @@ class Session:
 
     def _search(self, engine, board: Board, limits: GoLimits, answered: threading.Event) -> None:
         try:
-            keywords = limits.search_limits()
-            if _accepts_progress(engine.search):
-                keywords["progress"] = self._progress
-            result = engine.search(board, **keywords)
-            if "progress" not in keywords:
-                self._info(result.depth, result.score, result.exact, result.nodes,
-                           result.elapsed, result.pv)
+            if limits.solves:
+                result = self._solve(engine, board)
+            else:
+                result = self._searched(engine, board, limits)
             if limits.infinite:
                 self._release.wait()    # UCI: infinite answers only when told to stop
             answered.set()
@@ -429,6 +432,32 @@ class Session:
             answered.set()
             if not self._quitting:
                 self.say(f"bestmove {board.legal_moves[0] + 1}")
+
+    def _solve(self, engine, board: Board):
+        """A bare go: Engine.solve (MTD(f) on the Threads threads) till solved or stopped;
+        an info line after each null-window search, the bounds so far."""
+        def progress(lower: int, upper: int, nodes: int, seconds: float) -> None:
+            low = "-inf" if lower < -MAX_SEEDS else str(lower)
+            high = "+inf" if upper > MAX_SEEDS else str(upper)
+            self.say(f"info nodes {nodes} time {int(seconds * 1000)} "
+                     f"string value in [{low}, {high}]")
+
+        result = engine.solve(board, progress=progress)
+        if result.move is None:             # stopped before its first guess had a move
+            result = engine.search(board, depth=1)
+        self._info(None, result.score, result.exact, result.nodes, result.elapsed, result.pv)
+        return result
+
+    def _searched(self, engine, board: Board, limits: GoLimits):
+        """go with limits, or infinite: Engine.search, an info line a finished depth."""
+        keywords = limits.search_limits()
+        if _accepts_progress(engine.search):
+            keywords["progress"] = self._progress
+        result = engine.search(board, **keywords)
+        if "progress" not in keywords:
+            self._info(result.depth, result.score, result.exact, result.nodes,
+                       result.elapsed, result.pv)
+        return result
 
     def _progress(self, *args, **kwargs) -> None:
         """One finished depth from Engine.search: depth, score, move, nodes, seconds, pv."""

@@ -188,3 +188,35 @@ def test_a_bounded_fuzz_of_every_command(engine):
     run.send("isready")
     run.until("readyok", 10)
     assert run.process.poll() is None
+
+
+def _threads(pid):
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_bare_go_solves_on_the_threads_set(engine, threads):
+    """A bare go solves: bounds as it goes, an exact score at the end (South's
+    pit 6 ends in the store, then pit 5 captures: +4, worked by hand); with
+    Threads 2 a second thread searches beside the first (seen in /proc)."""
+    run = engine()
+    run.send(f"setoption name Threads value {threads}")
+    run.send("position board 0 0 0 0 1 1 0 2 0 0 0 0 0 0 south")
+    run.send("go")
+    seen = run.until("bestmove", 30)
+    assert any("string value in [" in line for line in seen), seen
+    assert any(" score exact 4" in line for line in seen), seen
+    run.send("position startpos seeds 6")
+    run.send("isready")
+    run.until("readyok")
+    baseline = _threads(run.process.pid)
+    run.send("go")
+    most = baseline
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:
+        most = max(most, _threads(run.process.pid))
+        time.sleep(0.01)
+    run.send("stop")
+    assert run.until("bestmove", 5)[-1].split()[1] in "123456"
+    # the search thread, and with Threads 2 its helper beside it
+    assert most - baseline == threads, (baseline, most)
