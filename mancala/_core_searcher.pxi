@@ -12,6 +12,8 @@ cdef class Searcher:
 
     def __cinit__(self, hash_mb=0, ordering=True, futility=True):
         cdef double mb = hash_mb
+        cdef uint64_t buckets
+        cdef int failed = 0
         memset(&self.s, 0, sizeof(self.s))
         self.s.tt = &self.table
         self.s.egdb.max_seeds = -1
@@ -21,7 +23,11 @@ cdef class Searcher:
         self.s.futility = futility
         self.s.prune = True
         self.s.abort = &self._abort
-        if mb > 0 and tt_alloc(&self.table, max(<uint64_t> 1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))):
+        if mb > 0:
+            buckets = max(<uint64_t> 1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))
+            with nogil:     # touching every page takes a while (0.6 s for 256 MB): others run
+                failed = tt_alloc(&self.table, buckets)
+        if failed:
             raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
         self.s.use_tt = self.table.buckets != NULL
 
