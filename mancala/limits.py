@@ -76,6 +76,22 @@ def check_whole(value: object, what: str, lowest: int, highest: Optional[int] = 
     return value
 
 
+def parse_whole(text: object) -> Optional[int]:
+    """The int that ``text`` spells in the ASCII digits 0-9 (a sign allowed), else None.
+
+    For numbers typed as text: ``int()`` also reads other scripts' digits
+    ("\u0664" is 4) and ``str.isdigit`` passes "\u00b2", which ``int()`` refuses.
+    None goes to a check (:func:`check_whole`), whose error states the range;
+    over 30 digits is out of every range, and never reaches ``int()``. Raises nothing.
+    """
+    if not isinstance(text, str):
+        return None
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not digits or len(digits) > 30 or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
+
+
 def check_seeds(value: object, given: object = None) -> int:
     """Seeds per pit at the start: 1..12, else InvalidRuleError."""
     return check_whole(value, "seeds per pit", MIN_SEEDS, MAX_SEEDS_PER_PIT,
@@ -192,7 +208,7 @@ __all__ = [
     "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS",
     "MAX_ENDGAME_SEEDS",
     "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
-    "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
+    "parse_whole", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
     "check_endgame_seeds",
     "check_seconds", "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",
     "default_table_mb",

@@ -3,8 +3,9 @@
 The shape of UCI and UGI (its game-neutral descendant, spoken by the cutegames
 runner); every command and answer is in ``docs/protocol.md``. :class:`Session`
 keeps the state (options, position, the engine) and runs each search in a
-worker thread, so the reader goes on reading while it searches: ``stop``,
-``quit`` and ``isready`` are answered at once. Every line that cannot be
+worker thread; the reader never waits for it: ``stop``, ``quit``, ``isready``
+and ``query`` are answered at once, and ``go``, ``setoption`` and
+``uginewgame`` are refused while a search runs. Every line that cannot be
 obeyed gets one ``info string error: ...`` line and changes nothing.
 
 Moves are pits 1..6 counted from the mover's left, as the terminal game
@@ -13,36 +14,36 @@ numbers them (``Board.push`` takes 0..5).
 from __future__ import annotations
 
 import inspect
-import re
 import threading
-from typing import Callable, Iterable, List, Optional, Sequence
+from typing import BinaryIO, Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
-from mancala._core import EVALUATIONS, MAX_SEEDS
-from mancala.board import CAPTURE_RULES, Board
+from mancala._core import EVALUATIONS
+from mancala.board import CAPTURE_RULES, MAX_SEEDS, Board
 from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
 from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
                             PLAY_EVALUATION, check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
-                            check_whole, default_table_mb, hash_mb_ceiling)
+                            check_whole, default_table_mb, hash_mb_ceiling, parse_whole)
 
 PITS = 6
 SLOTS = 14
 SIDES = ("south", "north")
+SLOT_NAMES = tuple([f"South's pit {n}" for n in range(1, PITS + 1)] + ["South's store"]
+                   + [f"North's pit {n}" for n in range(1, PITS + 1)] + ["North's store"])
 MAX_MS = int(MAX_MOVE_SECONDS * 1000)      # movetime: at most an hour, as ai:time=S
 MAX_CLOCK_MS = 2 ** 31 - 1                 # wtime/btime/winc/binc: about 24 days
 MIN_MOVE_MS = 10                           # the least a clock ever gives one move
 AUTHOR = "the mancala developers"
 GO_WORDS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "infinite")
-WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 CLOCK_SYNONYMS = {"p1time": "wtime", "p2time": "btime", "p1inc": "winc", "p2inc": "binc"}
+MAX_LINE_BYTES = 1 << 16                   # a game's position line is a few kilobytes at most
+STOP_POLL_SECONDS = 0.01                   # stop repeats this often until the search has ended
 
 
 def _whole(word: Optional[str], what: str, lowest: int, highest: int) -> int:
     """A token as a whole number in lowest..highest, else an error stating the range."""
     if word is None:
         raise InputError(f"{what} needs a whole number from {lowest} to {highest}")
-    # ASCII digits only: int() also takes other scripts' digits ('٤') and spaces
-    value = int(word) if WHOLE.fullmatch(word) else None
-    return check_whole(value, what, lowest, highest, given=word)
+    return check_whole(parse_whole(word), what, lowest, highest, given=word)
 
 
 def allocate_ms(remaining_ms: int, increment_ms: int = 0) -> int:
@@ -84,13 +85,14 @@ def parse_position(words: Sequence[str]) -> Board:
     to_move = 0
     if kind == "board":
         counts = rest[:SLOTS]
-        if len(counts) < SLOTS or any(not (w.isascii() and w.isdigit() and len(w) <= 4)
-                                      for w in counts):
+        if len(counts) < SLOTS:
             shown = " ".join(counts)
-            raise InvalidBoardError(f"position board needs {SLOTS} whole counts of seeds, 0 to "
-                                    f"{MAX_SEEDS} each (South pits, South store, North pits, "
-                                    f"North store), not {quote(shown)}")
-        slots = [int(w) for w in counts]
+            raise InvalidBoardError(f"position board needs {SLOTS} whole counts of seeds "
+                                    f"(South pits, South store, North pits, North store), "
+                                    f"not {quote(shown)}")
+        slots = [check_whole(parse_whole(word), f"position board: {SLOT_NAMES[slot]}", 0,
+                             MAX_SEEDS, error=InvalidBoardError, given=word)
+                 for slot, word in enumerate(counts)]
         rest = rest[SLOTS:]
         if not rest or rest[0].lower() not in SIDES:
             raise InputError(f"position board needs the side to move after the counts: "
@@ -165,8 +167,9 @@ class GoLimits:
             self.movetime = allocate_ms(clock[own[0]], clock.get(own[1], 0))
 
     @property
-    def solves(self) -> bool:
-        """A bare ``go`` (no limit, not infinite): solved exactly, on every thread."""
+    def solve(self) -> bool:
+        """A bare go: no limit and not infinite, so the exact solve (on the Threads option's
+        threads) rather than a deepening search (on one)."""
         return not self.infinite and self.depth is None and self.nodes is None \
             and self.movetime is None
 
@@ -180,8 +183,27 @@ class GoLimits:
         if self.movetime is not None and not self.infinite:
             limits["time"] = self.movetime / 1000
         if not limits:
-            limits["depth"] = MAX_DEPTH     # infinite: until stop
+            limits["depth"] = MAX_DEPTH     # infinite: until stop (or solved)
         return limits
+
+
+def read_lines(stream: BinaryIO) -> Iterator[bytes]:
+    """A binary stream's lines as they come (not read ahead in blocks), until its end.
+
+    Bytes, not text: what is not UTF-8 is the session's to refuse with one
+    line, whatever the locale says stdin holds. A line over
+    :data:`MAX_LINE_BYTES` comes as its first MAX_LINE_BYTES + 1 bytes (which
+    the session refuses); the rest of it is read and dropped, so memory stays
+    bounded whatever is sent.
+    """
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        rest = line
+        while len(rest) > MAX_LINE_BYTES and not rest.endswith(b"\n"):
+            rest = stream.readline(MAX_LINE_BYTES + 1)
+        yield line
 
 
 def pits_text(moves: Iterable[int]) -> str:
@@ -208,8 +230,13 @@ class Session:
         self.board = Board()
         self._engine = None
         self._thread: Optional[threading.Thread] = None
+        # True from an accepted go until its bestmove is written: set by the reader,
+        # cleared by the search thread with its bestmove, both under _state, so a line
+        # sent after the bestmove was seen never finds the search still running
+        self._running = False
+        self._state = threading.Lock()
+        self._searcher = None               # the engine the running search uses (stop's target)
         self._release = threading.Event()   # go infinite: the answer waits for stop
-        self._answered = threading.Event()  # the running search has written its bestmove
         self._quitting = False
         self.gone = False                   # stdout was closed: nobody reads the answers
 
@@ -240,13 +267,19 @@ class Session:
 
     @property
     def searching(self) -> bool:
-        """A search runs and has not answered (once bestmove is written, the next go is welcome)."""
-        return self._thread is not None and self._thread.is_alive() and not self._answered.is_set()
+        """A search runs: its bestmove is still to come."""
+        return self._running
 
     # -- reading
 
-    def handle(self, line: str) -> bool:
-        """Obey one line; False after ``quit``. Never raises for a bad line."""
+    def handle(self, line: Union[str, bytes]) -> bool:
+        """Obey one line (text, or bytes in UTF-8); False after ``quit``. Never raises for a bad line."""
+        if isinstance(line, bytes):
+            try:
+                line = self._text(line)
+            except InputError as exc:
+                self.error(str(exc))
+                return not self.gone
         words = line.split()
         if not words:
             return True
@@ -266,16 +299,29 @@ class Session:
             self.error(f"{command}: {type(exc).__name__}: {exc}".replace("\n", " "))
         return not self.gone
 
+    @staticmethod
+    def _text(raw: bytes) -> str:
+        """A line's bytes as text, or InputError quoting them (escaped: the answer stays ASCII)."""
+        body = raw.rstrip(b"\r\n")
+        if len(body) > MAX_LINE_BYTES:
+            raise InputError(f"a line is at most {MAX_LINE_BYTES:,} bytes; this one is longer: "
+                             f"{quote(body[:200])}")
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"a line is UTF-8 text; this one is not: {quote(body)}") from None
+
     def _no_args(self, command: str, args: Sequence[str]) -> None:
         if args:
             raise InputError(f"{command} takes nothing after it, not {quote(' '.join(args))}")
 
     def _idle(self, command: str) -> None:
-        """Refuse while a search runs: the reader never waits on one (stop, isready,
-        query and quit are answered at once, always)."""
-        if self.searching:
-            raise InputError(f"{command} while a search runs: wait for its bestmove, "
-                             f"or send stop first")
+        """Refuse ``command`` while a search runs: the reader never waits for one, so
+        stop, isready, query and quit are answered at once, whatever the search's limits."""
+        with self._state:
+            if self._running:
+                raise InputError(f"{command} while a search runs: send stop first, "
+                                 f"or wait for its bestmove")
 
     # -- commands
 
@@ -351,20 +397,34 @@ class Session:
             self.say("bestmove none")
             return
         board = self.board.copy(stack=False)
-        try:
-            engine = self.engine
-        except (MemoryError, MancalaError, OSError) as exc:   # the table cannot be had
-            self._engine = None
-            from mancala.engine import Engine
-            self.error(f"the engine cannot be made ({type(exc).__name__}: {exc}); "
-                       f"searching without a table".replace("\n", " "))
-            engine = Engine(hash_mb=0, evaluation=self.evaluation)
+        engine = self._engine_for_go()
+        if engine is None:
+            self.say(f"bestmove {board.legal_moves[0] + 1}")
+            return
         self._release.clear()
-        self._answered = threading.Event()
-        self._thread = threading.Thread(target=self._search,
-                                        args=(engine, board, limits, self._answered),
+        self._searcher = engine
+        self._running = True
+        self._thread = threading.Thread(target=self._search, args=(engine, board, limits),
                                         name="mancala-search", daemon=True)
         self._thread.start()
+
+    def _engine_for_go(self):
+        """The engine, or when it cannot be made (its table cannot be allocated) one
+        error line and an engine without a table, or None if even that fails: a go
+        is answered by a bestmove whatever memory there is."""
+        try:
+            return self.engine
+        except Exception as exc:
+            self._engine = None
+            reason = f"the engine cannot be made: {exc}".replace("\n", " ")
+        try:
+            from mancala.engine import Engine
+            fallback = Engine(hash_mb=0, threads=self.threads, evaluation=self.evaluation)
+        except Exception:
+            self.error(reason)
+            return None
+        self.error(f"{reason}; this search runs without a table")
+        return fallback
 
     def cmd_stop(self, args: Sequence[str]) -> None:
         self._no_args("stop", args)
@@ -405,66 +465,54 @@ class Session:
         self._end_search()
 
     def _end_search(self) -> None:
+        """Stop the search, and return once its bestmove is written (or dropped, on quit)."""
         thread = self._thread
         if thread is None:
             return
-        if self._engine is not None:
-            self._engine.stop()
         self._release.set()
-        thread.join()
+        while thread.is_alive():
+            # stopped again till it ends: a stop made before the engine's call began
+            # is forgotten by it (each call starts with the stop flag down)
+            self._searcher.stop()
+            thread.join(STOP_POLL_SECONDS)
         self._thread = None
 
     # -- the search thread
 
-    def _search(self, engine, board: Board, limits: GoLimits, answered: threading.Event) -> None:
+    def _search(self, engine, board: Board, limits: GoLimits) -> None:
+        """The search thread: info lines, then bestmove (a legal pit whatever happens)."""
+        move = board.legal_moves[0]
         try:
-            if limits.solves:
-                result = self._solve(engine, board)
+            if limits.solve:
+                result = engine.solve(board, progress=self._bounds())
+                self._info(None, result.score if result.exact else None, result.exact,
+                           result.nodes, result.elapsed, result.pv if result.move is not None else ())
             else:
-                result = self._searched(engine, board, limits)
+                keywords = limits.search_limits()
+                if _accepts_progress(engine.search):
+                    keywords["progress"] = self._progress
+                result = engine.search(board, **keywords)
+                if "progress" not in keywords:
+                    self._info(result.depth, result.score, result.exact, result.nodes,
+                               result.elapsed, result.pv)
+            # a solve stopped in its first short search has no move yet: a depth-1 search has
+            move = result.move if result.move is not None else engine.search(board, depth=1).move
             if limits.infinite:
                 self._release.wait()    # UCI: infinite answers only when told to stop
-            answered.set()
-            if not self._quitting:
-                self.say(f"bestmove {result.move + 1}")
         except Exception as exc:     # the engine failed: say so, answer a legal move
             self.error(f"search failed: {type(exc).__name__}: {exc}".replace("\n", " "))
-            answered.set()
-            if not self._quitting:
-                self.say(f"bestmove {board.legal_moves[0] + 1}")
-
-    def _solve(self, engine, board: Board):
-        """A bare go: Engine.solve (MTD(f) on the Threads threads) till solved or stopped;
-        an info line after each null-window search, the bounds so far."""
-        def progress(lower: int, upper: int, nodes: int, seconds: float) -> None:
-            low = "-inf" if lower < -MAX_SEEDS else str(lower)
-            high = "+inf" if upper > MAX_SEEDS else str(upper)
-            self.say(f"info nodes {nodes} time {int(seconds * 1000)} "
-                     f"string value in [{low}, {high}]")
-
-        result = engine.solve(board, progress=progress)
-        if result.move is None:             # stopped before its first guess had a move
-            result = engine.search(board, depth=1)
-        self._info(None, result.score, result.exact, result.nodes, result.elapsed, result.pv)
-        return result
-
-    def _searched(self, engine, board: Board, limits: GoLimits):
-        """go with limits, or infinite: Engine.search, an info line a finished depth."""
-        keywords = limits.search_limits()
-        if _accepts_progress(engine.search):
-            keywords["progress"] = self._progress
-        result = engine.search(board, **keywords)
-        if "progress" not in keywords:
-            self._info(result.depth, result.score, result.exact, result.nodes,
-                       result.elapsed, result.pv)
-        return result
+        finally:
+            with self._state:
+                if not self._quitting:
+                    self.say(f"bestmove {move + 1}")
+                self._running = False
 
     def _progress(self, *args, **kwargs) -> None:
         """One finished depth from Engine.search: depth, score, move, nodes, seconds, pv."""
         try:
             names = ("depth", "score", "move", "nodes", "seconds", "pv")
             if len(args) == 1 and not kwargs and hasattr(args[0], "depth"):
-                found = {n: getattr(args[0], n, None) for n in names}
+                found = {n: getattr(args[0], n, None) for n in names + ("exact",)}
                 found["seconds"] = getattr(args[0], "elapsed", found["seconds"])
             else:
                 found = dict(zip(names, args))
@@ -474,6 +522,20 @@ class Session:
                        found.get("pv") or ())
         except Exception:   # a progress report must never end the search
             pass
+
+    def _bounds(self) -> Callable[[int, int, int, float], None]:
+        """A solve's progress(lower, upper, nodes, seconds) as info lines: after each
+        null-window search the bound it moved, ``score L lowerbound`` or ``score U upperbound``
+        (the exact value's line comes from the result)."""
+        last = [None, None]
+
+        def report(lower: int, upper: int, nodes: int, seconds: float) -> None:
+            if lower == upper:
+                return
+            score = f"{lower} lowerbound" if lower != last[0] else f"{upper} upperbound"
+            last[:] = [lower, upper]
+            self._info(None, score, False, nodes, seconds, ())
+        return report
 
     def _info(self, depth, score, exact, nodes, seconds, pv) -> None:
         parts = ["info"]
@@ -500,7 +562,7 @@ def _accepts_progress(search: Callable) -> bool:
         return False
 
 
-def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "",
+def serve(lines: Iterable[Union[str, bytes]], write: Callable[[str], None], version: str = "",
           evaluation: str = PLAY_EVALUATION) -> int:
     """Run a session over ``lines`` until ``quit`` or their end; the exit status:
     0, or 1 when the answers' reader went away (as every command does).
@@ -508,13 +570,6 @@ def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "",
     session = Session(write, version, evaluation)
     try:
         for line in lines:
-            if isinstance(line, bytes):     # stdin is read as bytes, whatever the locale
-                try:
-                    line = line.decode("utf-8")
-                except UnicodeDecodeError:
-                    shown = line.rstrip(b"\r\n")[:60]
-                    session.error(f"a line is UTF-8 text, not {shown!r}")
-                    continue
             if not session.handle(line):
                 break
     finally:
@@ -522,5 +577,5 @@ def serve(lines: Iterable[str], write: Callable[[str], None], version: str = "",
     return 1 if session.gone else 0
 
 
-__all__ = ["Session", "serve", "allocate_ms", "parse_position", "parse_moves", "GoLimits",
-           "pits_text"]
+__all__ = ["Session", "serve", "read_lines", "MAX_LINE_BYTES", "allocate_ms", "parse_position",
+           "parse_moves", "GoLimits", "pits_text"]

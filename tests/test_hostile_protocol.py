@@ -79,7 +79,8 @@ def engine():
 
 
 @pytest.mark.parametrize("locale", [{"PYTHONIOENCODING": "utf-8:strict"}, {"LC_ALL": "C"},
-                                    {"LC_ALL": "C.UTF-8"}])
+                                    {"LC_ALL": "C.UTF-8"},
+                                    {"LC_ALL": "C", "PYTHONIOENCODING": "ascii:strict"}])
 def test_invalid_utf8_is_one_error_line_under_any_locale(engine, locale):
     run = engine(env={**os.environ, **locale})
     run.send(b"position \xff\xfe startpos\n")
@@ -87,6 +88,8 @@ def test_invalid_utf8_is_one_error_line_under_any_locale(engine, locale):
     seen = run.until("readyok")
     errors = [line for line in seen if line.startswith("info string error")]
     assert len(errors) == 1 and "UTF-8" in errors[0] and "\\xff\\xfe" in errors[0], seen
+    run.send("position startpos capture \u00e9t\u00e9")      # quoted back in UTF-8, whatever the locale
+    assert "'\u00e9t\u00e9'" in run.until("info string error")[-1]
     run.send("position startpos moves 3")                  # it goes on
     run.send("query position")
     assert run.until("response")[-1].startswith("response 4 4 0 5 5 5 1")
@@ -127,7 +130,8 @@ def test_the_reader_never_waits_on_a_search(engine, go):
 
 @pytest.mark.parametrize("line, says", [
     ("position board ² 4 4 4 4 4 0 4 4 4 4 4 4 0 south", "0 to 144"),
-    ("position board ٤ 4 4 4 4 4 0 4 4 4 4 4 4 0 south", "whole counts"),
+    ("position board ٤ 4 4 4 4 4 0 4 4 4 4 4 4 0 south", "South's pit 1"),
+    ("position board 4 4 4 4 4 4 0 4 4 4 4 4 4 ٠ south", "North's store"),
     ("position startpos seeds ٤", "seeds per pit"),
     ("position startpos moves ٣", "move 1"),
     ("go depth ٥", "depth"),
@@ -204,7 +208,7 @@ def test_a_bare_go_solves_on_the_threads_set(engine, threads):
     run.send("position board 0 0 0 0 1 1 0 2 0 0 0 0 0 0 south")
     run.send("go")
     seen = run.until("bestmove", 30)
-    assert any("string value in [" in line for line in seen), seen
+    assert any(" lowerbound " in line or " upperbound " in line for line in seen), seen
     assert any(" score exact 4" in line for line in seen), seen
     run.send("position startpos seeds 6")
     run.send("isready")
@@ -224,3 +228,63 @@ def test_a_bare_go_solves_on_the_threads_set(engine, threads):
     assert run.until("bestmove", 5)[-1].split()[1] in "123456"
     # the search thread, and with Threads 2 its helper beside it
     assert most - baseline == threads, (baseline, most)
+
+
+def test_a_line_too_long_is_one_error_line_and_the_engine_goes_on(engine):
+    run = engine()
+    run.send(b"position startpos moves " + b"1 " * 200_000 + b"\n")
+    run.send("isready")
+    seen = run.until("readyok")
+    assert len(seen) == 2 and seen[0].startswith("info string error") and "bytes" in seen[0], seen[0][:200]
+    assert len(seen[0]) < 1000
+    run.send("query position")
+    assert run.until("response")[-1].startswith("response 4 4 4 4 4 4 0 4 4 4 4 4 4 0 south")
+
+
+def test_go_right_after_bestmove_or_stop_is_accepted(engine):
+    """The refusal ends when bestmove is written (and stop returns once it is)."""
+    run = engine()
+    run.send("position startpos moves 3")
+    for _ in range(30):
+        run.send("go depth 2")
+        assert not [x for x in run.until("bestmove") if x.startswith("info string error")]
+    for line in ("go depth 254", "stop", "go depth 1", "stop", "isready"):
+        run.send(line)
+    seen = run.until("readyok")
+    assert not [x for x in seen if x.startswith("info string error")], seen
+    assert len([x for x in seen if x.startswith("bestmove ")]) == 2, seen
+
+
+@pytest.mark.parametrize("command", ["go depth 1", "setoption name Hash value 1", "uginewgame"])
+def test_a_line_sent_after_bestmove_is_seen_is_never_refused(command):
+    """In process, holding the search thread just after it wrote bestmove (where a
+    loaded machine may deschedule it): a client that saw bestmove and answered at
+    once finds the search over."""
+    from mancala.protocol import Session
+
+    lines, seen = [], threading.Event()
+
+    def write(line):
+        lines.append(line)
+        if line.startswith("bestmove") and not seen.is_set():
+            seen.set()
+            time.sleep(0.3)
+
+    session = Session(write, "test")
+    session.handle("position startpos")
+    session.handle("go depth 1")
+    assert seen.wait(30)
+    session.handle(command)
+    session.quit()
+    assert not [x for x in lines if x.startswith("info string error")], lines
+
+
+def test_a_search_that_reaches_the_end_says_score_exact(engine):
+    """go depth 40 on South's pit 6 into the store then pit 5's capture (+4, worked
+    by hand, as above): the search reaches the end, so its info lines say exact."""
+    run = engine()
+    run.send("position board 0 0 0 0 1 1 0 2 0 0 0 0 0 0 south")
+    run.send("go depth 40")
+    seen = run.until("bestmove")
+    assert any(" score exact 4 " in line for line in seen), seen
+    assert seen[-1] == "bestmove 6"

@@ -23,20 +23,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _write(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-
-
-def _lines():
-    """stdin's lines as they come (not read ahead in blocks), until its end, as bytes:
-    a line that is not UTF-8 is the session's to refuse, whatever the locale says."""
-    while True:
-        line = sys.stdin.buffer.readline()
-        if not line:
-            return
-        yield line
+    """One answer in UTF-8, whatever the locale's encoding (an error quotes what was sent)."""
+    sys.stdout.buffer.write(line.encode("utf-8", "backslashreplace") + b"\n")
+    sys.stdout.buffer.flush()
 
 
 def run(args: argparse.Namespace) -> int:
     from mancala.cli import version
-    return protocol.serve(_lines(), _write, version(), args.evaluation)
+    sys.stdout.flush()      # nothing text-buffered may come after the bytes written below
+    return protocol.serve(protocol.read_lines(sys.stdin.buffer), _write, version(), args.evaluation)
