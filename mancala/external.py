@@ -33,6 +33,7 @@ import time
 import weakref
 from typing import List, Optional, Sequence, Union
 
+from mancala.limits import parse_whole
 from mancala.board import Board
 from mancala.errors import PlayerFailedError, PlayerSpecError, quote
 
@@ -324,9 +325,10 @@ class EngineProcess:
                 raise self._fail(f"refused the position: {quote(line)}", "protocol")
         words = lines[-1].split()
         answer = words[1] if len(words) > 1 else ""
-        if not answer.isdigit() or not 1 <= int(answer) <= 6:
+        number = parse_whole(answer)
+        if number is None or not 1 <= number <= 6:
             raise self._fail(f"answered {quote(lines[-1])}, not a pit 1..6", "protocol")
-        pit = int(answer) - 1
+        pit = number - 1
         if pit not in board.legal_moves:
             legal = " ".join(str(p + 1) for p in board.legal_moves)
             raise self._fail(f"played pit {pit + 1}, which is not legal (legal: {legal})",

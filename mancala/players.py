@@ -44,7 +44,7 @@ from mancala import book
 from mancala.board import PLAYER_NAMES, Board, capture_code
 from mancala.errors import EntryError, PlayerSpecError, quote
 from mancala.limits import (MAX_DEPTH, MAX_MOVE_SECONDS, MAX_REFERENCE_DEPTH, PLAY_EVALUATION,
-                            SMALL_HASH_MB, check_whole, default_table_mb)
+                            SMALL_HASH_MB, check_whole, default_table_mb, parse_whole)
 
 PITS = 6
 LEVELS = ("easy", "medium", "hard", "perfect")
@@ -152,8 +152,7 @@ def parse_entry(text: str, board: Board) -> Union[int, Request]:
             first, last = pit_label(0, mover), pit_label(PITS - 1, mover)
             raise EntryError(f"{word.upper()} is {PLAYER_NAMES[owner]}'s pit; "
                              f"{PLAYER_NAMES[mover]} plays {first}-{last}")
-    elif re.fullmatch(r"[+-]?\d+", word):
-        number = int(word)
+    elif (number := parse_whole(word)) is not None:
         if not 1 <= number <= PITS:
             raise EntryError(f"there is no pit {number}; pits are 1-{PITS}")
         pit = number - 1
@@ -449,7 +448,7 @@ class ExternalPlayer(Player):
                     at = words.index(key) + 1
                     exact = key == "score" and words[at:at + 1] == ["exact"]
                     value = words[at + 1 if exact else at:][:1]
-                    if value and re.fullmatch(r"-?\d+", value[0]):
+                    if value and re.fullmatch(r"-?[0-9]{1,30}", value[0]):
                         found[key] = int(value[0])
                     found["exact"] = found.get("exact") or exact
             if "score" in found:
@@ -525,7 +524,7 @@ def parse_player(spec: str, seed: Optional[int] = None, *,
     if text == "ai":
         return EnginePlayer("medium", seed=seed)
     if kind in ("minimax", "alphabeta") and sep:
-        if not re.fullmatch(r"\d{1,3}", arg) or not 1 <= int(arg) <= REFERENCE_MAX_DEPTH:
+        if not re.fullmatch(r"[0-9]{1,3}", arg) or not 1 <= int(arg) <= REFERENCE_MAX_DEPTH:
             raise _bad(spec, f"depth is 1..{REFERENCE_MAX_DEPTH}")
         cls = MinimaxPlayer if kind == "minimax" else AlphaBetaPlayer
         return cls(int(arg))
@@ -534,7 +533,7 @@ def parse_player(spec: str, seed: Optional[int] = None, *,
             return EnginePlayer(arg, seed=seed)
         key, eq, value = arg.partition("=")
         if eq and key == "depth":
-            if not re.fullmatch(r"\d{1,3}", value) or not 1 <= int(value) <= MAX_DEPTH:
+            if not re.fullmatch(r"[0-9]{1,3}", value) or not 1 <= int(value) <= MAX_DEPTH:
                 raise _bad(spec, f"depth is 1..{MAX_DEPTH}")
             return EnginePlayer(depth=int(value), seed=seed)
         if eq and key == "time":

@@ -86,6 +86,8 @@ ENGINE = textwrap.dedent('''
                     sys.stdout.buffer.write(b"info string " + b"y" * 50 + b"\\n" * 1)
             if mode == "bad-utf8":
                 say(b"bestmove \\xff\\xfe\\n")
+            if mode.startswith("digit-"):       # a pit in another script's digits
+                say("bestmove " + chr(int(mode[6:], 16)))
         elif word == "quit":
             break
 ''')
@@ -208,3 +210,11 @@ def test_a_timeout_says_its_limit_once(engine):
     assert forfeit["message"].count("1.15 s") == 1, forfeit["message"]
     assert "go movetime 100 within 1.15 s" in forfeit["message"]
     assert wait_gone(engine.started(), 5) == []
+
+
+@pytest.mark.parametrize("digit", ["b2", "664"])     # superscript two; Arabic-Indic four
+def test_a_pit_in_other_digits_is_a_protocol_forfeit(engine, digit):
+    done = arena(engine(f"digit-{digit}"), "ai:easy")
+    [forfeit] = forfeit_of(done)
+    assert forfeit["reason"] == "protocol", forfeit
+    assert "not a pit 1..6" in forfeit["message"], forfeit

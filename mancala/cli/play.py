@@ -22,7 +22,7 @@ from mancala.errors import CommandError
 from mancala.cli.format import duration as _duration
 from mancala.cli.options import is_terminal
 from mancala.errors import quote
-from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.game import Game, GameObserver, Hint
 from mancala.players import (
     LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, Request, canonical_spec, parse_player,
@@ -275,8 +275,9 @@ def choose(term: Terminal, title: str, options: List[tuple], default: int = 1,
         answer = term.ask(f"Choice [{default}]: ").strip()
         if not answer:
             return options[default - 1][1]
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1][1]
+        number = parse_whole(answer)
+        if number is not None and 1 <= number <= len(options):
+            return options[number - 1][1]
         if free is not None:
             try:
                 return free(answer)
@@ -376,10 +377,11 @@ def ask_again(term: Terminal) -> bool:
 # -- the command -----------------------------------------------------------------------
 
 def _game_number(text: str) -> int:
-    if not text.strip().isdigit() or not 1 <= int(text) <= 10 ** 6:
+    number = parse_whole(text.strip())
+    if number is None or not 1 <= number <= 10 ** 6:
         raise argparse.ArgumentTypeError(f"N is a saved game's number in the list, "
                                          f"from 1, not {quote(text, 20)}")
-    return int(text)
+    return number
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

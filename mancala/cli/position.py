@@ -8,7 +8,7 @@ from typing import List
 from mancala.board import Board
 from mancala.cli import options
 from mancala.errors import CommandError
-from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.errors import quote
 
 
@@ -48,10 +48,10 @@ def board_from(args: argparse.Namespace) -> Board:
 
 def slots(text: str) -> List[int]:
     parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
-    try:
-        return [int(part) for part in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {quote(text)}") from None
+    numbers = [parse_whole(part) for part in parts]
+    if None in numbers:
+        raise argparse.ArgumentTypeError(f"a board is 14 whole numbers, not {quote(text)}")
+    return numbers
 
 
 def side(text: str) -> int:
@@ -64,6 +64,7 @@ def side(text: str) -> int:
 
 def moves(text: str) -> List[int]:
     parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
-    if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
+    numbers = [parse_whole(part) for part in parts]
+    if not all(number is not None and 1 <= number <= 6 for number in numbers):
         raise argparse.ArgumentTypeError(f"moves are pits 1..6, not {quote(text)}")
-    return [int(part) - 1 for part in parts]
+    return [number - 1 for number in numbers]

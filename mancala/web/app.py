@@ -38,7 +38,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 from urllib.parse import urlsplit
 
 from mancala.errors import CommandError, InputError, RequestError, quote
-from mancala.limits import SMALL_HASH_MB
+from mancala.limits import SMALL_HASH_MB, parse_whole
 from mancala.web import api
 
 try:
@@ -119,7 +119,7 @@ def _no_constant(name: str) -> Any:
 async def read_body(request: "Request") -> bytes:
     """The body, refused (413) past :data:`MAX_BODY` bytes before reading it all."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (parse_whole(length) is None or int(length) > MAX_BODY):
         raise Refused(413, f"the request body is larger than {MAX_BODY // 1024} KB")
     chunks, size = [], 0
     async for chunk in request.stream():
