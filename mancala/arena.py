@@ -435,9 +435,16 @@ def _sprt_settings(config: ArenaConfig) -> Optional[Tuple[float, float, float, f
     return (config.sprt[0], config.sprt[1], config.sprt_alpha, config.sprt_beta)
 
 
+Runner = Callable[[ArenaConfig, int, Callable[[GameResult], None]], None]
+
+
 def run_arena(config: ArenaConfig, workers: int = 1,
-              progress: Optional[Progress] = None) -> ArenaReport:
+              progress: Optional[Progress] = None, runner: Optional[Runner] = None) -> ArenaReport:
     """Play every game of ``config``, on ``workers`` processes, and summarise.
+
+    ``runner(config, workers, record)``, if given, plays the games instead
+    (:func:`mancala.cluster.arena.run_on_cluster` on a Ray cluster), passing
+    each finished game to ``record``; the results are the same.
 
     ``progress(result, done, total)`` is called in this process as each game
     finishes (in the order they finish). Ctrl-C stops the run and returns the
@@ -476,7 +483,9 @@ def run_arena(config: ArenaConfig, workers: int = 1,
                 raise _Decided
 
     try:
-        if workers == 1:
+        if runner is not None:
+            runner(config, workers, record)
+        elif workers == 1:
             for index in range(config.games):
                 record(play_game(config, index))
         else:
@@ -505,6 +514,6 @@ def _run_parallel(config: ArenaConfig, workers: int,
         pool.join()
 
 
-__all__ = ["ArenaConfig", "ArenaReport", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena",
+__all__ = ["ArenaConfig", "ArenaReport", "Runner", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena",
            "play_game", "summarise", "pair_counts", "close_players", "timed_spec",
            "wilson_interval", "game_seed", "check_player"]

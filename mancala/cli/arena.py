@@ -85,6 +85,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=options.whole("workers", 1, MAX_WORKERS), default=1, metavar="K",
                    help="games played at once in K processes (default 1); "
                         "the results are the same")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="play the game pairs as tasks on a Ray cluster: local[:N] (a runtime on this "
+                        "machine, N CPUs), auto (the cluster `ray start` made here) or ray://HOST:PORT; "
+                        "the games are the same; engine:... players' commands must run on every "
+                        "node (extra: cluster)")
     p.add_argument("--no-swap", action="store_true",
                    help="A plays South (moves first) in every game instead of every other one")
     output = p.add_mutually_exclusive_group()
@@ -146,7 +151,10 @@ def run(args: argparse.Namespace) -> int:
 
     before = signal.signal(signal.SIGTERM, on_term)
     try:
-        report = run_arena(config, workers=args.workers, progress=progress)
+        if args.cluster is None:
+            report = run_arena(config, workers=args.workers, progress=progress)
+        else:
+            report = _on_cluster(config, args, progress)
     finally:
         signal.signal(signal.SIGTERM, before)
     progress.close()
@@ -160,6 +168,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_table(report, sys.stdout)
     return (128 + terminated[0]) if terminated else 130 if report.interrupted else 0
+
+
+def _on_cluster(config: ArenaConfig, args: argparse.Namespace, progress) -> ArenaReport:
+    if args.workers != 1:
+        raise CommandError("--workers is for this machine; with --cluster every CPU of the "
+                           "cluster plays")
+    from mancala.cluster import connect
+    from mancala.cluster.arena import run_on_cluster
+    with connect(args.cluster) as cpus:
+        print(f"mancala: playing on the cluster at {args.cluster} ({cpus} CPUs)", file=sys.stderr,
+              flush=True)
+        return run_arena(config, workers=cpus, progress=progress, runner=run_on_cluster)
 
 
 # -- output

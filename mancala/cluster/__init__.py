@@ -30,7 +30,7 @@ from typing import Iterator, Optional
 from mancala.errors import ClusterError, quote
 
 INSTALL_HINT = "--cluster needs the extra: pip install 'kalah[cluster]' (or -e '.[cluster]')"
-ADDRESS = re.compile(r"local(?::(\d{1,4}))?|auto|ray://[^\s/]+:\d{1,5}")
+ADDRESS = re.compile(r"local(?::([0-9]{1,4}))?|auto|ray://[^\s/]+:[0-9]{1,5}")
 
 
 @dataclass(frozen=True)
