@@ -68,14 +68,15 @@ POSITIONS = [Board(seeds=3), Board(seeds=3, capture="empty"),
 
 class TestOnALocalRuntime:
     @pytest.mark.parametrize("board", POSITIONS, ids=["6,3 standard", "6,3 empty", "midgame none"])
-    @pytest.mark.parametrize("job_nodes", [20_000, 50_000_000])
-    def test_a_cluster_solve_is_the_single_machine_solve(self, ray_local, board, job_nodes):
+    @pytest.mark.parametrize("job_nodes, growth", [(20_000, 1), (20_000, 64), (50_000_000, 64)],
+                             ids=["split at once", "grown then split", "one job"])
+    def test_a_cluster_solve_is_the_single_machine_solve(self, ray_local, board, job_nodes, growth):
         from mancala.cluster.solve import solve
-        found = solve(board, hash_mb=32, job_nodes=job_nodes, all_moves=True)
+        found = solve(board, hash_mb=32, job_nodes=job_nodes, all_moves=True, growth=growth)
         value, moves = single_machine(board)
         assert (found.value, found.optimal_moves) == (value, moves)
         assert found.move in moves and found.workers == 2 and found.jobs_from_journal == 0
-        if job_nodes == 20_000 and board.seeds > 30:
+        if growth == 1 and board.seeds > 30:
             assert found.jobs > 50                  # the proof was split into many jobs
 
     def test_kalah_6_3_is_plus_2_under_both_rules(self, ray_local):

@@ -49,6 +49,7 @@ FORMAT = 1
 KIND = "mancala cluster solve journal"
 INF = 1 << 40
 DEFAULT_JOB_NODES = 4_000_000       # a few seconds of one core
+MAX_GROWTH = 64                     # a position is asked again with twice the budget, up to this many times it
 Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
 
 
@@ -187,7 +188,9 @@ def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True)
                      "bound": None if job["bound"] is None else int(job["bound"]),
                      "nodes": int(job["nodes"]), "seconds": float(job["seconds"]),
                      "test": int(job["test"]), "depth": int(job["depth"]),
-                     "after": None if job.get("after") is None else int(job["after"])}
+                     "after": None if job.get("after") is None else int(job["after"]),
+                     "split": bool(job.get("split", True)),
+                     "budget": int(job.get("budget", job["nodes"]))}
         except (ValueError, TypeError, KeyError, UnicodeDecodeError):
             raise JournalError(f"the journal {quote(str(path))} line {number} is not a job: "
                                f"{quote(line[:80].decode('utf-8', 'replace'))}") from None
@@ -246,6 +249,7 @@ class Manager:
     capture: str
     nodes: Dict[Key, Node] = field(default_factory=dict)
     test: int = 0
+    budgets: Dict[Key, int] = field(default_factory=dict)   # a leaf to ask again: its next budget
 
     def node(self, key: Key, depth: int = 0) -> Node:
         found = self.nodes.get(key)
@@ -254,20 +258,32 @@ class Manager:
         return found
 
     def learn(self, job: dict) -> bool:
-        """A finished job into the tree; whether it was resolved."""
+        """A finished job into the tree; whether it was resolved. An unresolved
+        job splits its position into its moves, or (``split`` false) leaves it a
+        leaf to be asked again with twice the budget."""
         node = self.node(job["key"], job["depth"])
         bound, beta = job["bound"], job["beta"]
         if bound is None:
-            if node.edges is None:
-                node.edges = expand(job["key"], self.capture)
-                for edge in node.edges:
-                    if edge.child is not None:
-                        self.node(edge.child, node.depth + 1)
+            if job.get("split", True):
+                self.split(job["key"])
+            else:
+                self.budgets[job["key"]] = 2 * job.get("budget", job["nodes"])
             return False
         if bound >= beta:
             node.lo = max(node.lo, bound if (bound - node.parity) % 2 == 0 else bound + 1)
         else:
             node.hi = min(node.hi, bound if (bound - node.parity) % 2 == 0 else bound - 1)
+        return True
+
+    def split(self, key: Key) -> bool:
+        """Expand a leaf into its moves (its children become leaves); whether it was a leaf."""
+        node = self.nodes[key]
+        if node.edges is not None:
+            return False
+        node.edges = expand(key, self.capture)
+        for edge in node.edges:
+            if edge.child is not None:
+                self.node(edge.child, node.depth + 1)
         return True
 
     # a test: is key's relative value >= t? True, False or None (not known yet)
@@ -371,10 +387,13 @@ def worker_of(key: Key, count: int) -> int:
 def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
           cache: Optional[Path] = None, journal: Optional[Path] = None,
           job_nodes: int = DEFAULT_JOB_NODES, all_moves: bool = False,
-          progress: Optional[Progress] = None, workers: Optional[int] = None) -> ClusterSolveResult:
+          progress: Optional[Progress] = None, workers: Optional[int] = None,
+          growth: int = MAX_GROWTH) -> ClusterSolveResult:
     """Solve board on the cluster :func:`mancala.cluster.connect` joined (see the
     module docstring). ``hash_mb`` is each worker's table; ``workers`` defaults
-    to the cluster's CPUs. Raises JournalError for another solve's journal,
+    to the cluster's CPUs. A position whose job runs out of budget is asked
+    again with twice the budget while the other workers have work, up to
+    ``growth`` times ``job_nodes`` (1: split at once). Raises JournalError for another solve's journal,
     ClusterError when the cluster fails, GameOverError... for a finished game,
     ValueError."""
     ray = ray_module()
@@ -400,16 +419,42 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
     stats = {"jobs": 0, "nodes": sum(j["nodes"] for j in done), "replaced": 0}
 
     expanded_by: Dict[Key, int] = {}              # position: the job (journal number) that expanded it
+    tried_by: Dict[Key, int] = {}                 # a leaf to ask again: the job that ran out
     for number, job in enumerate(done):
         if job["bound"] is None:
-            expanded_by.setdefault(job["key"], number)
+            if job["split"]:
+                expanded_by.setdefault(job["key"], number)
+            else:
+                tried_by[job["key"]] = number
     coming: Dict[int, object] = {}                 # replaced workers not up yet: their first answer
+
+    load = [0] * count                              # jobs in flight, each worker
+    searched_by: Dict[Key, int] = {}               # position: the worker that searched it last
+
+    def choose(key: Key, parent: Optional[Key]) -> int:
+        """The worker for a question about key: the one that searched key (or else
+        its parent) last, whose table holds most of what the question needs, if it
+        is free; else a free one; else that one, unless two wait there already.
+        A position never searched goes where its hash says."""
+        preferred = searched_by.get(key, searched_by.get(parent))
+        if preferred not in alive:
+            preferred = alive[worker_of(key, len(alive))]
+        if load[preferred] == 0:
+            return preferred
+        free = [index for index in alive if load[index] == 0]
+        if free:
+            return free[worker_of(key, len(free))]
+        return preferred if load[preferred] < 2 else min(alive, key=lambda index: load[index])
 
     def submit(question: Tuple[Key, int, Optional[Key]], test: int) -> None:
         key, beta, parent = question
-        index = alive[worker_of(key, len(alive))]
-        ref = actors[index].job.remote(key, beta, job_nodes)
-        pending[ref] = ((key, beta), test, index, expanded_by.get(parent) if parent else None)
+        index = choose(key, parent)
+        load[index] += 1
+        searched_by[key] = index
+        budget = manager.budgets.get(key, job_nodes)
+        ref = actors[index].job.remote(key, beta, budget)
+        after = tried_by.get(key, expanded_by.get(parent) if parent else None)
+        pending[ref] = ((key, beta), test, index, after, budget)
         busy.add((key, beta))
 
     def replace(index: int, exc: BaseException) -> None:
@@ -426,8 +471,9 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
         if not pending:
             time.sleep(0.1)
         for ref in ready:
-            question, test, index, after = pending.pop(ref)
+            question, test, index, after, budget = pending.pop(ref)
             busy.discard(question)
+            load[index] -= 1
             try:
                 bound, nodes, seconds = ray.get(ref)
             except ray.exceptions.RayActorError as exc:
@@ -437,11 +483,18 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             except ray.exceptions.RayTaskError as exc:
                 raise ClusterError(f"a job failed on the cluster: {_last_line(exc)}") from None
             key, beta = question
+            # out of budget: asked again with twice the budget on the same worker (its
+            # table warm), up to growth times job_nodes, then split into its moves
+            split = bound is None and 2 * budget > job_nodes * growth
             job = {"key": key, "beta": beta, "bound": bound, "nodes": nodes,
                    "seconds": round(seconds, 4), "test": test,
-                   "depth": manager.nodes[key].depth, "after": after}
-            if bound is None and key not in expanded_by:
-                expanded_by[key] = len(done) + stats["jobs"]
+                   "depth": manager.nodes[key].depth, "after": after, "split": split,
+                   "budget": budget}
+            number = len(done) + stats["jobs"]
+            if bound is None and split and key not in expanded_by:
+                expanded_by[key] = number
+            if bound is None and not split:
+                tried_by[key] = number
             manager.learn(job)
             log.add(job)
             stats["jobs"] += 1
@@ -452,6 +505,22 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
                 alive.append(index)
                 alive.sort()
 
+    def steal() -> bool:
+        """A worker is free and no question is left to ask: split the position of
+        the largest job in flight, so its moves become questions (that job goes on:
+        whichever answers first is used). Whether one was split."""
+        if all(load[index] for index in alive):
+            return False
+        flying = [(budget, question[0]) for question, _, _, _, budget in pending.values()
+                  if manager.nodes[question[0]].edges is None]
+        if not flying:
+            return False
+        key = max(flying)[1]
+        manager.split(key)
+        if key in tried_by:
+            expanded_by.setdefault(key, tried_by[key])
+        return True
+
     def settle(key: Key, t: int, test: int) -> bool:
         """Run jobs till 'key >= t' is known."""
         while True:
@@ -461,7 +530,9 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             while len(pending) < 2 * len(alive):
                 question = manager.select(key, t, busy)
                 if question is None:
-                    break
+                    if not steal():
+                        break
+                    continue
                 submit(question, test)
             if progress is not None:
                 progress({"t": t + lead, "done": stats["jobs"] + len(done), "running": len(pending),
