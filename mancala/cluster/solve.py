@@ -7,14 +7,19 @@ the value at least t? A **job** is the compiled solver's null-window search
 (:meth:`mancala.Engine.null_window`) on one position with a node budget, run by
 a :class:`SolveWorker` actor that keeps its table warm and the endgame levels
 mapped. It comes back proved (the value is at least t, with a fail-soft bound),
-disproved (below t) or unresolved (the budget ran out); an unresolved position
+disproved (below t) or unresolved (the budget ran out). An unresolved position
+is asked again with twice the budget on the same worker, whose table holds
+what the last try learned, up to ``growth`` times the first budget; then it
 is expanded into its children, and the question about it becomes a question
-about them.
+about them. A worker left with no question to ask expands the largest
+position in flight (its job goes on; whichever answer comes first is used).
 
 Positions are keyed by their twelve pits and the side to move, stores left
 out: a value is kept relative to the stores (the margin still to be won from
-here), so transpositions that banked different seeds meet as one. A job goes
-to the worker chosen by its key's hash, so transpositions meet the same table.
+here), so transpositions that banked different seeds meet as one. A question
+goes to the worker that searched its position, or its parent, last (a warm
+table), when that one is free; a position never searched goes where its
+key's hash says.
 
 The driver runs MTD(f) at the root as :meth:`mancala.Engine.solve` does:
 null-window tests, each settled by the tree: a test of position P at t is
@@ -49,7 +54,8 @@ FORMAT = 1
 KIND = "mancala cluster solve journal"
 INF = 1 << 40
 DEFAULT_JOB_NODES = 4_000_000       # a few seconds of one core
-MAX_GROWTH = 64                     # a position is asked again with twice the budget, up to this many times it
+ORDER_DEPTH = 8                     # the driver's short search that orders a split position's moves
+MAX_GROWTH = 64                     # an unresolved position's budget doubles up to 64 x the first, then it splits
 Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
 
 
@@ -250,6 +256,7 @@ class Manager:
     nodes: Dict[Key, Node] = field(default_factory=dict)
     test: int = 0
     budgets: Dict[Key, int] = field(default_factory=dict)   # a leaf to ask again: its next budget
+    estimate: Optional[Callable[[Key], int]] = None         # a guess at a position's relative value
 
     def node(self, key: Key, depth: int = 0) -> Node:
         found = self.nodes.get(key)
@@ -276,11 +283,16 @@ class Manager:
         return True
 
     def split(self, key: Key) -> bool:
-        """Expand a leaf into its moves (its children become leaves); whether it was a leaf."""
+        """Expand a leaf into its moves (its children become leaves), the most
+        promising first by ``estimate`` (proof numbers break ties by this order,
+        so the move most likely to prove is asked first); whether it was a leaf."""
         node = self.nodes[key]
         if node.edges is not None:
             return False
         node.edges = expand(key, self.capture)
+        if self.estimate is not None:
+            node.edges.sort(key=lambda edge: -(edge.offset if edge.child is None else
+                                               edge.sign * self.estimate(edge.child) + edge.offset))
         for edge in node.edges:
             if edge.child is not None:
                 self.node(edge.child, node.depth + 1)
@@ -392,15 +404,15 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
     """Solve board on the cluster :func:`mancala.cluster.connect` joined (see the
     module docstring). ``hash_mb`` is each worker's table; ``workers`` defaults
     to the cluster's CPUs. A position whose job runs out of budget is asked
-    again with twice the budget while the other workers have work, up to
-    ``growth`` times ``job_nodes`` (1: split at once). Raises JournalError for another solve's journal,
+    again with twice the budget, up to ``growth`` times ``job_nodes``, then
+    split (1: split at once). Raises JournalError for another solve's journal,
     ClusterError when the cluster fails, GameOverError... for a finished game,
     ValueError."""
     ray = ray_module()
     if board.is_game_over():
         raise MancalaError("the game is over: nothing to solve")
     start = time.perf_counter()
-    manager = Manager(board.capture)
+    manager = Manager(board.capture, estimate=_estimator(board.capture))
     root_board = board.copy(stack=False)
     root = key_of(root_board)
     lead = store_lead(root_board)
@@ -434,7 +446,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
     def choose(key: Key, parent: Optional[Key]) -> int:
         """The worker for a question about key: the one that searched key (or else
         its parent) last, whose table holds most of what the question needs, if it
-        is free; else a free one; else that one, unless two wait there already.
+        is free; else a free one; else that one.
         A position never searched goes where its hash says."""
         preferred = searched_by.get(key, searched_by.get(parent))
         if preferred not in alive:
@@ -444,7 +456,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
         free = [index for index in alive if load[index] == 0]
         if free:
             return free[worker_of(key, len(free))]
-        return preferred if load[preferred] < 2 else min(alive, key=lambda index: load[index])
+        return preferred
 
     def submit(question: Tuple[Key, int, Optional[Key]], test: int) -> None:
         key, beta, parent = question
@@ -527,7 +539,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             answer = manager.status(key, t, {}, set())
             if answer is not None:
                 return answer
-            while len(pending) < 2 * len(alive):
+            while len(pending) < len(alive):
                 question = manager.select(key, t, busy)
                 if question is None:
                     if not steal():
@@ -588,6 +600,13 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             except Exception:                   # already gone
                 pass
         log.close()
+
+
+def _estimator(capture: str) -> Callable[[Key], int]:
+    """A short search's score of a position (stores empty: its relative value)."""
+    from mancala.engine import Engine
+    engine = Engine(hash_mb=16, endgame=None)
+    return lambda key: engine.search(board_of(key, capture), depth=ORDER_DEPTH).score
 
 
 def _guess(board: Board) -> int:
