@@ -66,7 +66,8 @@ class EngineRun:
 
 
 @pytest.fixture
-def engine():
+def engine(empty_endgame_cache):
+    """Engines that find no cached endgame database (whose loading says a line at isready)."""
     runs = []
 
     def start(**kwargs):
