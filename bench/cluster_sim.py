@@ -4,7 +4,8 @@
 
 Every finished job of a real ``solve --cluster ... --journal JOURNAL`` run is
 one line of the journal, with its measured time, the MTD(f) test it served and
-the job whose split made its position a question (``after``). The replay runs
+the job it had to wait for (``after``: the one whose split made its position a
+question, or the last try at the same position with half the budget). The replay runs
 the manager's policy on W workers: a free worker takes the earliest job (in
 the run's order) whose position has been split and whose test has begun; a
 test begins when the last job of the one before it has finished (that job
