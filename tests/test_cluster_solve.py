@@ -72,12 +72,26 @@ class TestOnALocalRuntime:
                              ids=["split at once", "grown then split", "one job"])
     def test_a_cluster_solve_is_the_single_machine_solve(self, ray_local, board, job_nodes, growth):
         from mancala.cluster.solve import solve
-        found = solve(board, hash_mb=32, job_nodes=job_nodes, all_moves=True, growth=growth)
+        found = solve(board, hash_mb=32, job_nodes=job_nodes, all_moves=True, growth=growth,
+                      threads=1)
         value, moves = single_machine(board)
         assert (found.value, found.optimal_moves) == (value, moves)
         assert found.move in moves and found.workers == 2 and found.jobs_from_journal == 0
         if growth == 1 and board.seeds > 30:
             assert found.jobs > 50                  # the proof was split into many jobs
+
+    @pytest.mark.parametrize("board", POSITIONS[1:], ids=["6,3 empty", "midgame none"])
+    def test_by_default_a_node_is_one_worker_whose_threads_share_its_table(self, ray_local, board):
+        from mancala.cluster.solve import solve
+        found = solve(board, hash_mb=32, job_nodes=20_000, all_moves=True)
+        assert (found.workers, found.threads) == (1, 2)        # the runtime has one node of 2 CPUs
+        assert (found.value, found.optimal_moves) == single_machine(board)
+
+    def test_a_worker_wider_than_every_node_is_one_line(self, ray_local):
+        from mancala.cluster.solve import solve
+        from mancala.errors import ClusterError
+        with pytest.raises(ClusterError, match="no node of the cluster has 3 CPUs"):
+            solve(Board(seeds=3), hash_mb=16, threads=3)
 
     def test_kalah_6_3_is_plus_2_under_both_rules(self, ray_local):
         """Kalah(6,3): +2 for the first player under both capture rules (Irving,
@@ -124,7 +138,8 @@ def test_a_killed_driver_resumes_from_its_journal(tmp_path, quiet_env):
     pytest.importorskip("ray", reason=NEEDS_RAY)
     journal = tmp_path / "solve.jsonl"
     args = ["solve", "--seeds", "3", "--capture", "empty", "--cluster", "local:2", "--journal",
-            str(journal), "--job-nodes", "5000", "--hash-mb", "16", "--json", "--endgame", "0"]
+            str(journal), "--job-nodes", "5000", "--hash-mb", "16", "--json", "--endgame", "0",
+            "--threads", "1"]      # two workers of one thread: many jobs
     driver = subprocess.Popen([sys.executable, "-m", "mancala", *args], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, start_new_session=True)
     try:
@@ -150,7 +165,7 @@ def test_ctrl_c_stops_the_solve_and_leaves_the_journal_usable(tmp_path, quiet_en
     pytest.importorskip("ray", reason=NEEDS_RAY)
     journal = tmp_path / "solve.jsonl"
     args = ["solve", "--seeds", "3", "--cluster", "local:2", "--journal", str(journal),
-            "--job-nodes", "5000", "--hash-mb", "16", "--json", "--endgame", "0"]
+            "--job-nodes", "5000", "--hash-mb", "16", "--json", "--endgame", "0", "--threads", "1"]
     driver = subprocess.Popen([sys.executable, "-m", "mancala", *args], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
     try:
@@ -221,7 +236,8 @@ def test_a_level_truncated_under_a_cluster_solve_is_no_crash(tmp_path, quiet_env
     journal = tmp_path / "solve.jsonl"
     driver = subprocess.Popen(
         [sys.executable, "-m", "mancala", "solve", "--seeds", "3", "--cluster", "local:2",
-         "--journal", str(journal), "--job-nodes", "5000", "--hash-mb", "16", "--json"],
+         "--journal", str(journal), "--job-nodes", "5000", "--hash-mb", "16", "--json",
+         "--threads", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     try:
         deadline = time.monotonic() + 120
@@ -262,4 +278,5 @@ def test_published_values_on_the_cluster(tmp_path, quiet_env, monkeypatch, seeds
         .read_text())["openings"]}
     if (seeds, capture) in book:
         assert report["optimal_move_indices"] == book[seeds, capture]
-    assert report["cluster"]["workers"] == 2 and board.seeds == seeds * 12
+    assert report["cluster"]["workers"] * report["cluster"]["threads"] == 2
+    assert board.seeds == seeds * 12

@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 from mancala import book, endgame
 from mancala.board import PLAYER_NAMES, Board, start_slots
@@ -15,6 +16,8 @@ from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
 from mancala._core import MAX_SEEDS
+
+DEFAULT_THREADS = 2     # one machine's solve: threads sharing its table
 
 # --json names the fields that hold pits 0..5 (people see 1..6) as indices
 JSON_FIELDS = {"move": "move_index", "optimal_moves": "optimal_move_indices", "pv": "pv_indices"}
@@ -39,9 +42,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "building and caching it first if needed (on two threads N = 16 builds in "
                         "seconds, 18 in about 15 s, 20 in about 30 s); 0 for none. "
                         "Default: the largest one cached")
-    p.add_argument("--threads", type=options.threads, default=2, metavar="N",
+    p.add_argument("--threads", type=options.threads, default=None, metavar="N",
                    help="threads sharing each search, and building a missing endgame database "
-                        "(default 2; 1 gives the same node counts on every run)")
+                        "(default 2; 1 gives the same node counts on every run); with --cluster, "
+                        "the threads of each worker (default: a node's CPUs, one worker a node)")
     p.add_argument("--all", action="store_true", help="also list every optimal move (one more search each)")
     p.add_argument("--book", action="store_true",
                    help="answer a standard start from the shipped opening book instead of searching")
@@ -104,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         return update_book(args)
     board = board_from(args)
     per_worker = args.hash_mb is None and args.cluster is not None   # shared by the workers here
+    worker_threads, args.threads = args.threads, args.threads or DEFAULT_THREADS
     if args.hash_mb is None:
         args.hash_mb = solve_table_mb(board.seeds)
     if board.is_game_over():
@@ -121,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster and (args.book or args.update_book):
         raise CommandError("--cluster solves by search, not from the opening book")
     if args.cluster:
-        report = cluster_solve(board, args, per_worker)
+        report = cluster_solve(board, args, per_worker, worker_threads)
     elif entry is not None:
         report = {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
                   "value": entry.value, "move": entry.moves[0], "optimal_moves": list(entry.moves),
@@ -152,9 +157,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool) -> dict:
+def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
+                  threads: Optional[int]) -> dict:
     """solve --cluster: the same report, with "cluster" added. share_table: the
-    default table is divided among the workers (they are on this machine)."""
+    default table is divided among the workers (they are on this machine);
+    threads: a worker's (None: a node's CPUs)."""
     from mancala.cluster import connect
     from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
     if args.journal is not None:
@@ -174,19 +181,19 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool) -> 
 
     with connect(args.cluster) as cpus:
         if share_table and args.cluster.startswith("local"):
-            args.hash_mb = max(16, args.hash_mb // cpus)
+            args.hash_mb = max(16, args.hash_mb * (threads or cpus) // cpus)
         say(f"solving on the cluster at {args.cluster} ({cpus} CPUs; {board.seeds} seeds, capture "
             f"{board.capture}; a table of {args.hash_mb:g} MB per worker"
             + (f", endgame database of {seeds} seeds in {cache})" if seeds else ")"))
         result = solve_on(board, hash_mb=args.hash_mb, endgame_seeds=seeds or None, cache=cache,
                           journal=args.journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
-                          all_moves=args.all, progress=Throttled(progress))
+                          all_moves=args.all, threads=threads, progress=Throttled(progress))
     return {
         "board": board.pits, "to_move": board.to_move, "capture": board.capture,
         "value": result.value, "move": result.move, "optimal_moves": list(result.optimal_moves),
         "pv": [result.move], "nodes": result.nodes, "seconds": round(result.seconds, 3),
         "endgame_seeds": seeds or None, "exact": True, "from_book": False,
-        "cluster": {"workers": result.workers, "jobs": result.jobs,
+        "cluster": {"workers": result.workers, "threads": result.threads, "jobs": result.jobs,
                     "jobs_from_journal": result.jobs_from_journal, "nodes": result.nodes,
                     "seconds": round(result.seconds, 3)},
     }

@@ -121,17 +121,17 @@ def expand(key: Key, capture: str) -> List[Edge]:
 # -- the worker ------------------------------------------------------------------------
 
 class SolveWorker:
-    """A cluster worker: one engine (one thread, its own table, the levels mapped)."""
+    """A cluster worker: one engine (its threads sharing its table, the levels mapped)."""
 
     def __init__(self, capture: str, hash_mb: float, endgame_seeds: Optional[int],
-                 cache: Optional[str]) -> None:
+                 cache: Optional[str], threads: int = 1) -> None:
         from mancala import endgame
         from mancala.engine import Engine
         db = None
         if endgame_seeds:
             db = endgame.load(capture, endgame_seeds, Path(cache) if cache else None)
         self.capture = capture
-        self.engine = Engine(hash_mb=hash_mb, endgame=db)
+        self.engine = Engine(hash_mb=hash_mb, endgame=db, threads=threads)
 
     def node(self) -> str:
         return ray_module().get_runtime_context().get_node_id()
@@ -240,6 +240,7 @@ class ClusterSolveResult:
     move: int
     optimal_moves: Tuple[int, ...]
     workers: int
+    threads: int                   # a worker's
     jobs: int
     jobs_from_journal: int
     nodes: int
@@ -392,6 +393,21 @@ def child_t(edge: Edge, t: int) -> int:
     return t - edge.offset if edge.sign > 0 else edge.offset - t + 1
 
 
+def worker_shape(threads: Optional[int], workers: Optional[int]) -> Tuple[int, int]:
+    """(threads a worker, workers) on the cluster Ray is connected to: threads
+    default to the CPUs of its smallest node, workers to as many as its nodes hold."""
+    cpus = [int(n.get("Resources", {}).get("CPU", 0)) for n in ray_module().nodes() if n.get("Alive")]
+    cpus = [c for c in cpus if c > 0] or [1]
+    if threads is None:
+        threads = min(cpus)
+    elif isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads a worker is a whole number from 1, not {quote(threads)}")
+    if threads > max(cpus):
+        raise ClusterError(f"no node of the cluster has {threads} CPUs for a worker "
+                           f"(the largest has {max(cpus)})")
+    return threads, workers or max(1, sum(c // threads for c in cpus))
+
+
 def worker_of(key: Key, count: int) -> int:
     return zlib.crc32(bytes(key[0]) + bytes([key[1]])) % count
 
@@ -400,10 +416,12 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
           cache: Optional[Path] = None, journal: Optional[Path] = None,
           job_nodes: int = DEFAULT_JOB_NODES, all_moves: bool = False,
           progress: Optional[Progress] = None, workers: Optional[int] = None,
-          growth: int = MAX_GROWTH) -> ClusterSolveResult:
+          threads: Optional[int] = None, growth: int = MAX_GROWTH) -> ClusterSolveResult:
     """Solve board on the cluster :func:`mancala.cluster.connect` joined (see the
-    module docstring). ``hash_mb`` is each worker's table; ``workers`` defaults
-    to the cluster's CPUs. A position whose job runs out of budget is asked
+    module docstring). Each worker runs ``threads`` threads that share its table
+    of ``hash_mb`` (default: a node's CPUs, so one worker a node: a node's cores
+    share one table, as on one machine); ``workers`` defaults to as many as the
+    nodes' CPUs hold. A position whose job runs out of budget is asked
     again with twice the budget, up to ``growth`` times ``job_nodes``, then
     split (1: split at once). Raises JournalError for another solve's journal,
     ClusterError when the cluster fails, GameOverError... for a finished game,
@@ -421,9 +439,9 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
     for job in done:
         manager.learn(job)
     log = Journal(journal, board)
-    count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-    remote = ray.remote(num_cpus=1, max_restarts=0)(SolveWorker)
-    args = (board.capture, hash_mb, endgame_seeds, str(cache) if cache else None)
+    threads, count = worker_shape(threads, workers)
+    remote = ray.remote(num_cpus=threads, max_restarts=0)(SolveWorker)
+    args = (board.capture, hash_mb, endgame_seeds, str(cache) if cache else None, threads)
     actors = [remote.remote(*args) for _ in range(count)]
     alive = list(range(count))
     pending: Dict = {}
@@ -591,7 +609,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
                 if not all_moves:
                     break
         seconds = time.perf_counter() - start
-        return ClusterSolveResult(exact + lead, optimal[0], tuple(optimal), count, stats["jobs"],
+        return ClusterSolveResult(exact + lead, optimal[0], tuple(optimal), count, threads, stats["jobs"],
                                   len(done), stats["nodes"], seconds)
     finally:
         for actor in actors:                    # stops the jobs still running (Ctrl-C too)
