@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Dict, List, NoReturn, Optional
 
 from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, solve
+from mancala.cli.signals import STATUS as TERMINATED, Terminated
 from mancala.errors import CommandError, MancalaError
 
 COMMANDS: Dict[str, ModuleType] = {
@@ -79,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run one command; its exit status. A user mistake (a MancalaError or
-    OSError) prints one line and raises SystemExit(2); Ctrl-C returns 130."""
+    OSError) prints one line and raises SystemExit(2); Ctrl-C returns 130, and
+    SIGTERM where a command takes it as Ctrl-C (:mod:`mancala.cli.signals`) 143."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -91,9 +93,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # on a terminal, first end the line the echoed ^C is on
-        print(("\n" if sys.stderr.isatty() else "") + "mancala: interrupted", file=sys.stderr)
-        return 130
+        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(("\n" if sys.stderr.isatty() else "") + f"mancala: {how}", file=sys.stderr)
+        return TERMINATED if isinstance(exc, Terminated) else 130
     except (CommandError, MancalaError, OSError) as exc:
         fail(str(exc))

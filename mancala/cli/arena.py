@@ -16,7 +16,6 @@ import dataclasses
 import json
 import math
 import platform
-import signal
 import sys
 import time
 from typing import Optional, TextIO
@@ -27,6 +26,7 @@ from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
+from mancala.cli.signals import STATUS as TERMINATED, sigterm_as_interrupt
 from mancala.errors import CommandError, InputError, quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 from mancala.openings import MAX_OPENING_PLIES, opening_suite
@@ -143,20 +143,11 @@ def run(args: argparse.Namespace) -> int:
                          sprt=tuple(args.sprt) if args.sprt else None,
                          sprt_alpha=args.sprt_alpha, sprt_beta=args.sprt_beta)
     progress = _Bar(sys.stderr) if is_terminal(sys.stderr) else _Lines(sys.stderr)
-    terminated = []
-
-    def on_term(signum, frame) -> None:     # as Ctrl-C: the games' players are closed on the way out
-        terminated.append(signum)
-        raise KeyboardInterrupt
-
-    before = signal.signal(signal.SIGTERM, on_term)
-    try:
+    with sigterm_as_interrupt() as terminated:  # as Ctrl-C: the games' players are closed on the way out
         if args.cluster is None:
             report = run_arena(config, workers=args.workers, progress=progress)
         else:
             report = _on_cluster(config, args, progress)
-    finally:
-        signal.signal(signal.SIGTERM, before)
     progress.close()
     if report.interrupted:
         print(f"mancala: {'terminated' if terminated else 'interrupted'}: {len(report.games)} of "
@@ -167,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         write_csv(report, sys.stdout)
     else:
         write_table(report, sys.stdout)
-    return (128 + terminated[0]) if terminated else 130 if report.interrupted else 0
+    return TERMINATED if terminated else 130 if report.interrupted else 0
 
 
 def _on_cluster(config: ArenaConfig, args: argparse.Namespace, progress) -> ArenaReport:

@@ -14,6 +14,7 @@ from mancala import endgame
 from mancala.board import CAPTURE_RULES
 from mancala.cli import options
 from mancala.cli.format import duration
+from mancala.cli.signals import sigterm_as_interrupt
 from mancala.endgame import files
 from mancala.endgame.building import BuildLock, BuildProgress, build_levels, gigabytes
 from mancala.errors import CommandError, EndgameFileError, EndgameMissingError
@@ -124,7 +125,7 @@ def run_build(args: argparse.Namespace) -> int:
     else:
         from mancala.cluster import connect
         from mancala.cluster.build import ClusterLevels
-        with connect(args.cluster) as cpus:
+        with sigterm_as_interrupt(), connect(args.cluster) as cpus:
             say(f"building on the cluster at {args.cluster}: {cpus} CPUs")
             built = build_levels(args.capture, args.seeds, maker=ClusterLevels(cpus), **settings)
     seconds = time.perf_counter() - start

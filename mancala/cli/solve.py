@@ -11,6 +11,7 @@ from typing import Optional
 from mancala import book, endgame
 from mancala.board import PLAYER_NAMES, Board, start_slots
 from mancala.cli import options
+from mancala.cli.signals import sigterm_as_interrupt
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
@@ -104,11 +105,11 @@ def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    worker_threads, args.threads = args.threads, args.threads or DEFAULT_THREADS
     if args.update_book:
         return update_book(args)
     board = board_from(args)
     per_worker = args.hash_mb is None and args.cluster is not None   # shared by the workers here
-    worker_threads, args.threads = args.threads, args.threads or DEFAULT_THREADS
     if args.hash_mb is None:
         args.hash_mb = solve_table_mb(board.seeds)
     if board.is_game_over():
@@ -126,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster and (args.book or args.update_book):
         raise CommandError("--cluster solves by search, not from the opening book")
     if args.cluster:
-        report = cluster_solve(board, args, per_worker, worker_threads)
+        with sigterm_as_interrupt():
+            report = cluster_solve(board, args, per_worker, worker_threads)
     elif entry is not None:
         report = {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
                   "value": entry.value, "move": entry.moves[0], "optimal_moves": list(entry.moves),

@@ -95,6 +95,7 @@ def connect(address: "str | Address") -> Iterator[int]:
         return
     temp = None
     options = dict(log_to_driver=False, logging_level="ERROR")
+    term = _sigterm_handler()
     try:
         with warnings.catch_warnings():     # Ray's own warning would repeat the one line below
             warnings.simplefilter("ignore")
@@ -109,12 +110,30 @@ def connect(address: "str | Address") -> Iterator[int]:
             shutil.rmtree(temp, ignore_errors=True)
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ClusterError(f"cannot reach the Ray cluster at {where}: {first}") from None
+    finally:
+        _keep_sigterm(term)
     try:
         yield int(ray.cluster_resources().get("CPU", 1))
     finally:
         ray.shutdown()
         if temp:
             shutil.rmtree(temp, ignore_errors=True)
+
+
+def _sigterm_handler():
+    """The process's SIGTERM handler (None off the main thread, where none is set)."""
+    import signal
+    import threading
+    return signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() \
+        else None
+
+
+def _keep_sigterm(handler) -> None:
+    """Put back the SIGTERM handler ray.init replaced: Ray's prints a stack dump
+    and exits 1, where the caller's (or the default) decides what SIGTERM does."""
+    import signal
+    if handler is not None:
+        signal.signal(signal.SIGTERM, handler)
 
 
 __all__ = ["Address", "parse_address", "connect", "ray_module", "INSTALL_HINT"]
