@@ -80,11 +80,15 @@ def engine_for(args: argparse.Namespace, capture: str) -> Engine:
     if args.endgame == 0:
         return Engine(hash_mb=args.hash_mb, endgame=None, threads=args.threads)
 
+    return Engine(hash_mb=args.hash_mb, endgame=ensure_endgame(args, capture), threads=args.threads)
+
+
+def ensure_endgame(args: argparse.Namespace, capture: str) -> endgame.EndgameDatabase:
+    """The database --endgame asks for, built first where levels are missing."""
     def progress(seeds: int, done: int, total: int, seconds: float) -> None:
         say(f"endgame database ({capture}): {seeds} seeds, {done:,} of {total:,} positions, {seconds:.1f} s")
 
-    db = endgame.ensure(capture, args.endgame, progress, args.threads)
-    return Engine(hash_mb=args.hash_mb, endgame=db, threads=args.threads)
+    return endgame.ensure(capture, args.endgame, progress, args.threads)
 
 
 def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
@@ -173,7 +177,7 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
         found = endgame.find(board.capture)
         seeds = found.max_seeds if found is not None else 0
     elif seeds:
-        engine_for(args, board.capture)        # builds what is missing, here
+        ensure_endgame(args, board.capture)    # builds what is missing, here
     cache = endgame.files.cache_dir().resolve()
 
     def progress(p: dict) -> None:
