@@ -195,6 +195,29 @@ def test_ctrl_c_stops_the_solve_and_leaves_the_journal_usable(tmp_path, quiet_en
     assert os.listdir(quiet_env["TMPDIR"]) == []           # no runtime left behind
 
 
+def test_sigterm_while_the_driver_waits_on_a_long_job_is_still_sigterm(tmp_path, quiet_env):
+    """Ray's wait turns the exception a signal handler raised into a plain
+    KeyboardInterrupt: the command must still say terminated and exit 143."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "mancala", "solve", "--seeds", "5", "--cluster", "local:1",
+         "--endgame", "0", "--hash-mb", "16", "--job-nodes", str(10 ** 12), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "testing value" not in driver.stderr.readline():
+            pass                    # the first job runs: the driver sits in ray.wait
+        time.sleep(1.5)
+        driver.send_signal(signal.SIGTERM)
+        out, err = driver.communicate(timeout=30)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+    assert driver.returncode == 143 and err.strip().splitlines()[-1] == "mancala: terminated", err
+    assert os.listdir(quiet_env["TMPDIR"]) == []           # no runtime left behind
+
+
 @pytest.mark.parametrize("content, says", [
     (b"not json at all\n", "is not a cluster solve journal"),
     (b'{"kind":"mancala cluster solve journal","format":99}\n', "has format 99"),

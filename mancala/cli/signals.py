@@ -35,5 +35,11 @@ def sigterm_as_interrupt() -> Iterator[List[int]]:
     before = signal.signal(signal.SIGTERM, on_term)
     try:
         yield came
+    except KeyboardInterrupt as exc:
+        # what the handler raised may come out as a plain KeyboardInterrupt (Ray's
+        # wait turns an exception raised in a signal handler into a new one)
+        if came and not isinstance(exc, Terminated):
+            raise Terminated from None
+        raise
     finally:
         signal.signal(signal.SIGTERM, before)
