@@ -109,7 +109,7 @@ def test_readme_library_example_runs_and_says_true(quiet_home):
     assert (record.player, record.pit, record.extra_turn, record.captured, record.game_over) == \
         (1, 3, False, 0, False)
     assert values["board.is_game_over(), board.outcome()"] == (False, None)
-    # published: Kalah(6,3) is a first-player win by 2 (DESIGN.md section 1)
+    # published: Kalah(6,3) is a first-player win by 2 (docs/rules.md, Known values)
     assert values["engine.solve(mancala.Board(seeds=3)).score"] == 2
     assert set(values["engine.analyse(board, depth=10)"]) == {0, 3}
     optimal = values["engine.optimal_moves(mancala.Board(seeds=3))"]
