@@ -394,3 +394,7 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     for page in DOCS.glob("*.md"):
         name = "" if page.stem == "index" else page.stem + "/"
         assert (site / name / "index.html").is_file(), f"{page.name} is not in the site"
+    for html in site.rglob("*.html"):           # the site loads nothing from another host
+        loads = re.findall(r'<(?:script|img)[^>]*src="(https?:[^"]*)"|<link[^>]*href="(https?:[^"]*)"',
+                           html.read_text(encoding="utf-8"))
+        assert not loads, f"{html.relative_to(site)} loads {loads[0]}"
