@@ -17,7 +17,7 @@ run (more workers would ask more questions in flight at once, some of them
 wasted, and finish some tests sooner by luck: neither is modelled), a job takes
 the time it took (tables warm as they were), and the manager's own time and
 the network are free (measured: the driver's share of a local run is small;
-see README, On a cluster).
+see docs/cluster.md, Measured here).
 """
 import argparse
 import heapq

@@ -66,7 +66,7 @@ def test_solve_kalah_6_3(benchmark, threads):
     result = benchmark.pedantic(lambda engine: engine.solve(board), setup=setup, rounds=3)
     benchmark.extra_info.update(nodes=result.nodes, score=result.score, move=result.move,
                                 nodes_per_second=per_second(benchmark, result.nodes))
-    assert result.exact and result.score == 2          # DESIGN.md: first player wins by 2
+    assert result.exact and result.score == 2          # docs/rules.md, Known values: first player wins by 2
 
 
 @pytest.mark.benchmark(group="endgame database")

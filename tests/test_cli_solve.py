@@ -51,7 +51,7 @@ def test_book_answers_without_searching(capsys, tmp_path, monkeypatch):
 
 
 PUBLISHED = {(3, "standard"): 2, (4, "standard"): 8, (4, "empty"): 10,
-             (5, "standard"): 10, (5, "empty"): 12, (6, "empty"): 2}     # DESIGN.md section 1
+             (5, "standard"): 10, (5, "empty"): 12, (6, "empty"): 2}     # docs/rules.md, Known values
 
 
 def test_shipped_book_matches_published_values():

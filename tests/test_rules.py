@@ -1,4 +1,4 @@
-"""The rules of DESIGN §1, one named scenario per test, on both implementations.
+"""The rules (docs/rules.md), one named scenario per test, on both implementations.
 
 Every board is drawn North on top, as the players sit:
 

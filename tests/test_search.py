@@ -198,7 +198,7 @@ def test_two_threads_solve_to_the_same_values(max_pit_seeds):
 
 def test_two_threads_solve_kalah_6_3_and_the_move_keeps_the_value():
     result = mancala.Engine(hash_mb=16, threads=2).solve(mancala.Board(seeds=3))
-    assert (result.score, result.exact) == (2, True)        # DESIGN.md section 1
+    assert (result.score, result.exact) == (2, True)        # docs/rules.md, Known values
     board = mancala.Board(seeds=3)
     board.push(result.move)
     child = mancala.Engine(hash_mb=16).solve(board)

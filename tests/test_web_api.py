@@ -442,7 +442,7 @@ def test_analysis_scores_match_a_fresh_engines_analyse_at_each_depth(client):
 
 
 def test_an_endgame_is_solved_and_says_so(client):
-    slots = [0, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0]      # +4 for South, worked by hand (the README)
+    slots = [0, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0]      # +4 for South, worked by hand (docs/perfect-play.md)
     with client.websocket_connect("/api/analyze") as ws:
         ws.send_json({"type": "analyze", "position": {"board": slots}})
         messages = receive_until(ws, "done")

@@ -257,7 +257,7 @@ def test_the_analysis_fills_in_and_solves_an_endgame(browser, server):
     scores = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#analysis-rows .score")]
     board = replay(shown_hash(browser))
     assert len(scores) == len(board.legal_moves) and all(s and s != "…" for s in scores)
-    # an endgame: +4 for South, worked by hand (the README's solve example)
+    # an endgame: +4 for South, worked by hand (docs/perfect-play.md's solve example)
     open_page(browser, server, "board=0,0,0,0,1,1,0,2,0,0,0,0,0,0&to_move=0&capture=standard"
                                "&moves=&south=human&north=human")
     wait(browser, lambda d: text(d, "analysis-status").startswith("Solved"))

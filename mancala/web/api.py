@@ -145,7 +145,7 @@ def sowing_path(slots: List[int], player: int, pit: int) -> List[int]:
     """The slots the seeds of ``pit`` land in, one per seed, in order.
 
     Sowing runs up the slot numbers, wrapping 13 -> 0 and skipping the other
-    side's store (the rules of DESIGN §1); the page animates this path. The
+    side's store (the rules: docs/rules.md); the page animates this path. The
     board after the move comes from :meth:`Board.push`, never from here.
     """
     start = player * (PITS + 1) + pit
