@@ -162,3 +162,18 @@ def test_a_killed_cluster_build_resumes_at_its_level(tmp_path, local_levels, qui
     assert run(["endgame", "verify", "--cache", str(cache)], env=env).returncode == 0
     leftovers = [p for p in files.rule_dir("standard", cache).iterdir() if p.name.endswith(".tmp")]
     assert leftovers == []
+
+
+def test_a_local_runtime_runs_its_workers_at_the_command_s_priority(tmp_path, quiet_env):
+    """Ray nices its workers to 15 by default: on a shared machine a cluster
+    solve then ran at a fraction of the speed of the same solve on one machine."""
+    pytest.importorskip("ray", reason="the cluster tests need the extra: pip install -e '.[cluster]'")
+    script = ("import os, ray\n"
+              "from mancala.cluster import connect\n"
+              "with connect('local:1'):\n"
+              "    print(os.nice(0), ray.get(ray.remote(lambda: os.nice(0)).remote()))\n")
+    done = subprocess.run(["nice", "-n", "3", sys.executable, "-c", script], capture_output=True,
+                          text=True, timeout=120, env=quiet_env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3", "3"]
+    assert os.listdir(quiet_env["TMPDIR"]) == []

@@ -159,6 +159,7 @@ def test_a_killed_driver_resumes_from_its_journal(tmp_path, quiet_env):
     report = json.loads(done.stdout)
     assert report["value"] == 2 and report["move_index"] == 4          # Kalah(6,3), empty: +2
     assert report["cluster"]["jobs_from_journal"] >= finished - 1 > 0  # a torn last line at most
+    assert 0 < report["cluster"]["cpu_seconds"] < 10 * report["cluster"]["seconds"] + 60
 
 
 @pytest.mark.parametrize("how, status, says", [(signal.SIGINT, 130, "mancala: interrupted"),

@@ -201,7 +201,7 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
         "endgame_seeds": seeds or None, "exact": True, "from_book": False,
         "cluster": {"workers": result.workers, "threads": result.threads, "jobs": result.jobs,
                     "jobs_from_journal": result.jobs_from_journal, "nodes": result.nodes,
-                    "seconds": round(result.seconds, 3)},
+                    "seconds": round(result.seconds, 3), "cpu_seconds": round(result.cpu, 3)},
     }
 
 

@@ -100,6 +100,9 @@ def connect(address: "str | Address") -> Iterator[int]:
         with warnings.catch_warnings():     # Ray's own warning would repeat the one line below
             warnings.simplefilter("ignore")
             if where.kind == "local":
+                # the workers run at the command's own priority, as a one-machine
+                # command's threads do (Ray's default nices them to 15)
+                os.environ.setdefault("RAY_worker_niceness", "0")
                 temp = tempfile.mkdtemp(prefix="mancala-ray-", dir=_short_temp())
                 ray.init(num_cpus=where.cpus or os.cpu_count() or 1, include_dashboard=False,
                          _temp_dir=temp, **options)

@@ -136,13 +136,13 @@ class SolveWorker:
     def node(self) -> str:
         return ray_module().get_runtime_context().get_node_id()
 
-    def job(self, key: Key, beta: int, budget: int) -> Tuple[Optional[int], int, float]:
-        """(fail-soft bound or None if unresolved, nodes, seconds) for 'is the
-        relative value of key at least beta?'."""
-        start = time.perf_counter()
+    def job(self, key: Key, beta: int, budget: int) -> Tuple[Optional[int], int, float, float]:
+        """(fail-soft bound or None if unresolved, nodes, seconds, CPU seconds of
+        all its threads) for 'is the relative value of key at least beta?'."""
+        start, cpu = time.perf_counter(), time.process_time()
         key = (tuple(key[0]), int(key[1]))
         bound, nodes = self.engine.null_window(board_of(key, self.capture), beta, nodes=budget)
-        return bound, nodes, time.perf_counter() - start
+        return bound, nodes, time.perf_counter() - start, time.process_time() - cpu
 
 
 # -- the journal -----------------------------------------------------------------------
@@ -193,6 +193,7 @@ def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True)
             entry = {"key": (tuple(int(p) for p in pits), int(to_move)), "beta": int(job["beta"]),
                      "bound": None if job["bound"] is None else int(job["bound"]),
                      "nodes": int(job["nodes"]), "seconds": float(job["seconds"]),
+                     "cpu": float(job.get("cpu", job["seconds"])),
                      "test": int(job["test"]), "depth": int(job["depth"]),
                      "after": None if job.get("after") is None else int(job["after"]),
                      "split": bool(job.get("split", True)),
@@ -245,6 +246,7 @@ class ClusterSolveResult:
     jobs_from_journal: int
     nodes: int
     seconds: float
+    cpu: float                     # the jobs' CPU seconds, journal's included
 
 
 Progress = Callable[[dict], None]
@@ -446,7 +448,8 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
     alive = list(range(count))
     pending: Dict = {}
     busy: set = set()
-    stats = {"jobs": 0, "nodes": sum(j["nodes"] for j in done), "replaced": 0}
+    stats = {"jobs": 0, "nodes": sum(j["nodes"] for j in done), "replaced": 0,
+             "cpu": sum(j["cpu"] for j in done)}
 
     expanded_by: Dict[Key, int] = {}              # position: the job (journal number) that expanded it
     tried_by: Dict[Key, int] = {}                 # a leaf to ask again: the job that ran out
@@ -505,7 +508,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             busy.discard(question)
             load[index] -= 1
             try:
-                bound, nodes, seconds = ray.get(ref)
+                bound, nodes, seconds, cpu = ray.get(ref)
             except ray.exceptions.RayActorError as exc:
                 if index in alive:
                     replace(index, exc)
@@ -517,7 +520,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             # table warm), up to growth times job_nodes, then split into its moves
             split = bound is None and 2 * budget > job_nodes * growth
             job = {"key": key, "beta": beta, "bound": bound, "nodes": nodes,
-                   "seconds": round(seconds, 4), "test": test,
+                   "seconds": round(seconds, 4), "cpu": round(cpu, 4), "test": test,
                    "depth": manager.nodes[key].depth, "after": after, "split": split,
                    "budget": budget}
             number = len(done) + stats["jobs"]
@@ -529,6 +532,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             log.add(job)
             stats["jobs"] += 1
             stats["nodes"] += nodes
+            stats["cpu"] += cpu
         for index, ref in list(coming.items()):       # replacements that are up join the pool
             if ray.wait([ref], timeout=0)[0]:
                 del coming[index]
@@ -610,7 +614,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
                     break
         seconds = time.perf_counter() - start
         return ClusterSolveResult(exact + lead, optimal[0], tuple(optimal), count, threads, stats["jobs"],
-                                  len(done), stats["nodes"], seconds)
+                                  len(done), stats["nodes"], seconds, stats["cpu"])
     finally:
         for actor in actors:                    # stops the jobs still running (Ctrl-C too)
             try:
