@@ -231,6 +231,13 @@ def test_a_transposition_is_answered_by_the_table():
         assert tabled.nodes == plain.nodes - saved
 
 
+def test_a_finished_game_is_one_node_worth_its_final_margin():
+    # South's row is empty: North sweeps its one seed, 20 - (27 + 1) = -8 for South
+    tree = explain.search_tree([0, 0, 0, 0, 0, 0, 20, 1, 0, 0, 0, 0, 0, 27], 0, 3)
+    assert (tree.nodes, tree.value, tree.best_move) == (1, -8, None)
+    assert (tree.root.kind, tree.root.children) == ("end", [])
+
+
 # -- bad input ------------------------------------------------------------------------------
 
 def test_bad_input_is_refused_with_one_line():

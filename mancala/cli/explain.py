@@ -80,7 +80,7 @@ def draw(tree: _explain.Tree, depth: int) -> List[str]:
     how = "" if tree.search == "minimax" else \
         f" ({tree.order} move order{', with a table' if tree.table else ''})"
     lines = [f"{title}{how}, {depth} move{'' if depth == 1 else 's'} deep: "
-             f"{tree.nodes:,} nodes, value {tree.value:+d}"
+             f"{tree.nodes:,} node{'' if tree.nodes == 1 else 's'}, value {tree.value:+d}"
              + (f", best pit {tree.best_move + 1}" if tree.best_move is not None else "") + "."]
     if tree.root is None:
         lines.append(f"  (the tree has more than {_explain.MAX_TREE_NODES:,} nodes: too many to "
