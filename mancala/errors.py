@@ -24,6 +24,7 @@
       EndgameSpaceError (OSError)   too little disk or memory to build an endgame level
       ClusterError                  a Ray cluster that cannot be used (absent extra, unreachable, a bad journal)
       CommandError                  a fatal problem a command reports as one line
+      HistoryError                  the game history's database cannot be read or written (mancala.history)
 
 Each class keeps its old home too (``mancala.storage.SaveFileError`` is this
 one), so code that imported it from there still works.
@@ -131,6 +132,10 @@ class CommandError(MancalaError):
     """A fatal problem a command reports as one line (no traceback)."""
 
 
+class HistoryError(MancalaError):
+    """The game history's database cannot be read or written (a read-only folder, a lock held too long)."""
+
+
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters.
 
@@ -154,4 +159,5 @@ __all__ = [
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
+    "HistoryError",
 ]

@@ -18,6 +18,7 @@ from typing import Callable, List, Optional, Tuple
 from mancala import autosaves, storage
 from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
 from mancala.cli import options
+from mancala.cli.history import record_finished    # issue 25: the game history
 from mancala.errors import CommandError
 from mancala.cli.format import duration as _duration
 from mancala.cli.options import is_terminal
@@ -520,6 +521,7 @@ def run(args: argparse.Namespace) -> int:
             if slot is not None:
                 slot.finish()
                 slot = None
+            record_finished(game, term.out)     # issue 25: keep the game, rate the person
             wants_again = interactive or any(p.is_human for p in game.players)
             if not wants_again or not ask_again(term):
                 return 0

@@ -1,0 +1,421 @@
+"""The game history (mancala.history, ``python -m mancala history``, and the
+terminal game's hook): games kept, ratings chained, two writers at once,
+damaged databases set aside, a home that cannot be written.
+
+Every test has its own MANCALA_HOME; the real history is never touched.
+"""
+import errno
+import json
+import os
+import pathlib
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from mancala.errors import HistoryError, InputError
+from mancala.history import FILE_NAME, History, default_path
+from mancala.rating import Rating, level_elo, update
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+# A whole Kalah(6,1) game worked by hand (one seed in every pit):
+#   South 6: its one seed lands in South's store, extra turn          S 1
+#   South 5: into the empty 6th pit; North's 1st pit (opposite) holds 1: captures 2   S 3
+#   North 5: into North's 6th pit (now 2), nothing
+#   South 4: into the empty 5th pit, opposite holds 1: captures 2     S 5
+#   North 4: into North's empty 5th pit, opposite (South's 2nd) holds 1: captures 2   N 2
+#   South 3: into the empty 4th pit, opposite (North's 3rd) holds 1: captures 2   S 7
+#   North 6: 2 seeds: North's store, then South's 1st pit; North's row is empty:
+#            South sweeps its 2 seeds                                  S 9, N 3
+GAME = [5, 4, 4, 3, 3, 2, 5]          # pit indices 0..5 from each mover's left
+GAME_SCORE = (9, 3)
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    path = tmp_path / "home"
+    monkeypatch.setenv("MANCALA_HOME", str(path))
+    monkeypatch.chdir(tmp_path)
+    return path
+
+
+def env_for(home):
+    env = dict(os.environ, MANCALA_HOME=str(home))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def mancala(home, *args, stdin=None, cwd=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "mancala", *args], input=stdin,
+                          capture_output=True, text=True, env=env_for(home),
+                          cwd=cwd or home.parent, timeout=timeout)
+
+
+def set_aside(folder):
+    return sorted(path for path in folder.iterdir() if ".unreadable-" in path.name)
+
+
+# -- keeping games and rating the person ---------------------------------------------------
+
+def test_a_game_is_kept_with_its_rules_moves_result_and_date(home):
+    history = History()
+    before = time.time()
+    game = history.record("human", "ai:easy", 1, "standard", GAME)
+    assert history.path == home / FILE_NAME == default_path()
+    (kept,) = history.games()
+    assert kept == game
+    assert (kept.south, kept.north, kept.seeds, kept.capture) == ("human", "ai:easy", 1, "standard")
+    assert kept.pit_indices == tuple(GAME)
+    assert (kept.south_store, kept.north_store) == GAME_SCORE and kept.result == "south"
+    finished = time.mktime(time.strptime(kept.finished, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    assert before - 2 <= finished <= time.time() + 2
+
+
+def test_the_person_is_rated_against_the_levels_elo_game_after_game(home):
+    history = History()
+    easy, hard = level_elo("ai:easy"), level_elo("ai:hard")
+    first = history.record("human", "ai:easy", 1, "standard", GAME)          # South wins
+    second = history.record("ai:hard", "human", 1, "standard", GAME)         # North loses
+    assert first.human == 0 and second.human == 1
+    assert first.before == Rating()
+    assert first.after == update(Rating(), [(easy.elo, easy.rd, 1)])
+    assert second.before == first.after
+    assert second.after == update(first.after, [(hard.elo, hard.rd, 0)])
+    assert history.rating() == second.after
+    assert [g.after for g in history.games()] == [first.after, second.after]
+
+
+def test_games_without_exactly_one_person_or_without_an_elo_rate_nobody(home):
+    history = History()
+    rated = history.record("human", "random", 1, "standard", GAME)
+    machines = history.record("ai:medium", "random", 1, "standard", GAME)
+    people = history.record("human", "human", 1, "standard", GAME)
+    no_elo = history.record("human", "ai:depth=3", 1, "standard", GAME)
+    for game in (machines, people, no_elo):
+        assert not game.rated and game.before is None and game.after is None
+    assert machines.human is None and people.human is None and no_elo.human == 0
+    last = history.record("human", "ai:medium", 1, "standard", GAME)
+    assert last.before == rated.after               # the unrated games changed nothing
+    assert len(history.games()) == 5
+
+
+@pytest.mark.parametrize("moves, capture, message", [
+    (GAME[:-1], "standard", "not over"),
+    (GAME + [0], "standard", "not legal"),
+    ([0, 9], "standard", "not legal"),
+    (GAME, "steal", "capture rule"),
+])
+def test_what_is_not_a_finished_game_is_refused(home, moves, capture, message):
+    with pytest.raises(InputError, match=message):
+        History().record("human", "ai:easy", 1, capture, moves)
+    assert History().games() == []
+
+
+def test_a_row_edited_by_hand_is_left_out_with_a_notice(home):
+    history = History()
+    history.record("human", "ai:easy", 1, "standard", GAME)
+    history.record("human", "ai:easy", 1, "standard", GAME)
+    db = sqlite3.connect(history.path)
+    db.execute("UPDATE games SET moves = '[5, 4, 4, 3, 3, 2, 4]' WHERE id = 1")  # pit 5 is empty
+    db.commit()
+    db.close()
+    reader = History()
+    assert [game.id for game in reader.games()] == [2]
+    assert reader.notices == [f"1 game in {history.path} does not add up and is left out."]
+
+
+# -- several writers at once ---------------------------------------------------------------
+
+WRITER = """
+import sys, time
+from mancala.history import History
+path, opponent, count, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+while not __import__("os").path.exists(go):
+    time.sleep(0.001)
+history = History(path)
+for _ in range(count):
+    history.record("human", opponent, 1, "standard", %r)
+print(len(history.notices))
+""" % (GAME,)
+
+
+def check_one_sequence(games):
+    """Each rated game starts from the rating the rated game before it ended with."""
+    rating = Rating()
+    for game in games:
+        if game.rated:
+            assert game.before == rating, game.id
+            level = level_elo(game.players[1 - game.human])
+            score = 1.0 if game.result == ("south", "north")[game.human] else 0.0
+            assert game.after == update(rating, [(level.elo, level.rd, score)])
+            rating = game.after
+
+
+def test_two_processes_writing_at_once_lose_nothing_and_keep_one_rating_sequence(home, tmp_path):
+    home.mkdir()
+    path = home / FILE_NAME
+    go = tmp_path / "go"
+    count = 60
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), opponent, str(count),
+                                 str(go)], env=env_for(home), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+               for opponent in ("ai:easy", "ai:medium")]
+    time.sleep(0.5)
+    go.write_text("")                   # both start together
+    for writer in writers:
+        out, err = writer.communicate(timeout=300)
+        assert writer.returncode == 0, err
+        assert out.strip() == "0", out
+    games = History(path).games()
+    assert len(games) == 2 * count
+    assert [game.id for game in games] == list(range(1, 2 * count + 1))
+    by = [game.north for game in games]
+    assert by.count("ai:easy") == by.count("ai:medium") == count
+    switches = sum(a != b for a, b in zip(by, by[1:]))
+    assert switches > 2, "the two writers never interleaved"      # they really ran at once
+    check_one_sequence(games)
+
+
+def test_threads_sharing_one_history_lose_nothing(home):
+    history = History()
+    errors = []
+
+    def write(opponent):
+        try:
+            for _ in range(20):
+                history.record("human", opponent, 1, "standard", GAME)
+        except Exception as exc:         # pragma: no cover - the assertion below shows it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(o,)) for o in ("ai:easy", "random", "ai:hard")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    games = history.games()
+    assert len(games) == 60
+    check_one_sequence(games)
+
+
+def test_a_write_waits_for_another_connections_transaction_and_rates_after_it(home):
+    """SQLite's own lock (busy timeout, immediate transaction), for a writer that
+    takes no flock: the game waits, then starts from the rating that writer committed."""
+    history = History()
+    history.record("human", "ai:easy", 1, "standard", GAME)
+    other = sqlite3.connect(history.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute(
+        "INSERT INTO games (finished, south, north, seeds, capture, moves, south_store, "
+        "north_store, human, opponent_elo, opponent_rd, rating_before, rd_before, "
+        "volatility_before, rating, rd, volatility) SELECT finished, south, north, seeds, "
+        "capture, moves, south_store, north_store, human, opponent_elo, opponent_rd, rating, "
+        "rd, volatility, 1234.5, 99.0, 0.07 FROM games WHERE id = 1")
+    kept = []
+    writer = threading.Thread(target=lambda: kept.append(
+        history.record("human", "ai:easy", 1, "standard", GAME)))
+    writer.start()
+    time.sleep(0.5)
+    assert writer.is_alive() and not kept          # waiting for the other transaction
+    other.execute("COMMIT")
+    other.close()
+    writer.join(30)
+    assert kept and kept[0].id == 3 and kept[0].before == Rating(1234.5, 99.0, 0.07)
+
+
+# -- a damaged database ----------------------------------------------------------------------
+
+def a_history_file(folder, games=40):
+    history = History(folder / FILE_NAME)
+    for _ in range(games):
+        history.record("human", "ai:easy", 1, "standard", GAME)
+    db = sqlite3.connect(history.path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")       # everything in the main file
+    db.close()
+    return history.path
+
+
+def damaged_files(tmp_path):
+    """(name, bytes, reason in the notice) of files that are no history."""
+    good = a_history_file(tmp_path / "good").read_bytes()
+    middle = bytearray(good)
+    middle[len(good) // 2: len(good) // 2 + 3000] = bytes(range(256)) * 11 + bytes(184)
+    other = tmp_path / "other.sqlite3"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE notes (text)")
+    db.commit()
+    db.close()
+    newer = tmp_path / "newer.sqlite3"
+    newer.write_bytes(good)
+    db = sqlite3.connect(newer)
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    return [
+        ("text", b"my shopping list\n", "it is not an SQLite database"),
+        ("header only", good[:50], "it is truncated"),
+        ("one page", good[:4096], "it is truncated"),
+        ("half", good[:len(good) // 2], "it is truncated"),
+        ("all but 100 bytes", good[:-100], "it is truncated"),
+        ("garbage inside", bytes(middle), "it is damaged"),
+        ("another program's", other.read_bytes(), "another program's database"),
+        ("newer schema", newer.read_bytes(), "written by a newer mancala (schema version 2"),
+    ]
+
+
+def test_a_damaged_database_is_set_aside_in_one_line_and_a_new_one_started(home, tmp_path):
+    for name, data, reason in damaged_files(tmp_path):
+        folder = tmp_path / name.replace(" ", "-").replace("'", "")
+        folder.mkdir()
+        path = folder / FILE_NAME
+        path.write_bytes(data)
+        for use in ("read", "write"):
+            history = History(path)
+            if use == "read":
+                assert history.games() == []
+            else:
+                path.write_bytes(data)              # damaged again
+                history.record("human", "ai:easy", 1, "standard", GAME)
+                assert len(History(path).games()) == 1
+            assert len(history.notices) == 1, (name, history.notices)
+            (notice,) = history.notices
+            assert "\n" not in notice and reason in notice, (name, notice)
+            kept = set_aside(folder)[-1]
+            assert kept.read_bytes() == data, name      # kept whole, never deleted
+            assert kept.name in notice and notice.endswith("a new one is started.")
+        assert len(set_aside(folder)) == 2
+
+
+def test_a_database_damaged_after_it_was_checked_is_set_aside_and_the_game_kept(home):
+    history = History()
+    history.record("human", "ai:easy", 1, "standard", GAME)
+    for suffix in ("-wal", "-shm"):
+        pathlib.Path(f"{history.path}{suffix}").unlink(missing_ok=True)
+    with open(history.path, "r+b") as handle:           # the same file, overwritten in place
+        handle.write(b"garbage " * 512)
+    game = history.record("human", "ai:easy", 1, "standard", GAME)
+    assert game.id == 1 and game.before == Rating()     # a new history
+    assert len(history.notices) == 1 and "it is kept as" in history.notices[0]
+    assert len(set_aside(home)) == 1
+
+
+def test_a_write_ahead_log_goes_aside_with_its_database(home, tmp_path):
+    path = tmp_path / FILE_NAME
+    path.write_bytes(b"not sqlite at all")
+    (tmp_path / (FILE_NAME + "-wal")).write_bytes(b"its log")
+    history = History(path)
+    history.record("human", "ai:easy", 1, "standard", GAME)
+    (kept,) = [p for p in set_aside(tmp_path) if not p.name.endswith("-wal")]
+    assert pathlib.Path(f"{kept}-wal").read_bytes() == b"its log"
+    assert [g.pit_indices for g in History(path).games()] == [tuple(GAME)]
+
+
+def test_a_home_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("not a folder")
+    history = History(tmp_path / "file" / "sub" / FILE_NAME)
+    with pytest.raises(HistoryError) as error:
+        history.record("human", "ai:easy", 1, "standard", GAME)
+    assert str(error.value) == (f"cannot use the game history {history.path} (not a directory)")
+
+    def read_only(path, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+    monkeypatch.setattr(pathlib.Path, "mkdir", read_only)
+    history = History(tmp_path / "ro" / FILE_NAME)
+    with pytest.raises(HistoryError, match=r"\(read-only file system\)$"):
+        history.record("human", "ai:easy", 1, "standard", GAME)
+
+
+# -- python -m mancala history ----------------------------------------------------------------
+
+def test_history_json_lists_the_games_as_a_subprocess(home):
+    History().record("human", "ai:easy", 1, "standard", GAME)
+    History().record("ai:medium", "random", 1, "empty", GAME)
+    result = mancala(home, "history", "--json")
+    assert result.returncode == 0 and result.stderr == ""
+    games = json.loads(result.stdout)
+    assert [g["players"] for g in games] == [{"south": "human", "north": "ai:easy"},
+                                             {"south": "ai:medium", "north": "random"}]
+    for game, capture in zip(games, ("standard", "empty")):
+        assert (game["seeds"], game["capture"], game["pit_indices"]) == (1, capture, GAME)
+        assert game["result"] == "south" and game["score"] == {"south": 9, "north": 3}
+        assert time.strptime(game["finished"], "%Y-%m-%dT%H:%M:%SZ")
+    assert games[0]["rating_before"]["rating"] == 1500 and games[0]["rating_after"]["rating"] > 1500
+    assert games[1]["rating_after"] is None
+    last = json.loads(mancala(home, "history", "--json", "--last", "1").stdout)
+    assert last == games[1:]
+
+
+def test_history_text_shows_the_rating_and_the_games(home):
+    empty = mancala(home, "history")
+    assert empty.returncode == 0
+    assert "Your rating: none yet" in empty.stdout and "No finished games yet" in empty.stdout
+    assert json.loads(mancala(home, "history", "--json").stdout) == []
+    game = History().record("human", "ai:easy", 1, "standard", GAME)
+    result = mancala(home, "history")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"Your rating: {game.after.rating:.0f} (95% between "
+                               f"{game.after.rating - 2 * game.after.rd:.0f} and ")
+    assert "from 1 rated game." in lines[0]
+    assert "South human vs North ai:easy, 1 seed, standard: South won 9-3, 7 moves; rating" \
+        in result.stdout
+    bad = mancala(home, "history", "--last", "0")
+    assert bad.returncode == 2 and "games is a whole number from 1" in bad.stderr
+
+
+def test_history_of_a_damaged_database_says_one_line_and_lists_nothing(home):
+    home.mkdir()
+    (home / FILE_NAME).write_bytes(b"\x00" * 5000)
+    result = mancala(home, "history", "--json")
+    assert result.returncode == 0 and json.loads(result.stdout) == []
+    assert result.stderr.count("\n") == 1 and "it is not an SQLite database" in result.stderr
+    assert len(set_aside(home)) == 1
+
+
+# -- the terminal game's hook ----------------------------------------------------------------
+
+def game_over_line(out):
+    (line,) = [line for line in out.splitlines() if line.startswith("Game over:")]
+    return line
+
+
+def test_a_finished_terminal_game_against_the_computer_is_kept_and_rated(home):
+    moves = "".join(f"{pit}\n" for pit in "123456" * 12)      # the first legal of these, each turn
+    result = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+                     "--seed", "3", stdin=moves)
+    assert result.returncode == 0, result.stderr
+    (game,) = History().games()
+    assert (game.south, game.north, game.seeds, game.capture, game.human) == \
+        ("human", "random", 1, "standard", 0)
+    score = f"{max(game.south_store, game.north_store)}-{min(game.south_store, game.north_store)}"
+    assert score in game_over_line(result.stdout)
+    assert game.rated
+    assert f"Your rating: {game.after.rating:.0f} " in result.stdout
+
+
+def test_a_demo_between_computers_is_kept_unrated_and_says_nothing(home):
+    result = mancala(home, "play", "--seeds", "2", stdin="")
+    assert result.returncode == 0, result.stderr
+    (game,) = History().games()
+    assert (game.south, game.north, game.human, game.rated) == ("ai:medium", "ai:medium", None, False)
+    assert f"{game.south_store}-{game.north_store}" in game_over_line(result.stdout) or \
+        f"{game.north_store}-{game.south_store}" in game_over_line(result.stdout)
+    assert "rating" not in result.stdout and "history" not in result.stdout
+
+
+def test_a_history_that_cannot_be_written_is_one_line_and_the_game_goes_on(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    home = tmp_path / "file" / "sub"
+    result = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+                     stdin="1\n2\n3\n4\n5\n6\n" * 12 + "y\n" + "1\n2\n3\n4\n5\n6\n" * 12 + "n\n",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("history is off:")]
+    assert lines == [f"history is off: cannot use the game history {home / FILE_NAME} "
+                     f"(not a directory)"] * 2      # both games played, each said it once
+    assert result.stdout.count("Game over:") == 2
+    assert "Traceback" not in result.stdout + result.stderr
