@@ -93,6 +93,25 @@ class TestOnALocalRuntime:
         with pytest.raises(ClusterError, match="no node of the cluster has 3 CPUs"):
             solve(Board(seeds=3), hash_mb=16, threads=3)
 
+    def test_a_position_asked_again_starts_at_the_budget_that_answered_it(self, ray_local, tmp_path):
+        """MTD(f) asks the root (and its moves) again at each test: a question starts
+        with the budget that settled the last one about the same position, so the
+        budgets of one position's jobs never go down (not from --job-nodes at
+        every test, doubling again)."""
+        from mancala.cluster.solve import read_journal, solve
+        board = Board(seeds=3)
+        journal = tmp_path / "k63.jsonl"
+        found = solve(board, hash_mb=16, job_nodes=1000, threads=1, workers=1, journal=journal,
+                      growth=1024)
+        assert found.value == 2
+        jobs = read_journal(journal, board)
+        assert len({job["test"] for job in jobs}) > 1            # several tests asked
+        by_key = {}
+        for job in jobs:
+            by_key.setdefault(job["key"], []).append(job["budget"])
+        assert any(len(b) > 1 and b[-1] > 1000 for b in by_key.values())
+        assert all(b == sorted(b) for b in by_key.values()), by_key
+
     def test_kalah_6_3_is_plus_2_under_both_rules(self, ray_local):
         """Kalah(6,3): +2 for the first player under both capture rules (Irving,
         Donkers and Uiterwijk, 2000, for the empty-capture rule; the shipped book for both)."""
