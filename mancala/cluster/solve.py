@@ -38,84 +38,21 @@ is replaced and its jobs go to the others; the answer is the same.
 """
 from __future__ import annotations
 
-import json
-import os
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from mancala.board import Board
 from mancala.cluster import ray_module
+from mancala.cluster.journal import Journal, JournalError, read_journal
+from mancala.cluster.tree import Key, Manager, board_of, child_t, expand, key_of, store_lead
 from mancala.errors import ClusterError, MancalaError, quote
 
-FORMAT = 1
-KIND = "mancala cluster solve journal"
-INF = 1 << 40
 DEFAULT_JOB_NODES = 4_000_000       # a few seconds of one core
 ORDER_DEPTH = 8                     # the driver's short search that orders a split position's moves
 MAX_GROWTH = 64                     # an unresolved position's budget doubles up to 64 x the first, then it splits
-Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
-
-
-class JournalError(MancalaError, ValueError):
-    """A journal that cannot be used for this solve (one line)."""
-
-
-# -- positions -------------------------------------------------------------------------
-
-def key_of(board: Board) -> Key:
-    slots = board.pits
-    return tuple(slots[0:6] + slots[7:13]), board.to_move
-
-
-def store_lead(board: Board) -> int:
-    """Seeds banked, the mover's less the other side's."""
-    slots = board.pits
-    lead = slots[6] - slots[13]
-    return lead if board.to_move == 0 else -lead
-
-
-def board_of(key: Key, capture: str) -> Board:
-    """The position of a key with both stores empty."""
-    pits, to_move = key
-    return Board(list(pits[0:6]) + [0] + list(pits[6:12]) + [0], to_move, capture=capture)
-
-
-@dataclass
-class Edge:
-    """A move of an expanded position: the parent's relative value through it
-    is sign * (the child's relative value) + offset; a move that ends the game
-    has no child, only its final value (offset)."""
-    move: int
-    child: Optional[Key]
-    sign: int
-    offset: int
-
-
-@dataclass
-class Node:
-    lo: int = -INF                 # bounds on the relative value
-    hi: int = INF
-    parity: int = 0                # relative values have the parity of the seeds in the pits
-    edges: Optional[List[Edge]] = None
-    depth: int = 0
-
-
-def expand(key: Key, capture: str) -> List[Edge]:
-    board = board_of(key, capture)
-    edges = []
-    for move in board.legal_moves:
-        child = board.copy(stack=False)
-        record = child.push(move)
-        sign = 1 if record.extra_turn else -1
-        if child.is_game_over():
-            margin = child.outcome().margin
-            edges.append(Edge(move, None, 0, margin if board.to_move == 0 else -margin))
-        else:
-            edges.append(Edge(move, key_of(child), sign, sign * store_lead(child)))
-    return edges
 
 
 # -- the worker ------------------------------------------------------------------------
@@ -145,94 +82,6 @@ class SolveWorker:
         return bound, nodes, time.perf_counter() - start, time.process_time() - cpu
 
 
-# -- the journal -----------------------------------------------------------------------
-
-def journal_header(board: Board) -> dict:
-    return {"kind": KIND, "format": FORMAT, "pits": list(board.pits), "to_move": board.to_move,
-            "capture": board.capture}
-
-
-def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True) -> List[dict]:
-    """The finished jobs a journal holds for this solve (for board; None: any solve's);
-    a torn last line is cut off the file if repair (so the next line appended is
-    whole). JournalError for anyone else's journal."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise JournalError(f"cannot read the journal {quote(str(path))}: {exc.strerror}") from None
-    lines = data.split(b"\n")
-    whole = len(data) if data.endswith(b"\n") or not data else len(data) - len(lines[-1])
-    if not data.endswith(b"\n"):
-        lines = lines[:-1]                          # torn by a kill mid-write: cut off below
-    lines = [line for line in lines if line]
-    if not lines:
-        if whole != len(data) and repair:
-            os.truncate(path, whole)
-        return []
-    try:
-        head = json.loads(lines[0])
-    except (ValueError, UnicodeDecodeError):
-        head = None
-    if not isinstance(head, dict) or head.get("kind") != KIND:
-        raise JournalError(f"{quote(str(path))} is not a cluster solve journal")
-    if head.get("format") != FORMAT:
-        raise JournalError(f"the journal {quote(str(path))} has format {quote(head.get('format'))}; "
-                           f"this version reads format {FORMAT}")
-    expected = journal_header(board) if board is not None else head
-    for name in ("pits", "to_move", "capture"):
-        if head.get(name) != expected[name]:
-            raise JournalError(f"the journal {quote(str(path))} is of another solve: its {name} "
-                               f"is {quote(head.get(name))}, not {quote(expected[name])}")
-    jobs = []
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            job = json.loads(line)
-            pits, to_move = job["key"]
-            entry = {"key": (tuple(int(p) for p in pits), int(to_move)), "beta": int(job["beta"]),
-                     "bound": None if job["bound"] is None else int(job["bound"]),
-                     "nodes": int(job["nodes"]), "seconds": float(job["seconds"]),
-                     "cpu": float(job.get("cpu", job["seconds"])),
-                     "test": int(job["test"]), "depth": int(job["depth"]),
-                     "after": None if job.get("after") is None else int(job["after"]),
-                     "split": bool(job.get("split", True)),
-                     "budget": int(job.get("budget", job["nodes"]))}
-        except (ValueError, TypeError, KeyError, UnicodeDecodeError):
-            raise JournalError(f"the journal {quote(str(path))} line {number} is not a job: "
-                               f"{quote(line[:80].decode('utf-8', 'replace'))}") from None
-        if len(entry["key"][0]) != 12 or entry["key"][1] not in (0, 1):
-            raise JournalError(f"the journal {quote(str(path))} line {number} has no position")
-        jobs.append(entry)
-    if whole != len(data) and repair:
-        os.truncate(path, whole)
-    return jobs
-
-
-class Journal:
-    def __init__(self, path: Optional[Path], board: Board) -> None:
-        self.path = path
-        self.file = None
-        if path is not None:
-            new = not path.exists() or path.stat().st_size == 0
-            self.file = open(path, "ab")
-            if new:
-                self._write(journal_header(board))
-
-    def _write(self, record: dict) -> None:
-        self.file.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
-        self.file.flush()
-        os.fsync(self.file.fileno())
-
-    def add(self, job: dict) -> None:
-        if self.file is not None:
-            self._write({**job, "key": [list(job["key"][0]), job["key"][1]]})
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-
-
 # -- the manager -----------------------------------------------------------------------
 
 @dataclass
@@ -250,149 +99,6 @@ class ClusterSolveResult:
 
 
 Progress = Callable[[dict], None]
-
-
-@dataclass
-class Manager:
-    """The proof tree and the jobs: see the module docstring."""
-    capture: str
-    nodes: Dict[Key, Node] = field(default_factory=dict)
-    test: int = 0
-    budgets: Dict[Key, int] = field(default_factory=dict)   # a leaf to ask again: its next budget
-    estimate: Optional[Callable[[Key], int]] = None         # a guess at a position's relative value
-
-    def node(self, key: Key, depth: int = 0) -> Node:
-        found = self.nodes.get(key)
-        if found is None:
-            found = self.nodes[key] = Node(parity=sum(key[0]) % 2, depth=depth)
-        return found
-
-    def learn(self, job: dict) -> bool:
-        """A finished job into the tree; whether it was resolved. An unresolved
-        job splits its position into its moves, or (``split`` false) leaves it a
-        leaf to be asked again with twice the budget."""
-        node = self.node(job["key"], job["depth"])
-        bound, beta = job["bound"], job["beta"]
-        if bound is None:
-            if job.get("split", True):
-                self.split(job["key"])
-            else:
-                self.budgets[job["key"]] = 2 * job.get("budget", job["nodes"])
-            return False
-        if bound >= beta:
-            node.lo = max(node.lo, bound if (bound - node.parity) % 2 == 0 else bound + 1)
-        else:
-            node.hi = min(node.hi, bound if (bound - node.parity) % 2 == 0 else bound - 1)
-        return True
-
-    def split(self, key: Key) -> bool:
-        """Expand a leaf into its moves (its children become leaves), the most
-        promising first by ``estimate`` (proof numbers break ties by this order,
-        so the move most likely to prove is asked first); whether it was a leaf."""
-        node = self.nodes[key]
-        if node.edges is not None:
-            return False
-        node.edges = expand(key, self.capture)
-        if self.estimate is not None:
-            node.edges.sort(key=lambda edge: -(edge.offset if edge.child is None else
-                                               edge.sign * self.estimate(edge.child) + edge.offset))
-        for edge in node.edges:
-            if edge.child is not None:
-                self.node(edge.child, node.depth + 1)
-        return True
-
-    # a test: is key's relative value >= t? True, False or None (not known yet)
-    def status(self, key: Key, t: int, memo: dict, stack: set) -> Optional[bool]:
-        node = self.nodes[key]
-        if node.lo >= t:
-            return True
-        if node.hi < t:
-            return False
-        if node.edges is None:
-            return None
-        if (key, t) in memo:
-            return memo[key, t]
-        if (key, t) in stack:
-            return None
-        stack.add((key, t))
-        answer: Optional[bool] = False
-        for edge in node.edges:
-            found = self.literal(edge, t, memo, stack)
-            if found:
-                answer = True
-                break
-            if found is None:
-                answer = None
-        stack.discard((key, t))
-        memo[key, t] = answer
-        return answer
-
-    def literal(self, edge: Edge, t: int, memo: dict, stack: set) -> Optional[bool]:
-        """Whether the move reaches t: its child's test, negated when the other side moves."""
-        if edge.child is None:
-            return edge.offset >= t
-        inner = self.status(edge.child, child_t(edge, t), memo, stack)
-        return inner if inner is None or edge.sign > 0 else not inner
-
-    def select(self, key: Key, t: int, busy: set) -> Optional[Tuple[Key, int, Optional[Key]]]:
-        """The most-proving frontier question under 'key >= t' that is not in flight:
-        (position, threshold, the expanded position it was reached from).
-
-        Proof numbers, each position's test an OR over its moves (a move of the
-        other side is its child's test negated: proof and disproof numbers
-        swap). At every position the move with the smallest proof number is
-        followed (for the position's own test: what standard proof-number
-        search does at OR and AND nodes alike), among moves that still lead
-        to a question not in flight."""
-        numbers: Dict[Tuple[Key, int], Tuple[int, int, bool]] = {}
-
-        def pn_dn(key: Key, t: int) -> Tuple[int, int, bool]:
-            """(proof, disproof, has a question to ask) of 'key >= t'."""
-            node = self.nodes[key]
-            if node.lo >= t:
-                return 0, INF, False
-            if node.hi < t:
-                return INF, 0, False
-            if node.edges is None:
-                return 1, 1, (key, t) not in busy
-            if (key, t) in numbers:
-                return numbers[key, t]
-            numbers[key, t] = (INF, INF, False)     # a cycle (none in Kalah) leads nowhere
-            pn, dn, open_ = INF, 0, False
-            for edge in node.edges:
-                p, d, o = edge_numbers(edge, t)
-                pn, dn, open_ = min(pn, p), min(INF, dn + d), open_ or o
-            numbers[key, t] = pn, dn, open_
-            return numbers[key, t]
-
-        def edge_numbers(edge: Edge, t: int) -> Tuple[int, int, bool]:
-            if edge.child is None:
-                return (0, INF, False) if edge.offset >= t else (INF, 0, False)
-            p, d, o = pn_dn(edge.child, child_t(edge, t))
-            return (p, d, o) if edge.sign > 0 else (d, p, o)
-
-        if not pn_dn(key, t)[2]:
-            return None
-        parent = None
-        while True:
-            node = self.nodes[key]
-            if node.edges is None:
-                return key, t, parent
-            best, best_cost = None, INF + 1
-            for edge in node.edges:
-                p, d, o = edge_numbers(edge, t)
-                if o and p < best_cost:
-                    best, best_cost = edge, p
-            if best is None:        # cannot happen: the position has a question to ask
-                return None
-            parent, key, t = key, best.child, child_t(best, t)
-
-
-def child_t(edge: Edge, t: int) -> int:
-    """The child's question for 'the parent's value through edge >= t'."""
-    # sign +1: r(child) + offset >= t <=> r(child) >= t - offset
-    # sign -1: -r(child) + offset >= t <=> not r(child) >= offset - t + 1
-    return t - edge.offset if edge.sign > 0 else edge.offset - t + 1
 
 
 def worker_shape(threads: Optional[int], workers: Optional[int]) -> Tuple[int, int]:
@@ -641,4 +347,4 @@ def _last_line(exc: BaseException) -> str:
     return text.splitlines()[-1] if text else type(exc).__name__
 
 
-__all__ = ["solve", "ClusterSolveResult", "SolveWorker", "JournalError", "DEFAULT_JOB_NODES"]
+__all__ = ["solve", "ClusterSolveResult", "SolveWorker", "JournalError", "read_journal", "DEFAULT_JOB_NODES"]
