@@ -59,8 +59,9 @@ from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
-from mancala.board import PLAYER_NAMES, Board
+from mancala.board import Board
 from mancala.errors import IllegalMoveError, InvalidLimitError, PlayerFailedError, quote
+from mancala.geometry import SIDE_NAMES, store_slot
 from mancala.limits import DEFAULT_SEEDS, MAX_MOVE_SECONDS, check_seed, check_whole
 from mancala.game import Game
 from mancala.openings import opening_suite
@@ -341,9 +342,9 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
         result = "A" if a_seeds > b_seeds else "B" if b_seeds > a_seeds else "draw"
     else:
         pits = game.board.pits
-        a_seeds, b_seeds = pits[6 + 7 * a_side], pits[6 + 7 * b_side]
+        a_seeds, b_seeds = pits[store_slot(a_side)], pits[store_slot(b_side)]
         result = "B" if forfeit["player"] == "A" else "A"
-    return GameResult(index, seed, PLAYER_NAMES[a_side], result, a_seeds - b_seeds,
+    return GameResult(index, seed, SIDE_NAMES[a_side], result, a_seeds - b_seeds,
                       a_seeds, b_seeds, game.board.ply, moves[a_side], moves[b_side],
                       spent[a_side], spent[b_side], "".join(str(pit) for pit in game.moves),
                       "".join(str(pit) for pit in opening), forfeit)

@@ -20,12 +20,12 @@ from typing import Dict, Optional, Tuple
 from mancala._system import FileTooLarge, read_regular_file
 from mancala.board import CAPTURE_RULES, Board, start_slots
 from mancala.errors import BookError, InvalidRuleError
+from mancala.geometry import PITS
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, check_seeds
 
 BOOK_PATH = Path(__file__).parent / "data" / "openings.json"
 FORMAT, VERSION = "mancala-openings", 1
 MAX_BYTES = 1 << 20             # the shipped book is under 1 KB; more is not a book
-PITS = 6
 
 
 @dataclass(frozen=True)

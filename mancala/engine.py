@@ -13,6 +13,7 @@ from mancala import endgame as _endgame
 from mancala._threads import Workers
 from mancala.board import Board, capture_code
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
+from mancala.geometry import PovScore
 from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, check_hash_mb,
                             check_nodes, check_seconds, check_threads)
 
@@ -379,8 +380,7 @@ class Engine:
         """
         limit = self._limit(None, None, time, nodes, default_depth=None)
         if board.is_game_over():
-            outcome = board.outcome()
-            return (outcome.margin if board.to_move == 0 else -outcome.margin), 0
+            return board.outcome().score.pov(board.to_move), 0
         self._position(board, auto=True, wait=True)
         bound, _, finished, spent, _ = self._probe(board, beta, limit.time or 0.0, limit.nodes or 0)
         return (bound if finished else None), spent
@@ -408,8 +408,7 @@ class Engine:
             child = board.copy(stack=False)
             record = child.push(pit)
             if child.is_game_over():
-                outcome = child.outcome()
-                keeps = (outcome.margin if board.to_move == 0 else -outcome.margin) >= value
+                keeps = child.outcome().score.pov(board.to_move) >= value
             else:
                 self._position(child, auto=True, wait=True)
                 if record.extra_turn:   # the child's value is ours: is it >= value?
@@ -439,7 +438,7 @@ class Engine:
         results: Dict[int, SearchResult] = {}
         for pit in moves:
             child = board.copy(stack=False)
-            record = child.push(pit)
+            child.push(pit)
             share = SearchLimit(
                 depth=max(1, limit.depth - 1) if limit.depth else None,
                 time=limit.time / len(moves) if limit.time else None,
@@ -450,9 +449,8 @@ class Engine:
                 sub = self._static(child)
             else:
                 sub = self.search(child, share)
-            sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
             results[pit] = SearchResult(
-                pit, sign * sub.score, sub.depth + 1, sub.nodes, (pit,) + sub.pv,
+                pit, PovScore(sub.score, child.to_move).pov(board.to_move), sub.depth + 1, sub.nodes, (pit,) + sub.pv,
                 sub.elapsed, sub.exact, sub.tt_hits)
         return results
 
@@ -569,8 +567,8 @@ class Engine:
         outcome = board.outcome()
         if outcome is None:
             return None
-        margin = outcome.margin if board.to_move == 0 else -outcome.margin
-        return SearchResult(None, margin, 0, 0, (), _time.perf_counter() - start, True)
+        return SearchResult(None, outcome.score.pov(board.to_move), 0, 0, (),
+                            _time.perf_counter() - start, True)
 
     def _static(self, board: Board) -> SearchResult:
         score = self._searcher.evaluate(board, EVALUATIONS.index(self.evaluation))

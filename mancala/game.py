@@ -27,7 +27,6 @@ from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
 from mancala.players import MoveInfo, Player, Request, canonical_spec, parse_player
 
 HINT_DEPTH = 14        # a few milliseconds from any position
-SIDES = ("south", "north")
 
 PlayerLike = Union[str, Player]
 

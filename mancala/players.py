@@ -41,12 +41,12 @@ import time
 from typing import Callable, List, NamedTuple, Optional, Union
 
 from mancala import book
-from mancala.board import PLAYER_NAMES, Board, capture_code
+from mancala.board import Board, capture_code
 from mancala.errors import EntryError, PlayerSpecError, quote
+from mancala.geometry import PITS, SIDE_NAMES
 from mancala.limits import (MAX_DEPTH, MAX_MOVE_SECONDS, MAX_REFERENCE_DEPTH, PLAY_EVALUATION,
                             SMALL_HASH_MB, check_whole, default_table_mb, parse_whole)
 
-PITS = 6
 LEVELS = ("easy", "medium", "hard", "perfect")
 COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
@@ -150,8 +150,8 @@ def parse_entry(text: str, board: Board) -> Union[int, Request]:
         owner, pit = divmod(index, PITS)
         if owner != mover:
             first, last = pit_label(0, mover), pit_label(PITS - 1, mover)
-            raise EntryError(f"{word.upper()} is {PLAYER_NAMES[owner]}'s pit; "
-                             f"{PLAYER_NAMES[mover]} plays {first}-{last}")
+            raise EntryError(f"{word.upper()} is {SIDE_NAMES[owner]}'s pit; "
+                             f"{SIDE_NAMES[mover]} plays {first}-{last}")
     elif (number := parse_whole(word)) is not None:
         if not 1 <= number <= PITS:
             raise EntryError(f"there is no pit {number}; pits are 1-{PITS}")
@@ -192,7 +192,7 @@ class Human(Player):
         self.spec = "human"
 
     def prompt(self, board: Board) -> str:
-        side = PLAYER_NAMES[board.to_move]
+        side = SIDE_NAMES[board.to_move]
         pits = " ".join(str(pit + 1) for pit in board.legal_moves)
         return f"{side}, your move ({pits}; or help): "
 

@@ -20,15 +20,11 @@ from typing import BinaryIO, Callable, Iterable, Iterator, List, Optional, Seque
 from mancala._core import EVALUATIONS
 from mancala.board import CAPTURE_RULES, MAX_SEEDS, Board
 from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
+from mancala.geometry import PITS, SIDE_KEYS, SLOTS, slot_name
 from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
                             PLAY_EVALUATION, check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
                             check_whole, default_table_mb, hash_mb_ceiling, parse_whole)
 
-PITS = 6
-SLOTS = 14
-SIDES = ("south", "north")
-SLOT_NAMES = tuple([f"South's pit {n}" for n in range(1, PITS + 1)] + ["South's store"]
-                   + [f"North's pit {n}" for n in range(1, PITS + 1)] + ["North's store"])
 MAX_MS = int(MAX_MOVE_SECONDS * 1000)      # movetime: at most an hour, as ai:time=S
 MAX_CLOCK_MS = 2 ** 31 - 1                 # wtime/btime/winc/binc: about 24 days
 MIN_MOVE_MS = 10                           # the least a clock ever gives one move
@@ -90,14 +86,14 @@ def parse_position(words: Sequence[str]) -> Board:
             raise InvalidBoardError(f"position board needs {SLOTS} whole counts of seeds "
                                     f"(South pits, South store, North pits, North store), "
                                     f"not {quote(shown)}")
-        slots = [check_whole(parse_whole(word), f"position board: {SLOT_NAMES[slot]}", 0,
+        slots = [check_whole(parse_whole(word), f"position board: {slot_name(slot)}", 0,
                              MAX_SEEDS, error=InvalidBoardError, given=word)
                  for slot, word in enumerate(counts)]
         rest = rest[SLOTS:]
-        if not rest or rest[0].lower() not in SIDES:
+        if not rest or rest[0].lower() not in SIDE_KEYS:
             raise InputError(f"position board needs the side to move after the counts: "
                                      f"south or north, not {quote(rest[0] if rest else '')}")
-        to_move = SIDES.index(rest[0].lower())
+        to_move = SIDE_KEYS.index(rest[0].lower())
         rest = rest[1:]
     elif kind != "startpos":
         raise InputError(f"position is 'startpos' or 'board', not {quote(words[0])}")
@@ -448,7 +444,7 @@ class Session:
             self.say(f"response {answer}")
         elif what == "position":
             counts = " ".join(str(n) for n in board.pits)
-            self.say(f"response {counts} {SIDES[board.to_move]} capture {board.capture}")
+            self.say(f"response {counts} {SIDE_KEYS[board.to_move]} capture {board.capture}")
         else:
             raise InputError(f"query is one of: gameover, p1turn, result, position; "
                                      f"not {quote(args[0])}")

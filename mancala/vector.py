@@ -60,10 +60,9 @@ from typing import Any, Dict, Optional, Tuple
 from mancala import _vector
 from mancala.board import capture_code
 from mancala.errors import IllegalMoveError, InvalidRuleError, PlayerSpecError, quote
+from mancala.geometry import PITS, SLOTS
 from mancala.limits import DEFAULT_SEEDS, check_depth, check_seed, check_seeds, check_whole
 
-PITS = 6
-SLOTS = 14
 MAX_BOARDS = _vector.MAX_BOARDS                 # 1,048,576
 MAX_OPPONENT_DEPTH = _vector.MAX_OPPONENT_DEPTH # ai:depth=K, K 1..8
 REWARDS = _vector.REWARDS                       # "win", "margin"

@@ -16,12 +16,13 @@ import sys
 from typing import Callable, List, Optional, Tuple
 
 from mancala import autosaves, storage
-from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
+from mancala.board import CAPTURE_RULES, Board, MoveRecord
 from mancala.cli import options
 from mancala.errors import CommandError
 from mancala.cli.format import duration as _duration
 from mancala.cli.options import is_terminal
 from mancala.errors import quote
+from mancala.geometry import NORTH, PITS, SIDE_NAMES, SOUTH, pit_of, pit_slot, pit_slots, store_slot
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.game import Game, GameObserver, Hint
 from mancala.players import (
@@ -92,32 +93,32 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
 
     def cell(slot: int) -> str:
         text = f"[{slots[slot]:3d}]"
-        if last is not None and last.pit + 7 * last.player == slot:
+        if last is not None and pit_slot(last.player, last.pit) == slot:
             return style(text, "last")
         return text
 
     def labels(items: List[str]) -> str:
         return margin + " ".join(f"{item:^{CELL}}" for item in items).rstrip()
 
-    north_slots = list(range(12, 6, -1))
-    south_slots = list(range(0, 6))
+    north_slots = list(reversed(pit_slots(NORTH)))     # North's pits run right to left
+    south_slots = list(pit_slots(SOUTH))
     north_row = margin + " ".join(cell(s) for s in north_slots)
     south_row = margin + " ".join(cell(s) for s in south_slots)
-    width = 6 * CELL + 5 * GAP
+    width = PITS * CELL + (PITS - 1) * GAP
     inner = width + 2 * GAP
     left, right = " <- North's store", "South's store -> "
-    stores = ("  " + style(f"[{slots[13]:3d}]", "bold")
+    stores = ("  " + style(f"[{slots[store_slot(NORTH)]:3d}]", "bold")
               + style(left + " " * (inner - len(left) - len(right)) + right, "dim")
-              + style(f"[{slots[6]:3d}]", "bold"))
+              + style(f"[{slots[store_slot(SOUTH)]:3d}]", "bold"))
     lines = []
     if mover == 1:
         lines.append(style(labels([str(n) for n in range(6, 0, -1)]), "mover")
                      + "   North's pits, 1-6")
-    lines.append(labels([pit_label(s - 7, 1) for s in north_slots]))
+    lines.append(labels([pit_label(pit_of(s), NORTH) for s in north_slots]))
     lines.append(north_row + f"    North  {specs[1]}")
     lines.append(stores)
     lines.append(south_row + f"    South  {specs[0]}")
-    lines.append(labels([pit_label(s, 0) for s in south_slots]))
+    lines.append(labels([pit_label(pit_of(s), SOUTH) for s in south_slots]))
     if mover == 0:
         lines.append(style(labels([str(n) for n in range(1, 7)]), "mover")
                      + "   South's pits, 1-6")
@@ -126,7 +127,7 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
 
 def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo]) -> str:
     """'North (ai:medium) plays 3 (I): extra turn. [score +4, depth 8, 7 ms]'."""
-    side = PLAYER_NAMES[record.player]
+    side = SIDE_NAMES[record.player]
     text = f"{side} ({specs[record.player]}) plays {record.pit + 1} ({pit_label(record.pit, record.player)})"
     effects = []
     if record.captured:
@@ -167,14 +168,14 @@ def describe_turns(game: Game) -> List[str]:
             if record.captured:
                 note.append(f"captures {record.captured}")
             moves.append(f"{record.pit + 1}" + (f" ({', '.join(note)})" if note else ""))
-        lines.append(f"  {number:3d}. {PLAYER_NAMES[turn.player]}: {', '.join(moves)}")
+        lines.append(f"  {number:3d}. {SIDE_NAMES[turn.player]}: {', '.join(moves)}")
     return lines
 
 
 def describe_outcome(outcome) -> str:
     if outcome.winner is None:
         return f"Game over: a draw, {outcome.south}-{outcome.north}."
-    winner = PLAYER_NAMES[outcome.winner]
+    winner = SIDE_NAMES[outcome.winner]
     scores = (outcome.south, outcome.north)
     return (f"Game over: {winner} wins {scores[outcome.winner]}-{scores[1 - outcome.winner]} "
             f"(by {abs(outcome.margin)}).")
@@ -204,7 +205,7 @@ class Terminal(GameObserver):
             self.out(self.status(game, last))
 
     def status(self, game: Game, last: Optional[MoveRecord]) -> str:
-        side = PLAYER_NAMES[game.to_move]
+        side = SIDE_NAMES[game.to_move]
         again = " again" if last is not None and last.extra_turn else ""
         return self.style(f"{side} ({game.specs[game.to_move]}) to move{again}.", "bold")
 
@@ -227,7 +228,7 @@ class Terminal(GameObserver):
         self.show(game, record)
 
     def on_undo(self, game: Game, undone: List[MoveRecord]) -> None:
-        taken = ", ".join(f"{PLAYER_NAMES[r.player]} {r.pit + 1}" for r in reversed(undone))
+        taken = ", ".join(f"{SIDE_NAMES[r.player]} {r.pit + 1}" for r in reversed(undone))
         self.out(f"Took back {_moves(len(undone))}: {taken}.")
         self.out("")
         self.show(game, game.board.peek() if game.board.ply else None)

@@ -9,11 +9,10 @@ from typing import List, Optional
 
 from mancala.board import Board
 from mancala.errors import InvalidRuleError, quote
+from mancala.geometry import PITS
 from mancala.limits import check_seeds
 from mancala.players import Player, parse_computer_player
 
-PITS = 6
-SLOTS = 14
 REWARDS = ("win", "margin")
 
 
@@ -30,12 +29,6 @@ def new_board(seeds: object, capture: object) -> Board:
     return Board(seeds=seeds, capture=capture)
 
 
-def view(pits: List[int], player: int) -> List[int]:
-    """The 14 slots seen by ``player``: its six pits, its store, the opponent's pits, their store."""
-    first = player * (PITS + 1)
-    return list(pits[first:]) + list(pits[:first])
-
-
 def mask(board: Board) -> List[int]:
     """1 for each of the mover's pits 0..5 that is a legal move, else 0."""
     legal = set(board.legal_moves)
@@ -44,8 +37,7 @@ def mask(board: Board) -> List[int]:
 
 def final_margin(board: Board, player: int) -> int:
     """``player``'s final seeds minus the opponent's (the game must be over)."""
-    margin = board.outcome().margin
-    return margin if player == 0 else -margin
+    return board.outcome().score.pov(player)
 
 
 def final_reward(board: Board, player: int, reward: str) -> float:

@@ -25,18 +25,19 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import storage
-from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord, capture_code
+from mancala.board import CAPTURE_RULES, Board, MoveRecord, capture_code
 from mancala.engine import SearchResult
 from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
+from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
 from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
+from mancala.players import LEVELS as ENGINE_LEVELS
 from mancala.players import EnginePlayer, Player, RandomPlayer, canonical_spec
 
-PITS = 6
-SLOTS = 14
-STORES = (6, 13)                # South's and North's store slots
 MAX_MOVES = 2000                # longer than any game: a request holding more is not one
-#: the players the web app runs: no external programs, no pure-Python searches
-LEVELS = ("human", "random", "ai:easy", "ai:medium", "ai:hard", "ai:perfect")
+#: the players the web app runs, as the page names them: no external programs, no pure-Python searches
+LEVEL_NAMES = {"human": "Human", "random": "Random moves",
+               **{f"ai:{level}": f"Computer: {level}" for level in ENGINE_LEVELS}}
+LEVELS = tuple(LEVEL_NAMES)
 COMPUTER_LEVELS = LEVELS[1:]
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...
 MAX_ANALYSIS_SECONDS = 60.0     # ...and for at most this long
@@ -129,7 +130,7 @@ def state(spec: Dict[str, Any], board: Board) -> Dict[str, Any]:
         "position": spec,
         "slots": list(board.pits),
         "to_move": board.to_move,
-        "to_move_name": PLAYER_NAMES[board.to_move],
+        "to_move_name": SIDE_NAMES[board.to_move],
         "capture": board.capture,
         "legal_moves": list(board.legal_moves),
         "game_over": outcome is not None,
@@ -148,8 +149,8 @@ def sowing_path(slots: List[int], player: int, pit: int) -> List[int]:
     side's store (the rules of DESIGN §1); the page animates this path. The
     board after the move comes from :meth:`Board.push`, never from here.
     """
-    start = player * (PITS + 1) + pit
-    skip = STORES[1 - player]
+    start = pit_slot(player, pit)
+    skip = store_slot(1 - player)
     path: List[int] = []
     slot = start
     while len(path) < slots[start]:
@@ -165,12 +166,12 @@ def describe(record: MoveRecord, path: List[int]) -> Dict[str, Any]:
     return {
         "player": record.player,
         "pit_index": record.pit,
-        "slot": record.player * (PITS + 1) + record.pit,
+        "slot": pit_slot(record.player, record.pit),
         "path": path,
         "extra_turn": record.extra_turn,
         "captured": record.captured,
-        # a capture takes the last seed's pit and the one facing it (pit i faces 12 - i)
-        "capture_slots": [last, 12 - last] if record.captured else [],
+        # a capture takes the last seed's pit and the one facing it
+        "capture_slots": [last, facing_slot(last)] if record.captured else [],
         "game_over": record.game_over,
     }
 
@@ -236,10 +237,9 @@ def move_result(engine, board: Board, pit: int, depth: int) -> SearchResult:
     what :meth:`mancala.Engine.analyse` gives that move, one move at a time so
     the page sees each score as it comes (the tests hold the two together)."""
     child = board.copy(stack=False)
-    record = child.push(pit)
+    child.push(pit)
     sub = engine.search(child, depth=depth - 1)
-    sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
-    return SearchResult(pit, sign * sub.score, sub.depth + 1, sub.nodes, (pit,) + sub.pv,
+    return SearchResult(pit, PovScore(sub.score, child.to_move).pov(board.to_move), sub.depth + 1, sub.nodes, (pit,) + sub.pv,
                         sub.elapsed, sub.exact, sub.tt_hits)
 
 
@@ -249,13 +249,12 @@ def perfect_results(db, board: Board) -> Dict[int, SearchResult]:
     results = {}
     for pit in board.legal_moves:
         child = board.copy(stack=False)
-        record = child.push(pit)
+        child.push(pit)
         outcome = child.outcome()
         if outcome is not None:
-            score = outcome.margin if board.to_move == 0 else -outcome.margin
+            score = outcome.score.pov(board.to_move)
         else:
-            sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
-            score = sign * db.value(child)
+            score = PovScore(db.value(child), child.to_move).pov(board.to_move)
         results[pit] = SearchResult(pit, score, 0, 0, (pit,), 0.0, True)
     return results
 
@@ -275,7 +274,7 @@ def analysis_update(board: Board, depth: int, results: Dict[int, SearchResult],
         del entry["type"], entry["depth"]
     best = max(moves, key=lambda m: m["score"])     # the lowest pit among equals
     exact = all(m["exact"] for m in moves)
-    south = best["score"] if board.to_move == 0 else -best["score"]
+    south = PovScore(best["score"], board.to_move).south()
     return {"type": "depth", "depth": depth, "moves": moves, "best": best["pit_index"],
             "score": best["score"], "score_south": south, "pv": best["pv"],
             "nodes": nodes, "seconds": round(seconds, 4),
@@ -326,6 +325,6 @@ def load_text(text: str) -> Dict[str, Any]:
     return {"players": players, "note": "; ".join(notes), "state": answer}
 
 
-__all__ = ["LEVELS", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
+__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
            "analysis_update", "move_result", "move_update", "perfect_results", "save_text", "load_text", "CAPTURE_RULES"]

@@ -38,7 +38,8 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 from urllib.parse import urlsplit
 
 from mancala.errors import CommandError, InputError, RequestError, quote
-from mancala.limits import SMALL_HASH_MB, parse_whole
+from mancala.geometry import layout
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, SMALL_HASH_MB, parse_whole
 from mancala.web import api
 
 try:
@@ -287,8 +288,9 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
     @endpoint
     async def info(request: Request) -> Dict[str, Any]:
         from mancala.cli import version
-        return {"version": version(), "levels": list(api.LEVELS),
-                "capture_rules": list(api.CAPTURE_RULES), "seeds": [1, 12],
+        return {"version": version(), "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
+                "capture_rules": list(api.CAPTURE_RULES), "seeds": [MIN_SEEDS, MAX_SEEDS_PER_PIT],
+                "default_seeds": DEFAULT_SEEDS, "geometry": layout(),
                 "max_body": MAX_BODY, "max_searches": MAX_SEARCHES,
                 "max_analysis_depth": api.MAX_ANALYSIS_DEPTH,
                 "max_analysis_seconds": api.MAX_ANALYSIS_SECONDS}
