@@ -50,22 +50,22 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
-import re
 import signal
 import sys
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
 from mancala.board import Board
 from mancala.errors import IllegalMoveError, InvalidLimitError, PlayerFailedError, quote
 from mancala.geometry import SIDE_NAMES, store_slot
-from mancala.limits import DEFAULT_SEEDS, MAX_MOVE_SECONDS, check_seed, check_whole
+from mancala.limits import DEFAULT_SEEDS, check_move_seconds, check_seed, check_whole
 from mancala.game import Game
 from mancala.openings import opening_suite
-from mancala.players import Player, PlayerSpecError, parse_computer_player, parse_player
+from mancala.players import Player, PlayerSpecError, make_player
+from mancala.specs import PlayerSpec, machine_spec
 from mancala.stats import (DEFAULT_ALPHA, DEFAULT_BETA, SprtState, check_error_rate, elo_estimate,
                            sprt_state)
 
@@ -79,13 +79,15 @@ Progress = Callable[["GameResult", int, int], None]
 class ArenaConfig:
     """What to play: two player specs, how many games, the rules and the base seed.
 
-    Raises PlayerSpecError for a spec a machine cannot play, InvalidLimitError
+    The players are :class:`mancala.specs.PlayerSpec` values (a spelling is
+    parsed into one: :func:`check_player`). Raises PlayerSpecError for a spec a
+    machine cannot play (or ``ai:time`` without ``time``), InvalidLimitError
     for games below 1 or a seed outside 0..2**63-1 (:mod:`mancala.limits`),
     InvalidRuleError for seeds per pit outside 1..12 or an unknown capture rule.
     """
 
-    player_a: str
-    player_b: str
+    player_a: PlayerSpec
+    player_b: PlayerSpec
     games: int = 20
     seeds: int = DEFAULT_SEEDS
     capture: str = "standard"
@@ -98,14 +100,14 @@ class ArenaConfig:
     sprt_beta: float = DEFAULT_BETA
 
     def __post_init__(self) -> None:
-        if self.time is not None and (isinstance(self.time, bool)
-                                      or not isinstance(self.time, (int, float))
-                                      or not math.isfinite(self.time)
-                                      or not 0 < self.time <= MAX_MOVE_SECONDS):
-            raise InvalidLimitError(f"time is seconds, more than 0 and at most "
-                                    f"{MAX_MOVE_SECONDS:g}, not {quote(self.time)}")
+        if self.time is not None:
+            check_move_seconds(self.time)
+        for name in ("player_a", "player_b"):
+            object.__setattr__(self, name, check_player(getattr(self, name)))
         for spec in self.specs:
-            check_player(spec)
+            if spec.needs_time:
+                raise PlayerSpecError(f"{spec} without its seconds needs the arena's time "
+                                      f"(or write ai:time=S)")
         check_whole(self.games, "games", 1)
         Board(seeds=self.seeds, capture=self.capture)       # InvalidRuleError quoting a bad rule
         check_seed(self.seed)
@@ -123,16 +125,17 @@ class ArenaConfig:
         check_error_rate(self.sprt_beta, "beta")
 
     @property
-    def specs(self) -> Tuple[str, str]:
-        """A's and B's specs as played: with ``time``, the timed ones take it (:func:`timed_spec`)."""
-        return timed_spec(self.player_a, self.time), timed_spec(self.player_b, self.time)
+    def specs(self) -> Tuple[PlayerSpec, PlayerSpec]:
+        """A's and B's specs as played: with ``time``, the ones that take a time get it
+        (:meth:`PlayerSpec.timed`)."""
+        return self.player_a.timed(self.time), self.player_b.timed(self.time)
 
     def untimed(self) -> List[str]:
-        """With ``time``: the players' specs that do not take it (they play as given)."""
+        """With ``time``: the spellings of the players that do not take it (they play as given)."""
         if self.time is None:
             return []
-        return [spec for spec in (self.player_a, self.player_b)
-                if timed_spec(spec, self.time) == spec]
+        return [str(spec) for spec in (self.player_a, self.player_b)
+                if spec.timed(self.time) == spec]
 
     def suite(self) -> List[Tuple[int, ...]]:
         """The openings game pairs start from, in order (just the start without ``openings``)."""
@@ -218,8 +221,10 @@ class ArenaReport:
 
     def to_dict(self) -> Dict[str, object]:
         """As JSON shows it: an infinite Elo (all wins or all losses) is None."""
+        config = self.config
         return {
-            "config": asdict(self.config),
+            "config": dict(asdict(config), player_a=str(config.player_a),
+                           player_b=str(config.player_b)),
             "workers": self.workers,
             "elapsed": self.elapsed,
             "interrupted": self.interrupted,
@@ -238,29 +243,10 @@ def _finite(value):
 
 # -- the pieces
 
-def check_player(spec: str) -> Player:
-    """The player a spec makes, or PlayerSpecError: a spec a machine can play (not human)."""
-    return parse_computer_player(spec, needed_by="the arena")
-
-
-_TIMED_ENGINE = re.compile(r"@\s*[0-9.eE+-]+\s*$")      # engine:"..."@S: its own time
-
-
-def timed_spec(spec: str, seconds: Optional[float]) -> str:
-    """``spec`` with the arena's per-move time ``seconds``, if it takes one.
-
-    ``ai:time`` (no value) becomes ``ai:time=S``; ``engine:...`` without a
-    trailing ``@S`` gets ``@S``. Anything else (and everything when
-    ``seconds`` is None) comes back unchanged.
-    """
-    if seconds is None or not isinstance(spec, str):
-        return spec
-    text = spec.strip()
-    if text.lower() == "ai:time":
-        return f"ai:time={seconds:g}"
-    if text.lower().startswith("engine:") and not _TIMED_ENGINE.search(text):
-        return f"{text}@{seconds:g}"
-    return spec
+def check_player(spec: Union[str, PlayerSpec]) -> PlayerSpec:
+    """The spec of a player the arena can play (a machine's, not human; ``ai:time``
+    alone takes the arena's time), or PlayerSpecError listing those spellings."""
+    return machine_spec(spec, needed_by="the arena", open_time=True)
 
 
 def game_seed(base: int, index: int) -> int:
@@ -312,7 +298,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     players: List[Player] = []
     try:
         for side, spec in enumerate(specs):      # as Game makes them: South's seed, North's seed + 1
-            players.append(parse_player(spec, seed + side))
+            players.append(make_player(spec, seed + side))
         game = Game(*players, seeds=config.seeds, capture=config.capture, moves=opening,
                     seed=seed)
         spent = [0.0, 0.0]      # by side
@@ -516,5 +502,5 @@ def _run_parallel(config: ArenaConfig, workers: int,
 
 
 __all__ = ["ArenaConfig", "ArenaReport", "Runner", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena",
-           "play_game", "summarise", "pair_counts", "close_players", "timed_spec",
+           "play_game", "summarise", "pair_counts", "close_players",
            "wilson_interval", "game_seed", "check_player"]

@@ -8,7 +8,7 @@
         InvalidRuleError            an unknown capture rule or evaluation; seeds per pit out of range
         IllegalMoveError            a pit that is not a legal move
         InvalidLimitError           a number out of its range (depth, time, nodes, table, threads...)
-        PlayerSpecError             a player spelling parse_player does not know
+        PlayerSpecError             a player spelling mancala.specs does not know
         EntryError                  a line typed at the game's prompt that is not a pit or a command
         GameError                   something the game cannot do now (undo with nothing to undo)
         SaveFileError               a save file that cannot be read or is not a real game
@@ -57,7 +57,7 @@ class InvalidLimitError(InputError):
 
 
 class PlayerSpecError(InputError):
-    """A player spelling parse_player does not know."""
+    """A player spelling (or spec) mancala.specs does not know."""
 
 
 class EntryError(InputError):

@@ -24,11 +24,12 @@ from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
 from mancala.errors import GameError, IllegalMoveError, MancalaError, quote
 from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
-from mancala.players import MoveInfo, Player, Request, canonical_spec, parse_player
+from mancala.players import MoveInfo, Player, Request, canonical_spec, make_player
+from mancala.specs import PlayerSpec
 
 HINT_DEPTH = 14        # a few milliseconds from any position
 
-PlayerLike = Union[str, Player]
+PlayerLike = Union[str, PlayerSpec, Player]
 
 
 class Hint(NamedTuple):
@@ -81,8 +82,8 @@ class GameObserver:
 class Game:
     """A game of Kalah between two players.
 
-    ``south``/``north`` are players or their spellings (``"human"``,
-    ``"ai:hard"``, ...; see :func:`mancala.players.parse_player`). ``moves``
+    ``south``/``north`` are players, their specs or their spellings (``"human"``,
+    ``"ai:hard"``, ...; see :mod:`mancala.specs`). ``moves``
     replays a history first. With ``autosave`` (a path) the game is saved
     there after every move and undo. ``input``/``output`` are handed to the
     human players made from spellings.
@@ -130,7 +131,7 @@ class Game:
         if isinstance(who, Player):
             return who
         seed = None if self.seed is None else self.seed + side
-        return parse_player(who, seed, input=self._input, output=self._output)
+        return make_player(PlayerSpec.parse(who), seed, input=self._input, output=self._output)
 
     # -- state
 

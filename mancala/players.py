@@ -1,8 +1,9 @@
 """Players: anything that chooses a move for a board.
 
 The game loop depends only on :class:`Player` (``choose(board) -> pit``, with
-pits 0..5 from the mover's left). ``parse_player("ai:hard")`` turns the
-spellings the command line accepts into players:
+pits 0..5 from the mover's left). :func:`make_player` makes the player a
+:class:`mancala.specs.PlayerSpec` names, :func:`parse_player` the one a spelling
+names (``parse_player("ai:hard")``; the spellings are :mod:`mancala.specs`'):
 
 ==================  ==========================================================
 ``human``           types moves (1-6 or letters) and commands; see :class:`Human`
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import builtins
 import logging
-import math
 import os
 import random
 import re
@@ -44,17 +44,11 @@ from mancala import book
 from mancala.board import Board, capture_code
 from mancala.errors import EntryError, PlayerSpecError, quote
 from mancala.geometry import PITS, SIDE_NAMES
-from mancala.limits import (MAX_DEPTH, MAX_MOVE_SECONDS, MAX_REFERENCE_DEPTH, PLAY_EVALUATION,
-                            SMALL_HASH_MB, check_whole, default_table_mb, parse_whole)
+from mancala.limits import PLAY_EVALUATION, SMALL_HASH_MB, default_table_mb, parse_whole
+from mancala.specs import EXTERNAL_TIME, PlayerSpec
 
-LEVELS = ("easy", "medium", "hard", "perfect")
 COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
-VALID_SPECS = ("human, random, minimax:N, alphabeta:N, ai, ai:easy, ai:medium, ai:hard, "
-               "ai:perfect, ai:depth=N, ai:time=S, engine:\"COMMAND\", engine:\"COMMAND\"@S")
-MACHINE_SPECS = ", ".join(form for form in VALID_SPECS.split(", ") if form != "human")
-MAX_TIME = MAX_MOVE_SECONDS             # old names of mancala.limits' values
-REFERENCE_MAX_DEPTH = MAX_REFERENCE_DEPTH
 
 EASY_DEPTH = 2
 EASY_RANDOM = 1 / 3          # share of easy's moves picked at random
@@ -65,7 +59,6 @@ PERFECT_FALLBACK_TIME = 1.0
 HASH_MB = SMALL_HASH_MB
 PERFECT_HASH_MB = 256
 PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
-EXTERNAL_TIME = 0.1     # seconds per move of an engine:"..." player
 
 
 class MoveInfo(NamedTuple):
@@ -94,7 +87,7 @@ class Request(Exception):
 class Player:
     """Chooses a move: ``choose(board)`` returns a legal pit 0..5 of the side to move."""
 
-    #: the spelling parse_player accepts for this player (saved in game files)
+    #: its canonical spelling (str of its PlayerSpec; saved in game files)
     spec: str = "?"
     #: one line for menus and help
     description: str = ""
@@ -236,8 +229,8 @@ class _ReferencePlayer(Player):
     def __init__(self, depth: int) -> None:
         """PlayerSpecError unless ``depth`` is 1..30 (:data:`mancala.limits.MAX_REFERENCE_DEPTH`)."""
         super().__init__()
-        self.depth = check_whole(depth, "depth", 1, MAX_REFERENCE_DEPTH, error=PlayerSpecError)
-        self.spec = f"{self.kind}:{depth}"
+        self.spec = str(PlayerSpec(self.kind, depth=depth))
+        self.depth = depth
         self.description = f"textbook {self.kind} in pure Python, {depth} moves deep"
 
     def _search(self, slots, to_move, depth, capture):
@@ -292,26 +285,17 @@ class EnginePlayer(Player):
     def __init__(self, level: Optional[str] = None, *, depth: Optional[int] = None,
                  time: Optional[float] = None, seed: Optional[int] = None) -> None:
         super().__init__()
-        given = [x is not None for x in (level, depth, time)]
-        if sum(given) != 1:
+        spec = PlayerSpec("ai", level=level, depth=depth, time=time)
+        if spec.needs_time:
             raise PlayerSpecError("give one of level, depth or time")
-        if level is not None:
-            if level not in LEVELS:
-                raise PlayerSpecError(f"unknown level {quote(level)}; use {', '.join(LEVELS)}")
-            self.spec = f"ai:{level}"
-            self.description = self.DESCRIPTIONS[level]
-        elif depth is not None:
-            check_whole(depth, "depth", 1, MAX_DEPTH, error=PlayerSpecError)
-            self.spec = f"ai:depth={depth}"
-            self.description = f"looks {depth} moves ahead"
+        self.spec = str(spec)
+        self.level, self.depth, self.time = spec.level, spec.depth, spec.time
+        if spec.level is not None:
+            self.description = self.DESCRIPTIONS[spec.level]
+        elif spec.depth is not None:
+            self.description = f"looks {spec.depth} moves ahead"
         else:
-            if isinstance(time, bool) or not isinstance(time, (int, float)) \
-                    or not math.isfinite(time) or not 0 < time <= MAX_TIME:
-                raise PlayerSpecError(f"time is seconds, more than 0 and at most {MAX_TIME:g}, "
-                                      f"not {quote(time)}")
-            self.spec = f"ai:time={time:g}"
-            self.description = f"searches {time:g} s per move"
-        self.level, self.depth, self.time = level, depth, time
+            self.description = f"searches {spec.time:g} s per move"
         self._rng = random.Random(seed)
         self._engine = None
         self._book_failed = False
@@ -412,20 +396,9 @@ class ExternalPlayer(Player):
 
     def __init__(self, command: str, time: float = EXTERNAL_TIME) -> None:
         super().__init__()
-        from mancala.external import split_command
-        if not isinstance(command, str):
-            raise PlayerSpecError(f"an engine command is a string, not {quote(command)}")
-        split_command(command)                       # a spelling error shows now
-        if isinstance(time, bool) or not isinstance(time, (int, float)) \
-                or not math.isfinite(time) or not 0 < time <= MAX_TIME:
-            raise PlayerSpecError(f"time is seconds, more than 0 and at most {MAX_TIME:g}, "
-                                  f"not {quote(time)}")
-        if '"' in command:
-            raise PlayerSpecError(f"an engine command cannot hold a double quote: {quote(command)}")
-        self.command = command.strip()
-        self.time = time
-        self.spec = f'engine:"{self.command}"' + (f"@{time:g}" if time != EXTERNAL_TIME else "")
-        self.description = f"the program {self.command!r}, {time:g} s per move"
+        spec = PlayerSpec("engine", command=command, time=time)
+        self.command, self.time, self.spec = spec.command, spec.seconds, str(spec)
+        self.description = f"the program {self.command!r}, {self.time:g} s per move"
         self._process = None
 
     def choose(self, board: Board) -> int:
@@ -463,117 +436,52 @@ class ExternalPlayer(Player):
             self._process = None
 
 
-def _parse_external(spec: str, text: str) -> Player:
-    """``engine:"COMMAND"`` or ``engine:"COMMAND"@S`` (quotes optional without spaces)."""
-    rest = text[len("engine:"):].strip()
-    if rest.startswith('"'):
-        command, quote_mark, suffix = rest[1:].partition('"')
-        if not quote_mark:
-            raise _bad(spec, "the command's closing quote is missing")
-    else:
-        command, at, seconds = rest.rpartition("@")
-        if at and re.fullmatch(r"[0-9.eE+-]+|nan|inf", seconds.strip().lower()):
-            suffix = "@" + seconds
-        else:
-            command, suffix = rest, ""
-    suffix = suffix.strip()
-    seconds = EXTERNAL_TIME
-    if suffix:
-        if not suffix.startswith("@"):
-            raise _bad(spec, 'after the command comes nothing or @SECONDS')
-        try:
-            seconds = float(suffix[1:])
-        except ValueError:
-            raise _bad(spec, "time is seconds") from None
-        if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME:
-            raise _bad(spec, f"time is more than 0 and at most {MAX_TIME:g} seconds")
-    if not command.strip():
-        raise _bad(spec, "the engine command is empty")
-    try:
-        return ExternalPlayer(command, time=seconds)
-    except PlayerSpecError as exc:
-        raise _bad(spec, str(exc)) from None
+# -- making players -----------------------------------------------------------------
 
-
-# -- parsing ------------------------------------------------------------------------
-
-def _bad(spec: object, why: str = "") -> PlayerSpecError:
-    reason = f" ({why})" if why else ""
-    return PlayerSpecError(f"unknown player {quote(spec)}{reason}; use one of: {VALID_SPECS}")
-
-
-def parse_player(spec: str, seed: Optional[int] = None, *,
-                 input: Optional[Callable[[str], str]] = None,
-                 output: Optional[Callable[[str], None]] = None) -> Player:
-    """A player from its spelling (see the module docstring).
+def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
+                input: Optional[Callable[[str], str]] = None,
+                output: Optional[Callable[[str], None]] = None) -> Player:
+    """The player a spec names (see the module docstring).
 
     ``seed`` seeds the random choices of ``random`` and ``ai:easy``/``ai:medium``;
-    ``input``/``output`` are given to a ``human``. A bad spelling raises
-    PlayerSpecError (a ValueError) listing the valid forms.
+    ``input``/``output`` are given to a ``human``. PlayerSpecError for an
+    ``ai:time`` still waiting for its seconds (:meth:`PlayerSpec.timed`).
     """
-    if not isinstance(spec, str):
-        raise _bad(spec)
-    if spec.strip()[:7].lower() == "engine:":     # the command keeps its case
-        return _parse_external(spec, spec.strip())
-    text = spec.strip().lower()
-    kind, sep, arg = text.partition(":")
-    if text == "human":
+    if spec.kind == "human":
         return Human(input=input, output=output)
-    if text == "random":
+    if spec.kind == "random":
         return RandomPlayer(seed)
-    if text == "ai":
-        return EnginePlayer("medium", seed=seed)
-    if kind in ("minimax", "alphabeta") and sep:
-        if not re.fullmatch(r"[0-9]{1,3}", arg) or not 1 <= int(arg) <= REFERENCE_MAX_DEPTH:
-            raise _bad(spec, f"depth is 1..{REFERENCE_MAX_DEPTH}")
-        cls = MinimaxPlayer if kind == "minimax" else AlphaBetaPlayer
-        return cls(int(arg))
-    if kind == "ai" and sep:
-        if arg in LEVELS:
-            return EnginePlayer(arg, seed=seed)
-        key, eq, value = arg.partition("=")
-        if eq and key == "depth":
-            if not re.fullmatch(r"[0-9]{1,3}", value) or not 1 <= int(value) <= MAX_DEPTH:
-                raise _bad(spec, f"depth is 1..{MAX_DEPTH}")
-            return EnginePlayer(depth=int(value), seed=seed)
-        if eq and key == "time":
-            try:
-                seconds = float(value)
-            except ValueError:
-                raise _bad(spec, "time is seconds") from None
-            if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME:
-                raise _bad(spec, f"time is more than 0 and at most {MAX_TIME:g} seconds")
-            return EnginePlayer(time=seconds, seed=seed)
-    raise _bad(spec)
+    if spec.kind == "minimax":
+        return MinimaxPlayer(spec.depth)
+    if spec.kind == "alphabeta":
+        return AlphaBetaPlayer(spec.depth)
+    if spec.kind == "engine":
+        return ExternalPlayer(spec.command, time=spec.seconds)
+    if spec.needs_time:
+        raise PlayerSpecError(f"{spec} needs its seconds: ai:time=S")
+    return EnginePlayer(spec.level, depth=spec.depth, time=spec.time, seed=seed)
 
 
-def parse_computer_player(spec: object, seed: Optional[int] = None, *,
-                          needed_by: str = "this") -> Player:
-    """A player a machine can play (not ``human``) from its spelling, as
-    :func:`parse_player` makes it; otherwise PlayerSpecError listing the
-    spellings a machine can play. ``needed_by`` names who asks ("the arena")."""
-    try:
-        player = parse_player(spec, seed=seed)
-    except PlayerSpecError as exc:
-        raise PlayerSpecError(str(exc).replace(VALID_SPECS, MACHINE_SPECS)) from None
-    if player.is_human:
-        raise PlayerSpecError(f"{needed_by} plays computer players, not {quote(spec)}; "
-                              f"use one of: {MACHINE_SPECS}")
-    return player
+def parse_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None, *,
+                 input: Optional[Callable[[str], str]] = None,
+                 output: Optional[Callable[[str], None]] = None) -> Player:
+    """The player a spelling names: :func:`make_player` of :meth:`PlayerSpec.parse`.
+    A bad spelling raises PlayerSpecError (a ValueError) listing the valid forms."""
+    return make_player(PlayerSpec.parse(spec), seed, input=input, output=output)
 
 
 def canonical_spec(spec: str) -> str:
     """A player spelling in its canonical form (``" AI:Hard "`` -> ``"ai:hard"``).
 
-    Raises PlayerSpecError (a ValueError) as :func:`parse_player` does; this
+    Raises PlayerSpecError (a ValueError) as :meth:`PlayerSpec.parse` does; this
     is the check save files are loaded with (``storage.load(path, players=canonical_spec)``).
     """
-    return parse_player(spec).spec
+    return str(PlayerSpec.parse(spec))
 
 
 __all__ = [
     "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
     "ExternalPlayer",
-    "MoveInfo", "Request", "PlayerSpecError", "parse_player", "parse_computer_player", "parse_entry",
-    "pit_label", "legal_pits_text", "LEVELS", "COMMANDS", "VALID_SPECS", "MACHINE_SPECS",
+    "MoveInfo", "Request", "PlayerSpecError", "make_player", "parse_player",
+    "parse_entry", "pit_label", "legal_pits_text", "COMMANDS",
 ]

@@ -25,9 +25,8 @@ from mancala.errors import quote
 from mancala.geometry import NORTH, PITS, SIDE_NAMES, SOUTH, pit_of, pit_slot, pit_slots, store_slot
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.game import Game, GameObserver, Hint
-from mancala.players import (
-    LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, Request, canonical_spec, parse_player,
-    pit_label)
+from mancala.players import EnginePlayer, MoveInfo, Request, canonical_spec, pit_label
+from mancala.specs import LEVELS, VALID_SPECS
 
 DEMO_PLAYER = "ai:medium"
 RESUME_HINT = "python -m mancala play --resume"
@@ -293,12 +292,12 @@ def ask_player(term: Terminal, side: str, default: int) -> str:
         ("a person (human)", "human"),
         ("the computer", "ai"),
         ("a random mover", "random"),
-    ], default, free=lambda text: parse_player(text).spec)
+    ], default, free=canonical_spec)
     if kind != "ai":
         return kind
     return choose(term, f"How strong is the computer playing {side}?", [
         (f"{level:<10}{EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}") for level in LEVELS
-    ], 2, free=lambda text: parse_player(text).spec)
+    ], 2, free=canonical_spec)
 
 
 def ask_seeds(term: Terminal) -> int:

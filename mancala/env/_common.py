@@ -5,13 +5,14 @@ turns these plain lists into its own types. The rules stay in mancala.Board.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Union
 
 from mancala.board import Board
 from mancala.errors import InvalidRuleError, quote
 from mancala.geometry import PITS
 from mancala.limits import check_seeds
-from mancala.players import Player, parse_computer_player
+from mancala.players import Player, make_player
+from mancala.specs import PlayerSpec, machine_spec
 
 REWARDS = ("win", "margin")
 
@@ -48,6 +49,7 @@ def final_reward(board: Board, player: int, reward: str) -> float:
     return float((margin > 0) - (margin < 0))
 
 
-def computer_player(spec: object, seed: Optional[int] = None) -> Player:
-    """A computer player from its spelling (mancala.players.parse_computer_player)."""
-    return parse_computer_player(spec, seed=seed, needed_by="the environment")
+def computer_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None) -> Player:
+    """A computer player from its spec or spelling (:func:`mancala.specs.machine_spec`:
+    PlayerSpecError for ``human`` or a spelling that is not one)."""
+    return make_player(machine_spec(spec, needed_by="the environment"), seed)

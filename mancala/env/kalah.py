@@ -41,8 +41,8 @@ class KalahEnv(gymnasium.Env):
       seeds margin (``reward="margin"``); ``info["margin"]`` holds the margin.
       ``truncated`` is always False.
     - ``side``: the agent plays South (moves first), North, or a side drawn
-      at each reset. ``opponent``: any computer player spelling of
-      :func:`mancala.players.parse_player` (``random``, ``ai:easy``,
+      at each reset. ``opponent``: any computer player's
+      :class:`mancala.specs.PlayerSpec` or its spelling (``random``, ``ai:easy``,
       ``ai:depth=3``, ``ai:time=0.01``, ``engine:"CMD"``...).
     - Seeding: ``reset(seed=...)`` seeds the side draw and the opponent's own
       random choices, so the same seed and actions replay the same episode

@@ -185,7 +185,7 @@ class EngineBot(pyspiel.Bot):
     """An OpenSpiel bot that plays with a mancala computer player.
 
     ``EngineBot(game, player_id, level="ai:easy", seed=None)``: ``level`` is any
-    computer player spelling of :func:`mancala.players.parse_player`
+    computer player's :class:`mancala.specs.PlayerSpec` or its spelling
     (``ai:easy``, ``ai:medium``, ``ai:hard``, ``ai:depth=N``, ``ai:time=S``,
     ``random``...), seeded by ``seed``. ``game`` is ``python_kalah`` (any
     rules) or OpenSpiel's ``mancala``.

@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from mancala.env import _common
-from mancala.geometry import PITS, SIDE_NAMES, SLOTS, seen_by
+from mancala.geometry import PITS, SLOTS, seen_by
 
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "ansi")

@@ -30,8 +30,9 @@ from mancala.engine import SearchResult
 from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
 from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
-from mancala.players import LEVELS as ENGINE_LEVELS
-from mancala.players import EnginePlayer, Player, RandomPlayer, canonical_spec
+from mancala.players import Player, canonical_spec, make_player
+from mancala.specs import LEVELS as ENGINE_LEVELS
+from mancala.specs import PlayerSpec
 
 MAX_MOVES = 2000                # longer than any game: a request holding more is not one
 #: the players the web app runs, as the page names them: no external programs, no pure-Python searches
@@ -201,9 +202,7 @@ def computer(level: Any, seed: Optional[int] = None) -> Player:
     """The computer player of a level in :data:`COMPUTER_LEVELS`, else RequestError listing them."""
     if not isinstance(level, str) or level not in COMPUTER_LEVELS:
         raise RequestError(f"level is one of {', '.join(COMPUTER_LEVELS)}, not {quote(level)}")
-    if level == "random":
-        return RandomPlayer(seed)
-    return EnginePlayer(level.split(":", 1)[1], seed=seed)
+    return make_player(PlayerSpec.parse(level), seed)
 
 
 def choice(player: Player, board: Board, pit: int, level: str) -> Dict[str, Any]:
