@@ -9,11 +9,12 @@ from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 from mancala._core import (EVALUATIONS, MAX_DEPTH, MAX_SEEDS, PLAY_ASPIRATION, PLAY_DEEPER_TT,
                            PLAY_PVS, Searcher)
+from mancala import analysis as _analysis
 from mancala import endgame as _endgame
+from mancala.analysis import AnalysisProgress
 from mancala._threads import Workers
 from mancala.board import Board, capture_code
 from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
-from mancala.geometry import PovScore
 from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, check_hash_mb,
                             check_nodes, check_seconds, check_threads)
 
@@ -426,35 +427,39 @@ class Engine:
     @_serialised
     def analyse(self, board: Board, limit: Optional[SearchLimit] = None, *,
                 depth: Optional[int] = None, time: Optional[float] = None,
-                nodes: Optional[int] = None, exact: bool = False) -> Dict[int, SearchResult]:
-        """A result for every legal move, scored from the side to move's view.
+                nodes: Optional[int] = None, exact: bool = False, deepen: bool = False,
+                progress: Optional[Callable[[AnalysisProgress], None]] = None
+                ) -> Dict[int, SearchResult]:
+        """A result for every legal move, scored from the side to move's view (MultiPV).
 
-        Each move's child is searched to one move less than the limit's depth
-        (or solved exactly with ``exact=True``); a time or node limit is shared
-        equally among the moves. Raises InvalidLimitError for a limit out of range.
+        Each move's child is searched to one move less than the depth (or
+        solved exactly with ``exact=True``); a move's ``pv`` starts with it.
+        One pass by default: a time or node limit is shared equally among
+        the moves (depth 12 when no limit is given). ``deepen=True`` searches
+        every move at depth 1, 2, 3, ... up to the limit's depth (with none,
+        until ``stop()``) and answers with the last depth every move finished;
+        a time or node limit is then the whole analysis's, the depth it
+        interrupts is dropped, and the analysis ends once every score is
+        exact. Its searches are exact-depth ones (the time is kept by a
+        timer, not by the search), so a depth's scores are the same on any
+        engine. ``progress(info)`` is called with an
+        :class:`~mancala.analysis.AnalysisProgress` after each move's result
+        and after each finished depth; an exception it raises stops the
+        analysis and propagates from here. Raises InvalidLimitError for a
+        limit out of range and TypeError if ``board`` is not a
+        :class:`mancala.Board`.
         """
-        limit = self._limit(limit, depth, time, nodes)
-        moves = board.legal_moves
-        results: Dict[int, SearchResult] = {}
-        for pit in moves:
-            child = board.copy(stack=False)
-            child.push(pit)
-            share = SearchLimit(
-                depth=max(1, limit.depth - 1) if limit.depth else None,
-                time=limit.time / len(moves) if limit.time else None,
-                nodes=max(1, limit.nodes // len(moves)) if limit.nodes else None)
-            if exact:
-                sub = self.solve(child, time=share.time, nodes=share.nodes)
-            elif limit.depth == 1 and not child.is_game_over():
-                sub = self._static(child)
-            else:
-                sub = self.search(child, share)
-            results[pit] = SearchResult(
-                pit, PovScore(sub.score, child.to_move).pov(board.to_move), sub.depth + 1, sub.nodes, (pit,) + sub.pv,
-                sub.elapsed, sub.exact, sub.tt_hits)
-        return results
+        limit = self._limit(limit, depth, time, nodes, default_depth=None if deepen else DEFAULT_DEPTH)
+        if not isinstance(board, Board):
+            raise TypeError(f"analyse a mancala.Board, not {quote(board)}")
+        return _analysis.analyse(self, board, limit, exact, deepen, progress)
 
     # -- helpers
+
+    def _interrupt(self) -> None:
+        """End the searching now running, as a limit does, without stop()'s
+        mark: what the call does next is its own (an analysis's timer)."""
+        self._searcher.abort()
 
     def _rearm(self) -> None:
         """Let searches run again after the helpers' abort, unless stop() was called.

@@ -13,7 +13,6 @@ numbers them (``Board.push`` takes 0..5).
 """
 from __future__ import annotations
 
-import inspect
 import threading
 from typing import BinaryIO, Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
@@ -484,13 +483,7 @@ class Session:
                 self._info(None, result.score if result.exact else None, result.exact,
                            result.nodes, result.elapsed, result.pv if result.move is not None else ())
             else:
-                keywords = limits.search_limits()
-                if _accepts_progress(engine.search):
-                    keywords["progress"] = self._progress
-                result = engine.search(board, **keywords)
-                if "progress" not in keywords:
-                    self._info(result.depth, result.score, result.exact, result.nodes,
-                               result.elapsed, result.pv)
+                result = engine.search(board, progress=self._progress, **limits.search_limits())
             # a solve stopped in its first short search has no move yet: a depth-1 search has
             move = result.move if result.move is not None else engine.search(board, depth=1).move
             if limits.infinite:
@@ -503,19 +496,10 @@ class Session:
                     self.say(f"bestmove {move + 1}")
                 self._running = False
 
-    def _progress(self, *args, **kwargs) -> None:
-        """One finished depth from Engine.search: depth, score, move, nodes, seconds, pv."""
+    def _progress(self, info) -> None:
+        """One finished depth of Engine.search (a SearchProgress) as an info line."""
         try:
-            names = ("depth", "score", "move", "nodes", "seconds", "pv")
-            if len(args) == 1 and not kwargs and hasattr(args[0], "depth"):
-                found = {n: getattr(args[0], n, None) for n in names + ("exact",)}
-                found["seconds"] = getattr(args[0], "elapsed", found["seconds"])
-            else:
-                found = dict(zip(names, args))
-                found.update(kwargs)
-            self._info(found.get("depth"), found.get("score"), bool(found.get("exact")),
-                       found.get("nodes"), found.get("seconds") or found.get("elapsed"),
-                       found.get("pv") or ())
+            self._info(info.depth, info.score, info.exact, info.nodes, info.seconds, info.pv)
         except Exception:   # a progress report must never end the search
             pass
 
@@ -548,14 +532,6 @@ class Session:
         if pv:
             parts.append(f"pv {pits_text(pv)}")
         self.say(" ".join(parts))
-
-
-def _accepts_progress(search: Callable) -> bool:
-    """True if Engine.search takes a ``progress`` callback (added by the timed search)."""
-    try:
-        return "progress" in inspect.signature(search).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def serve(lines: Iterable[Union[str, bytes]], write: Callable[[str], None], version: str = "",

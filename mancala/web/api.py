@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import storage
 from mancala.board import CAPTURE_RULES, Board, MoveRecord, capture_code
+from mancala.analysis import AnalysisProgress
 from mancala.engine import SearchResult
 from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
@@ -231,53 +232,24 @@ def analysis_request(data: Any) -> Tuple[Dict[str, Any], Board, int, float]:
     return spec, board, depth, float(seconds)
 
 
-def move_result(engine, board: Board, pit: int, depth: int) -> SearchResult:
-    """One move of a ``depth``-move analysis (depth >= 2), scored from the mover's view:
-    what :meth:`mancala.Engine.analyse` gives that move, one move at a time so
-    the page sees each score as it comes (the tests hold the two together)."""
-    child = board.copy(stack=False)
-    child.push(pit)
-    sub = engine.search(child, depth=depth - 1)
-    return SearchResult(pit, PovScore(sub.score, child.to_move).pov(board.to_move), sub.depth + 1, sub.nodes, (pit,) + sub.pv,
-                        sub.elapsed, sub.exact, sub.tt_hits)
-
-
-def perfect_results(db, board: Board) -> Dict[int, SearchResult]:
-    """Every legal move's perfect-play value (the final margin, from the mover's
-    view), read from an endgame database that covers the board."""
-    results = {}
-    for pit in board.legal_moves:
-        child = board.copy(stack=False)
-        child.push(pit)
-        outcome = child.outcome()
-        if outcome is not None:
-            score = outcome.score.pov(board.to_move)
-        else:
-            score = PovScore(db.value(child), child.to_move).pov(board.to_move)
-        results[pit] = SearchResult(pit, score, 0, 0, (pit,), 0.0, True)
-    return results
-
-
 def move_update(depth: int, result: SearchResult) -> Dict[str, Any]:
     """One move's score at a depth, sent as soon as it is known."""
     return {"type": "move", "depth": depth, "pit_index": result.move, "score": result.score,
             "pv": list(result.pv), "exact": result.exact}
 
 
-def analysis_update(board: Board, depth: int, results: Dict[int, SearchResult],
-                    nodes: int, seconds: float) -> Dict[str, Any]:
+def analysis_update(board: Board, step: AnalysisProgress) -> Dict[str, Any]:
     """One finished depth of a live analysis: every legal move's score (from the
     mover's view), the best line, speed, and whether every score is exact."""
-    moves = [move_update(depth, result) for _, result in sorted(results.items())]
+    moves = [move_update(step.depth, result) for _, result in sorted(step.results.items())]
     for entry in moves:
         del entry["type"], entry["depth"]
-    best = max(moves, key=lambda m: m["score"])     # the lowest pit among equals
-    exact = all(m["exact"] for m in moves)
-    south = PovScore(best["score"], board.to_move).south()
-    return {"type": "depth", "depth": depth, "moves": moves, "best": best["pit_index"],
-            "score": best["score"], "score_south": south, "pv": best["pv"],
-            "nodes": nodes, "seconds": round(seconds, 4),
-            "nps": int(nodes / seconds) if seconds > 0 else 0, "exact": exact}
+    best = step.best
+    seconds = step.seconds
+    return {"type": "depth", "depth": step.depth, "moves": moves, "best": best.move,
+            "score": best.score, "score_south": PovScore(best.score, board.to_move).south(),
+            "pv": list(best.pv), "nodes": step.nodes, "seconds": round(seconds, 4),
+            "nps": int(step.nodes / seconds) if seconds > 0 else 0, "exact": step.exact}
 
 
 # -- save files ------------------------------------------------------------------------
@@ -326,4 +298,4 @@ def load_text(text: str) -> Dict[str, Any]:
 
 __all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
-           "analysis_update", "move_result", "move_update", "perfect_results", "save_text", "load_text", "CAPTURE_RULES"]
+           "analysis_update", "move_update", "save_text", "load_text", "CAPTURE_RULES"]

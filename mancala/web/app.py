@@ -66,6 +66,7 @@ DISCONNECT_POLL = 0.2           # seconds between looks for a client that has go
 MAX_SOCKETS = 64                # analysis WebSockets open at once
 TAB_ID_CHARS = 64
 THINKING_EVERY = 0.25           # seconds between "thinking" messages while a move is searched
+FIRST_DEPTH = 2                 # the page is shown depths from 2 (depth 1: each move's sowing alone)
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
 
 #: the packaged files the server answers with: URL path -> (file in static/, media type)
@@ -147,7 +148,6 @@ class Job:
 
     def __init__(self) -> None:
         self.cancelled = False
-        self.timed_out = False
         self.engine = None
 
     def stop(self) -> None:
@@ -192,6 +192,29 @@ class Server:
     async def run(self, work: Callable[[], Any]) -> Any:
         """``work()`` in a worker thread, waiting for one of the search slots."""
         return await anyio.to_thread.run_sync(work, limiter=self.limiter)
+
+    async def run_in_turns(self, work: Callable[[Callable[[], None]], Any]) -> Any:
+        """``work(take_turns)`` in a worker thread holding one of the search slots,
+        for long work (an analysis): each ``take_turns()`` gives the slot back and
+        waits for it again, behind the searches already waiting for one."""
+        limiter = self.limiter
+
+        def in_thread() -> Any:
+            token = object()
+            anyio.from_thread.run(limiter.acquire_on_behalf_of, token)
+            held = [True]
+
+            def take_turns() -> None:
+                held[0] = False
+                anyio.from_thread.run_sync(limiter.release_on_behalf_of, token)
+                anyio.from_thread.run(limiter.acquire_on_behalf_of, token)
+                held[0] = True
+            try:
+                return work(take_turns)
+            finally:
+                if held[0]:
+                    anyio.from_thread.run_sync(limiter.release_on_behalf_of, token)
+        return await anyio.to_thread.run_sync(in_thread)
 
     def endgame(self, capture: str):
         """The endgame database cached for a capture rule (None if none is), looked
@@ -455,9 +478,10 @@ class Analysis:
     as each move's score is found (and a ``thinking`` every
     :data:`THINKING_EVERY` seconds while one takes longer), then a ``depth``
     with all of them (a position an endgame database covers: every move's
-    perfect-play value at once, depth 0, ``endgame``: the database's seeds); then
+    perfect-play value, depth 0, ``endgame``: the database's seeds); then
     ``done`` with a reason (solved, depth, time, game over), or ``error``
-    with one line.
+    with one line. The analysis is :meth:`mancala.Engine.analyse`'s
+    (``deepen=True``); this class only carries its steps.
     """
 
     def __init__(self, server: Server, socket: "WebSocket") -> None:
@@ -511,6 +535,8 @@ class Analysis:
 
     async def analyse(self, job: Job, spec: Dict[str, Any], board, depth: int,
                       seconds: float) -> None:
+        """The analysis of one position: ``Engine.analyse`` deepening (or, where an endgame
+        database covers the board, solving every move from it), its steps sent as they come."""
         from mancala.engine import Engine
 
         await self.send({"type": "start", "position": spec, "legal_moves": list(board.legal_moves),
@@ -519,67 +545,70 @@ class Analysis:
             await self.send({"type": "done", "reason": "game over"})
             return
         db = await self.server.run(lambda: self.server.endgame(board.capture))
-        if db is not None and db.covers(board):
-            await self.perfect(job, board, db)
-            return
+        perfect = db is not None and db.covers(board)
         if self.engine is None:
             self.engine = await self.server.run(lambda: Engine(hash_mb=SMALL_HASH_MB, endgame=None))
-        job.engine = self.engine
+        engine = job.engine = self.engine
+        engine.endgame = db if perfect else None        # perfect play: every move read from it
+        loop = asyncio.get_running_loop()
+        steps: "asyncio.Queue" = asyncio.Queue()
         start = time.perf_counter()
 
-        def out_of_time() -> None:
-            job.timed_out = True
-            job.stop()
-        timer = asyncio.get_running_loop().call_later(seconds, out_of_time)
-        nodes, reason = 0, "depth"
-        try:
-            for current in range(2, depth + 1):
-                results = {}
-                for pit in board.legal_moves:
-                    search = asyncio.ensure_future(self.server.run(
-                        lambda: None if job.cancelled or job.timed_out
-                        else api.move_result(self.engine, board, pit, current)))
-                    # a deep move takes seconds: say what is being searched meanwhile
-                    while not (await asyncio.wait({search}, timeout=THINKING_EVERY))[0]:
-                        if not job.cancelled:
-                            await self.send({"type": "thinking", "depth": current, "pit_index": pit,
-                                             "seconds": round(time.perf_counter() - start, 2)})
-                    result = search.result()
-                    if job.cancelled:
-                        return
-                    if job.timed_out or result is None:
-                        break
-                    results[pit] = result
-                    nodes += result.nodes
-                    await self.send(api.move_update(current, result))
-                if job.timed_out or len(results) < len(board.legal_moves):
-                    reason = "time"
+        def work(take_turns: Callable[[], None]):
+            def report(step) -> None:
+                loop.call_soon_threadsafe(steps.put_nowait, step)
+                take_turns()            # the searches waiting for a slot go first
+            if job.cancelled:
+                return None
+            if perfect:
+                return engine.analyse(board, exact=True, progress=report)
+            return engine.analyse(board, depth=depth, time=seconds, deepen=True, progress=report)
+
+        task = asyncio.ensure_future(self.server.run_in_turns(work))
+        searching = [FIRST_DEPTH, board.legal_moves[0]]     # what the engine is on now
+        last = None
+        while True:
+            getter = asyncio.ensure_future(steps.get())
+            done, _ = await asyncio.wait({getter, task}, timeout=THINKING_EVERY,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                if task.done() and steps.empty():
                     break
-                update = api.analysis_update(board, current, results, nodes,
-                                             time.perf_counter() - start)
-                await self.send(update)
-                if update["exact"]:
-                    reason = "solved"
-                    break
-        finally:
-            timer.cancel()
+                if not done and not job.cancelled and not perfect:
+                    await self.send({"type": "thinking", "depth": searching[0],
+                                     "pit_index": searching[1],
+                                     "seconds": round(time.perf_counter() - start, 2)})
+                continue
+            step = getter.result()
+            searching[:] = _next_search(board, step)
+            if job.cancelled or (not perfect and step.depth < FIRST_DEPTH):
+                continue
+            if not step.complete:
+                await self.send(api.move_update(step.depth, step.results[step.move]))
+                continue
+            last = step
+            update = api.analysis_update(board, step)
+            if perfect:
+                update["endgame"] = db.max_seeds
+            await self.send(update)
+        task.result()           # an error in the analysis shows here
+        if job.cancelled:
+            return
+        reason = "solved" if last is not None and last.exact else \
+            "depth" if last is not None and last.depth == depth else "time"
         await self.send({"type": "done", "reason": reason,
                          "seconds": round(time.perf_counter() - start, 4)})
 
 
-    async def perfect(self, job: Job, board, db) -> None:
-        """Perfect-play mode: every move's value from the endgame database, at once."""
-        start = time.perf_counter()
-        results = await self.server.run(lambda: api.perfect_results(db, board))
-        if job.cancelled:
-            return
-        for result in results.values():
-            await self.send(api.move_update(0, result))
-        update = api.analysis_update(board, 0, results, 0, time.perf_counter() - start)
-        update["endgame"] = db.max_seeds
-        await self.send(update)
-        await self.send({"type": "done", "reason": "solved",
-                         "seconds": round(time.perf_counter() - start, 4)})
+def _next_search(board, step) -> List[int]:
+    """[depth, pit] the analysis searches after ``step``: the next move at its depth,
+    or the first move one depth deeper."""
+    moves = board.legal_moves
+    if step.complete:
+        return [step.depth + 1, moves[0]]
+    following = [pit for pit in moves if pit > step.move]
+    return [step.depth, following[0]] if following else [step.depth + 1, moves[0]]
 
 
 __all__ = ["create_app", "MAX_BODY", "MAX_SEARCHES", "ASSETS", "INSTALL_HINT", "MISSING"]
