@@ -148,10 +148,15 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]}... ({len(text):,} characters)"
 
 
+def one_line(exc: BaseException) -> str:
+    """An error's message on one line (its name if it has none), for a person to read. Raises nothing."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError",
-    "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
+    "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
 ]

@@ -6,7 +6,7 @@ pits 0..5 from the mover's left). :func:`make_player` makes the player a
 names (``parse_player("ai:hard")``; the spellings are :mod:`mancala.specs`'):
 
 ==================  ==========================================================
-``human``           types moves (1-6 or letters) and commands; see :class:`Human`
+``human``           a person, asked by a user interface; see :class:`Human`
 ``random``          a uniformly random legal move (seedable)
 ``minimax:N``       the textbook full-width search of ``mancala._reference``, N moves deep
 ``alphabeta:N``     the textbook alpha-beta of ``mancala._reference``, N moves deep
@@ -32,7 +32,6 @@ perfectly once the solve finishes (sooner with an endgame database built by
 """
 from __future__ import annotations
 
-import builtins
 import logging
 import os
 import random
@@ -42,13 +41,10 @@ from typing import Callable, List, NamedTuple, Optional, Union
 
 from mancala import book
 from mancala.board import Board, capture_code
-from mancala.errors import EntryError, PlayerSpecError, quote
-from mancala.geometry import PITS, SIDE_NAMES
-from mancala.limits import PLAY_EVALUATION, SMALL_HASH_MB, default_table_mb, parse_whole
+from mancala.errors import GameError, PlayerSpecError
+from mancala.limits import PLAY_EVALUATION, SMALL_HASH_MB, default_table_mb
 from mancala.specs import EXTERNAL_TIME, PlayerSpec
 
-COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
-COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
 
 EASY_DEPTH = 2
 EASY_RANDOM = 1 / 3          # share of easy's moves picked at random
@@ -72,20 +68,14 @@ class MoveInfo(NamedTuple):
     note: str = ""       #: e.g. "random move", "solved"
 
 
-class Request(Exception):
-    """A human asked for a command (hint, undo, save, ...) instead of a move.
-
-    Raised out of ``Human.choose``; the game loop handles it and asks again.
-    """
-
-    def __init__(self, command: str, argument: str = "") -> None:
-        super().__init__(command if not argument else f"{command} {argument}")
-        self.command = command
-        self.argument = argument
+#: how a human player is asked for a move: its pit, or None when the person did
+#: something else instead (took moves back, loaded a game, quit)
+Ask = Callable[[Board], Optional[int]]
 
 
 class Player:
-    """Chooses a move: ``choose(board)`` returns a legal pit 0..5 of the side to move."""
+    """Chooses a move: ``choose(board)`` returns a legal pit 0..5 of the side to move
+    (a :class:`Human` may return None: see there)."""
 
     #: its canonical spelling (str of its PlayerSpec; saved in game files)
     spec: str = "?"
@@ -96,7 +86,7 @@ class Player:
     def __init__(self) -> None:
         self.last: Optional[MoveInfo] = None
 
-    def choose(self, board: Board) -> int:
+    def choose(self, board: Board) -> Optional[int]:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -112,95 +102,29 @@ class Player:
 
 # -- people ---------------------------------------------------------------------
 
-def pit_label(pit: int, player: int) -> str:
-    """The letter of a pit: A-F for South's pits 0..5, G-L for North's."""
-    return "ABCDEFGHIJKL"[player * PITS + pit]
-
-
-def parse_entry(text: str, board: Board) -> Union[int, Request]:
-    """A typed line as a pit (0..5 from the mover's left) or a Request.
-
-    Raises EntryError (a ValueError) with a one-line reason (without the legal pits) for
-    anything else, including an empty or illegal pit.
-    """
-    words = text.strip().split(None, 1)
-    if not words:
-        raise EntryError("type a pit number or a command")
-    word = words[0].lower()
-    argument = words[1].strip() if len(words) > 1 else ""
-    word = COMMAND_ALIASES.get(word, word)
-    if word in COMMANDS:
-        if word == "load" and not argument:
-            raise EntryError("load needs a file name: load FILE")
-        if argument and word not in ("save", "load"):
-            raise EntryError(f"{word} takes no argument, not {quote(argument)}")
-        return Request(word, argument)
-    if argument:
-        raise EntryError(f"{quote(text.strip())} is not a pit or a command")
-    mover = board.to_move
-    if len(word) == 1 and "a" <= word <= "l":
-        index = ord(word) - ord("a")
-        owner, pit = divmod(index, PITS)
-        if owner != mover:
-            first, last = pit_label(0, mover), pit_label(PITS - 1, mover)
-            raise EntryError(f"{word.upper()} is {SIDE_NAMES[owner]}'s pit; "
-                             f"{SIDE_NAMES[mover]} plays {first}-{last}")
-    elif (number := parse_whole(word)) is not None:
-        if not 1 <= number <= PITS:
-            raise EntryError(f"there is no pit {number}; pits are 1-{PITS}")
-        pit = number - 1
-    else:
-        raise EntryError(f"{quote(text.strip())} is not a pit or a command (type help)")
-    if pit not in board.legal_moves:
-        raise EntryError(f"pit {pit + 1} ({pit_label(pit, mover)}) is empty")
-    return pit
-
-
-def legal_pits_text(board: Board) -> str:
-    """'1 2 4 (A B D)': the legal pits as a person types them."""
-    moves = board.legal_moves
-    numbers = " ".join(str(pit + 1) for pit in moves)
-    letters = " ".join(pit_label(pit, board.to_move) for pit in moves)
-    return f"{numbers} ({letters})"
-
-
 class Human(Player):
-    """A person: reads lines through ``input`` and writes messages through ``output``.
+    """A person: ``ask(board)`` is how they are asked for a move.
 
-    Pits are typed as 1-6, counted from the mover's left (1 is farthest from
-    the mover's own store), or as letters: A-F are South's pits (1-6), G-L
-    North's (1-6), whoever moves. Commands raise :class:`Request` for the
-    game loop. Both callables are injected so tests can script a person; at
-    the end of input ``input`` raises EOFError, which passes through.
+    ``ask`` returns their pit, or None when they did something else instead
+    of moving (took moves back, loaded another game, quit): the game loop
+    then asks again, or stops. What they type and how it is read are the user
+    interface's (the terminal's: :class:`mancala.cli.entry.Keyboard`); a
+    human without ``ask`` cannot be asked (GameError on its move).
     """
 
     is_human = True
     description = "a person at the keyboard"
 
-    def __init__(self, input: Optional[Callable[[str], str]] = None,
-                 output: Optional[Callable[[str], None]] = None) -> None:
+    def __init__(self, ask: Optional[Ask] = None) -> None:
         super().__init__()
-        self._input = input or builtins.input     # looked up now, so tests may patch them
-        self._output = output or builtins.print
+        self._ask = ask
         self.spec = "human"
 
-    def prompt(self, board: Board) -> str:
-        side = SIDE_NAMES[board.to_move]
-        pits = " ".join(str(pit + 1) for pit in board.legal_moves)
-        return f"{side}, your move ({pits}; or help): "
-
-    def choose(self, board: Board) -> int:
+    def choose(self, board: Board) -> Optional[int]:
         self.last = None
-        while True:
-            line = self._input(self.prompt(board))
-            try:
-                entry = parse_entry(line, board)
-            except ValueError as exc:
-                self._output(f"{exc}. Legal pits: {legal_pits_text(board)}")
-                continue
-            if isinstance(entry, Request):
-                raise entry
-            return entry
+        if self._ask is None:
+            raise GameError("a human player needs a way to be asked for moves (ask=)")
+        return self._ask(board)
 
 
 # -- computer players -------------------------------------------------------------
@@ -439,16 +363,15 @@ class ExternalPlayer(Player):
 # -- making players -----------------------------------------------------------------
 
 def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
-                input: Optional[Callable[[str], str]] = None,
-                output: Optional[Callable[[str], None]] = None) -> Player:
+                ask: Optional[Ask] = None) -> Player:
     """The player a spec names (see the module docstring).
 
     ``seed`` seeds the random choices of ``random`` and ``ai:easy``/``ai:medium``;
-    ``input``/``output`` are given to a ``human``. PlayerSpecError for an
-    ``ai:time`` still waiting for its seconds (:meth:`PlayerSpec.timed`).
+    ``ask`` is given to a ``human``. PlayerSpecError for an ``ai:time`` still
+    waiting for its seconds (:meth:`PlayerSpec.timed`).
     """
     if spec.kind == "human":
-        return Human(input=input, output=output)
+        return Human(ask)
     if spec.kind == "random":
         return RandomPlayer(seed)
     if spec.kind == "minimax":
@@ -463,11 +386,10 @@ def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
 
 
 def parse_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None, *,
-                 input: Optional[Callable[[str], str]] = None,
-                 output: Optional[Callable[[str], None]] = None) -> Player:
+                 ask: Optional[Ask] = None) -> Player:
     """The player a spelling names: :func:`make_player` of :meth:`PlayerSpec.parse`.
     A bad spelling raises PlayerSpecError (a ValueError) listing the valid forms."""
-    return make_player(PlayerSpec.parse(spec), seed, input=input, output=output)
+    return make_player(PlayerSpec.parse(spec), seed, ask=ask)
 
 
 def canonical_spec(spec: str) -> str:
@@ -482,6 +404,5 @@ def canonical_spec(spec: str) -> str:
 __all__ = [
     "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
     "ExternalPlayer",
-    "MoveInfo", "Request", "PlayerSpecError", "make_player", "parse_player",
-    "parse_entry", "pit_label", "legal_pits_text", "COMMANDS",
+    "MoveInfo", "Ask", "PlayerSpecError", "make_player", "parse_player",
 ]
