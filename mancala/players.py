@@ -52,7 +52,6 @@ MEDIUM_DEPTH = 8
 HARD_TIME = 1.0
 PERFECT_SOLVE_TIME = 3.0
 PERFECT_FALLBACK_TIME = 1.0
-HASH_MB = SMALL_HASH_MB
 PERFECT_HASH_MB = 256
 PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
 
@@ -236,7 +235,7 @@ class EnginePlayer(Player):
                 self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
                                       threads=PERFECT_THREADS, evaluation=evaluation)
             else:
-                self._engine = Engine(hash_mb=default_table_mb(HASH_MB), evaluation=evaluation)
+                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB), evaluation=evaluation)
         return self._engine
 
     def choose(self, board: Board) -> int:

@@ -256,7 +256,7 @@ def test_a_bad_load_is_reported_and_the_game_goes_on(tmp_path):
     game.run()
     errors = [message for _, message in recorder.named("error")]
     assert len(errors) == 2
-    assert "not valid JSON" in errors[0] and "junk.json" in errors[0]
+    assert "not JSON" in errors[0] and "junk.json" in errors[0]
     assert "no such file" in errors[1]
     assert game.moves[0] == 0
 

@@ -392,8 +392,8 @@ def tampered():
     yield json.dumps(dict(good, version=2)), "version 2 is not supported"
     yield json.dumps(dict(good, players={"south": "wizard", "north": "human"})), \
         "unknown south player 'wizard'"
-    yield "{", "not valid JSON"
-    yield "", "empty file"
+    yield "{", "not JSON"
+    yield "", "empty, so not JSON"
 
 
 @pytest.mark.parametrize("text,words", list(tampered()))

@@ -386,11 +386,6 @@ def run(args: argparse.Namespace) -> int:
         if game is not None and not game.is_over():
             term.out(_resume_line(game))
         return 0
-    except BrokenPipeError:
-        # the reader went away (| head): stop quietly, without a traceback at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
     except KeyboardInterrupt:
         term.out("")
         if game is not None and not game.is_over():

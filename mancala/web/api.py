@@ -22,7 +22,7 @@ Moves are pit indices 0..5 from each mover's left, as in save files.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from mancala import storage
 from mancala.board import CAPTURE_RULES, Board, MoveRecord, capture_code
@@ -276,8 +276,8 @@ def save_text(data: Any) -> str:
     return storage.dumps(game)
 
 
-def load_text(text: str) -> Dict[str, Any]:
-    """POST /api/load (the file's text): its position, players and state.
+def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
+    """POST /api/load (the file's text or bytes): its position, players and state.
 
     The file is checked as the terminal game checks it (:func:`mancala.storage.loads`);
     a side the web app cannot run (an external engine) comes back as ``human``,

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.resources
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -40,6 +39,7 @@ from urllib.parse import urlsplit
 from mancala.errors import CommandError, InputError, RequestError, quote
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, SMALL_HASH_MB, parse_whole
+from mancala.untrusted import read_json
 from mancala.web import api
 
 try:
@@ -96,26 +96,11 @@ class Refused(Exception):
 
 
 def decode(raw: bytes) -> Any:
-    """A request body as JSON, or RequestError saying why it is not."""
+    """A request body as JSON (:func:`mancala.untrusted.read_json`), or RequestError saying why not."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RequestError("the request body is not UTF-8 text") from None
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise RequestError(f"the request body is not JSON ({exc.msg} at line {exc.lineno} "
-                           f"column {exc.colno})") from None
-    except RecursionError:
-        raise RequestError("the request body is JSON nested too deeply") from None
-    except RequestError:
-        raise
-    except ValueError:          # an integer of thousands of digits
-        raise RequestError("the request body holds a number too long to be a count") from None
-
-
-def _no_constant(name: str) -> Any:
-    raise RequestError(f"{name} is not a number the API takes")
+        return read_json(raw, RequestError)
+    except RequestError as exc:
+        raise RequestError(f"the request body: {exc}") from None
 
 
 async def read_body(request: "Request") -> bytes:
@@ -392,12 +377,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
 
     @endpoint
     async def load(request: Request) -> Dict[str, Any]:
-        raw = await read_body(request)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RequestError("not UTF-8 text, so not a mancala save") from None
-        return api.load_text(text)
+        return api.load_text(await read_body(request))
 
     async def analyze(socket: WebSocket) -> None:
         if not same_origin(socket.headers):
