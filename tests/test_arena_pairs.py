@@ -12,7 +12,8 @@ import json
 import pytest
 
 from mancala import arena
-from mancala.arena import ArenaConfig, GameResult, pair_counts, run_arena, summarise
+from mancala.arena import ArenaConfig, run_arena
+from mancala.arena_results import GameResult, pair_counts, summarise
 from mancala.board import Board
 from conftest import played_games
 from mancala.cli import main

@@ -56,7 +56,7 @@ def test_every_face_refuses_the_same_text_the_same_way(raw, words, tmp_path):
         book.load(path)
     assert words.split("(")[0].strip() in str(info.value) and str(path) in str(info.value)
     # a web request
-    from mancala.web.app import decode
+    from mancala.web.server import decode
     with pytest.raises(RequestError) as info:
         decode(raw if isinstance(raw, bytes) else raw.encode("utf-8"))
     assert str(info.value).startswith("the request body: ") and words.split("(")[0].strip() in str(info.value)
