@@ -16,8 +16,8 @@ from mancala.analysis import AnalysisProgress
 from mancala.board import Board, capture_code
 from mancala.endgame.choice import DatabaseChoice
 from mancala.errors import InvalidLimitError, InvalidRuleError, quote
-from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, check_hash_mb,
-                            check_nodes, check_seconds, check_threads)
+from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, PLAY_EVALUATION, check_depth,
+                            check_hash_mb, check_nodes, check_seconds, check_threads)
 from mancala.solving import SOLVE_GUESS_DEPTH  # noqa: F401  (mancala.cluster.solve reads it here)
 
 # A timed search stops at its time limit (the core polls the clock), keeping
@@ -158,17 +158,25 @@ class Engine:
     ``reproducible=True`` keeps time-limited searches in the exact-depth mode
     too (the time limits still apply).
 
+    ``evaluation`` scores the leaves. By default (None) each mode has its own:
+    play mode the learned evaluation (:data:`mancala.limits.PLAY_EVALUATION`),
+    the strongest, the one the players' timed levels and the engine protocol
+    play with, so ``Engine().search(board, time=0.1)`` plays as they do; the
+    exact-depth mode the store difference, so depth- and node-limited searches
+    and ``reproducible=True`` visit the nodes they always did. A name
+    (``"store"``, ``"positional"``, ``"learned"``) is used by every search.
+
     Raises InvalidLimitError for a table size outside 0..what the machine can
     give (:func:`mancala.limits.check_hash_mb`) or threads outside 1..64, and
     InvalidRuleError for an unknown evaluation or endgame choice.
     """
 
-    def __init__(self, hash_mb: float = DEFAULT_HASH_MB, *, evaluation: str = "store",
+    def __init__(self, hash_mb: float = DEFAULT_HASH_MB, *, evaluation: Optional[str] = None,
                  ordering: bool = True, futility: bool = True, plain: bool = False,
                  endgame: Union[None, str, _endgame.EndgameDatabase] = "auto",
                  threads: int = 1, reproducible: bool = False) -> None:
         hash_mb = check_hash_mb(hash_mb)
-        if evaluation not in EVALUATIONS:
+        if evaluation is not None and evaluation not in EVALUATIONS:
             raise InvalidRuleError(
                 f"unknown evaluation {quote(evaluation)}; choose one of {', '.join(EVALUATIONS)}")
         if endgame is not None and not isinstance(endgame, _endgame.EndgameDatabase) \
@@ -180,7 +188,7 @@ class Engine:
         self.plain = plain
         self.reproducible = bool(reproducible)
         self._play = 0 if plain or reproducible else PLAY_MODE   # PLAY_* flags of timed searches
-        self.evaluation = evaluation
+        self.evaluation = evaluation        # None: each mode's own (see the class docstring)
         self._lock = threading.RLock()      # held by every call: the core's state is one C struct
         self._calls = 0                     # calls in progress (nested ones included), under the lock
         self._stopping = False              # stop() was called during the running call
@@ -203,7 +211,8 @@ class Engine:
     def __repr__(self) -> str:
         if self.plain:
             return "Engine(plain=True)"
-        return f"Engine(hash_mb={self.hash_mb:g}, evaluation={self.evaluation!r})"
+        evaluation = "" if self.evaluation is None else f", evaluation={self.evaluation!r}"
+        return f"Engine(hash_mb={self.hash_mb:g}{evaluation})"
 
     @property
     def hash_mb(self) -> float:
@@ -256,8 +265,9 @@ class Engine:
             return done
         # play mode uses a cached endgame database too ("auto"): perfect values near the end
         # (found in the background the first time: loading it never eats a move's time)
-        db = self._databases.use(board, auto=bool(limit.time and self._play), wait=False)
-        evaluation = EVALUATIONS.index(self.evaluation)
+        play = bool(limit.time and self._play)
+        db = self._databases.use(board, auto=play, wait=False)
+        evaluation = self._evaluation(play)
         iterative = not self.plain or limit.depth is None
         report = None
         if progress is not None:
@@ -422,8 +432,12 @@ class Engine:
                             _time.perf_counter() - start, True)
 
     def _static(self, board: Board) -> SearchResult:
-        score = self._searcher.evaluate(board, EVALUATIONS.index(self.evaluation))
+        score = self._searcher.evaluate(board, self._evaluation(play=False))
         return SearchResult(None, score, 0, 1, (), 0.0, False)
+
+    def _evaluation(self, play: bool) -> int:
+        """The index of the evaluation a search uses: the engine's, else its mode's."""
+        return EVALUATIONS.index(self.evaluation or (PLAY_EVALUATION if play else "store"))
 
     def _pv(self, board: Board, move: int, depth: int) -> Tuple[int, ...]:
         pv = self._searcher.principal_variation(board, limit=depth)

@@ -48,7 +48,7 @@ MAX_THREADS = _core.MAX_THREADS
 MAX_ENDGAME_SEEDS = 36          # solve --endgame: C(48, 12) bytes, about 70 GB on disk (space is checked)
 
 DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
-PLAY_EVALUATION = "learned"     # the timed playing levels' and the engine protocol's evaluation
+PLAY_EVALUATION = "learned"     # play mode's (Engine's timed searches by default) and the protocol's
 SMALL_HASH_MB = 16              # the players' and the hint's engines
 MAX_HASH_MB = _core.MAX_HASH_MB # the core's ceiling (its table size in bytes fits 64 bits)
 

@@ -42,7 +42,7 @@ from typing import Callable, List, NamedTuple, Optional, Union
 from mancala import book
 from mancala.board import Board, capture_code
 from mancala.errors import GameError, PlayerSpecError
-from mancala.limits import PLAY_EVALUATION, SMALL_HASH_MB, default_table_mb
+from mancala.limits import SMALL_HASH_MB, default_table_mb
 from mancala.specs import EXTERNAL_TIME, PlayerSpec
 
 
@@ -227,15 +227,14 @@ class EnginePlayer(Player):
     def engine(self):
         if self._engine is None:
             from mancala.engine import Engine
-            # the timed levels play with the learned evaluation; the depth levels
-            # look N moves ahead at the store difference, the same every time
-            timed = self.time is not None or self.level in ("hard", "perfect")
-            evaluation = PLAY_EVALUATION if timed else "store"
+            # the library's evaluations: the timed levels (hard, perfect, time=S) play
+            # with the learned one, the depth levels look N moves ahead at the store
+            # difference, the same every time
             if self.level == "perfect":
                 self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
-                                      threads=PERFECT_THREADS, evaluation=evaluation)
+                                      threads=PERFECT_THREADS)
             else:
-                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB), evaluation=evaluation)
+                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB))
         return self._engine
 
     def choose(self, board: Board) -> int:
