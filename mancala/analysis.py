@@ -1,6 +1,7 @@
 """Analysis: every legal move's score and line, as it improves (MultiPV).
 
-This is :meth:`mancala.Engine.analyse`'s work, kept beside the engine: each
+This is :meth:`mancala.Engine.analyse`'s work, kept beside the engine (the
+``engine`` each function takes is the one whose call it is): each
 legal move's child is searched (or solved) with the engine's own calls and
 its score turned to the mover's view (:class:`mancala.geometry.PovScore`). One
 pass searches every move once; ``deepen`` searches them all again at each
@@ -13,14 +14,12 @@ from __future__ import annotations
 import threading
 import time as _time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from mancala.board import Board
 from mancala.geometry import PovScore
 from mancala.limits import MAX_DEPTH
-
-if TYPE_CHECKING:
-    from mancala.engine import Engine, SearchLimit, SearchResult
+from mancala.search import SearchLimit, SearchResult
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,7 @@ class AnalysisProgress:
 
     depth: int                          #: the depth every move is searched to (0: solved exactly)
     move: Optional[int]                 #: the pit whose result just came; None: the depth is complete
-    results: Dict[int, "SearchResult"]  #: the moves with a result at this depth so far, by pit
+    results: Dict[int, SearchResult]  #: the moves with a result at this depth so far, by pit
     nodes: int                          #: positions visited so far, all depths together
     seconds: float                      #: time since the analysis began
 
@@ -40,7 +39,7 @@ class AnalysisProgress:
         return self.move is None
 
     @property
-    def best(self) -> Optional["SearchResult"]:
+    def best(self) -> Optional[SearchResult]:
         """The best result so far (the lowest pit among equals); None before any."""
         return max(sorted(self.results.items()), key=lambda item: item[1].score,
                    default=(None, None))[1]
@@ -54,28 +53,27 @@ class AnalysisProgress:
 Progress = Callable[[AnalysisProgress], None]
 
 
-def move_result(board: Board, pit: int, child: Board, sub: "SearchResult") -> "SearchResult":
+def move_result(board: Board, pit: int, child: Board, sub: SearchResult) -> SearchResult:
     """The result of ``pit`` from ``board``'s mover's view, given ``sub``, its child's
     search: the score turned to the mover (an extra turn keeps it), one move deeper."""
-    from mancala.engine import SearchResult
     return SearchResult(pit, PovScore(sub.score, child.to_move).pov(board.to_move), sub.depth + 1,
                         sub.nodes, (pit,) + sub.pv, sub.elapsed, sub.exact, sub.tt_hits, sub.endgame)
 
 
-def analyse(engine: "Engine", board: Board, limit: "SearchLimit", exact: bool, deepen: bool,
-            progress: Optional[Progress]) -> Dict[int, "SearchResult"]:
+def analyse(engine: Any, board: Board, limit: SearchLimit, exact: bool, deepen: bool,
+            progress: Optional[Progress]) -> Dict[int, SearchResult]:
     """Every legal move's result: one pass, or depth after depth (see Engine.analyse)."""
     start = _time.perf_counter()
     nodes = [0]
 
-    def searched(depth: int, pit: int, results: Dict[int, "SearchResult"], sub: "SearchResult",
+    def searched(depth: int, pit: int, results: Dict[int, SearchResult], sub: SearchResult,
                  child: Board) -> None:
         results[pit] = move_result(board, pit, child, sub)
         nodes[0] += sub.nodes
         if progress is not None:
             progress(AnalysisProgress(depth, pit, dict(results), nodes[0], _time.perf_counter() - start))
 
-    def finished(depth: int, results: Dict[int, "SearchResult"]) -> None:
+    def finished(depth: int, results: Dict[int, SearchResult]) -> None:
         if progress is not None:
             progress(AnalysisProgress(depth, None, dict(results), nodes[0], _time.perf_counter() - start))
 
@@ -90,18 +88,17 @@ def _child(board: Board, pit: int) -> Board:
     return child
 
 
-def _one_pass(engine: "Engine", board: Board, limit: "SearchLimit", exact: bool,
-              searched, finished) -> Dict[int, "SearchResult"]:
+def _one_pass(engine: Any, board: Board, limit: SearchLimit, exact: bool,
+              searched, finished) -> Dict[int, SearchResult]:
     """Each move once: its child to one move less than the limit's depth, or solved;
     a time or node limit shared equally among the moves."""
-    from mancala.engine import SearchLimit
     moves = board.legal_moves
     depth = 0 if exact else limit.depth or 0
     share = SearchLimit(
         depth=max(1, limit.depth - 1) if limit.depth else None,
         time=limit.time / len(moves) if limit.time and moves else None,
         nodes=max(1, limit.nodes // len(moves)) if limit.nodes and moves else None)
-    results: Dict[int, "SearchResult"] = {}
+    results: Dict[int, SearchResult] = {}
     for pit in moves:
         child = _child(board, pit)
         if exact:
@@ -115,8 +112,8 @@ def _one_pass(engine: "Engine", board: Board, limit: "SearchLimit", exact: bool,
     return results
 
 
-def _deepening(engine: "Engine", board: Board, limit: "SearchLimit",
-               searched, finished) -> Dict[int, "SearchResult"]:
+def _deepening(engine: Any, board: Board, limit: SearchLimit,
+               searched, finished) -> Dict[int, SearchResult]:
     """Every move at depth 1, 2, 3, ... up to the limit's depth: the last depth every
     move finished. Time and nodes are the whole analysis's; the depth they (or
     ``Engine.stop()``) interrupt is dropped. Ends early once every score is exact."""
@@ -131,10 +128,10 @@ def _deepening(engine: "Engine", board: Board, limit: "SearchLimit",
         timer.daemon = True
         timer.start()
     spent = 0
-    done: Dict[int, "SearchResult"] = {}
+    done: Dict[int, SearchResult] = {}
     try:
         for depth in range(1, (limit.depth or MAX_DEPTH) + 1):
-            results: Dict[int, "SearchResult"] = {}
+            results: Dict[int, SearchResult] = {}
             for pit in board.legal_moves:
                 child = _child(board, pit)
                 left = limit.nodes - spent if limit.nodes else None

@@ -49,16 +49,17 @@ and a :class:`~mancala.arena_results.Summary` from player A's point of view
 from __future__ import annotations
 
 import hashlib
+import math
 import multiprocessing
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
-from mancala.arena_results import GAME_POINTS, ArenaReport, GameResult, summarise
+from mancala.arena_results import GAME_POINTS, GameResult, Summary, summarise
 from mancala.board import Board
 from mancala.errors import IllegalMoveError, InvalidLimitError, PlayerFailedError, quote
 from mancala.geometry import SIDE_NAMES, store_slot
@@ -143,6 +144,39 @@ class ArenaConfig:
     def a_side(self, index: int) -> int:
         """The side A plays in game ``index``: 0 (South, moves first) or 1 (North)."""
         return index % 2 if self.swap else 0
+
+
+@dataclass
+class ArenaReport:
+    """The games that finished, in index order, and their summary."""
+
+    config: ArenaConfig
+    games: List[GameResult]
+    summary: Summary
+    elapsed: float                  #: wall-clock seconds of the whole run
+    workers: int = 1
+    interrupted: bool = False       #: stopped early by Ctrl-C
+
+    def to_dict(self) -> Dict[str, object]:
+        """As JSON shows it: an infinite Elo (all wins or all losses) is None."""
+        config = self.config
+        return {
+            "config": dict(asdict(config), player_a=str(config.player_a),
+                           player_b=str(config.player_b)),
+            "workers": self.workers,
+            "elapsed": self.elapsed,
+            "interrupted": self.interrupted,
+            "summary": _finite(asdict(self.summary)),
+            "games": [game.to_dict() for game in self.games],
+        }
+
+
+def _finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    return value
 
 
 # -- the pieces
@@ -331,5 +365,5 @@ def _run_parallel(config: ArenaConfig, workers: int,
         pool.join()
 
 
-__all__ = ["ArenaConfig", "Runner", "run_arena", "play_game", "close_players", "game_seed",
+__all__ = ["ArenaConfig", "ArenaReport", "Runner", "run_arena", "play_game", "close_players", "game_seed",
            "check_player"]

@@ -3,18 +3,15 @@
 :func:`summarise` turns the finished games into a :class:`Summary` (wins,
 draws and losses; the win rate with its Wilson interval; the pentanomial
 counts of the game pairs and the Elo they give, :mod:`mancala.stats`);
-:class:`ArenaReport` is what :func:`mancala.arena.run_arena` answers.
+:func:`mancala.arena.run_arena` answers with them in an
+:class:`mancala.arena.ArenaReport`.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from mancala.stats import SprtState, elo_estimate, sprt_state, wilson_interval
-
-if TYPE_CHECKING:
-    from mancala.arena import ArenaConfig
 
 
 @dataclass(frozen=True)
@@ -79,39 +76,6 @@ class Summary:
     sprt: Optional[SprtState] = None    #: the SPRT's state after these games, if one was asked for
 
 
-@dataclass
-class ArenaReport:
-    """The games that finished, in index order, and their summary."""
-
-    config: ArenaConfig
-    games: List[GameResult]
-    summary: Summary
-    elapsed: float                  #: wall-clock seconds of the whole run
-    workers: int = 1
-    interrupted: bool = False       #: stopped early by Ctrl-C
-
-    def to_dict(self) -> Dict[str, object]:
-        """As JSON shows it: an infinite Elo (all wins or all losses) is None."""
-        config = self.config
-        return {
-            "config": dict(asdict(config), player_a=str(config.player_a),
-                           player_b=str(config.player_b)),
-            "workers": self.workers,
-            "elapsed": self.elapsed,
-            "interrupted": self.interrupted,
-            "summary": _finite(asdict(self.summary)),
-            "games": [game.to_dict() for game in self.games],
-        }
-
-
-def _finite(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    return value
-
-
 def summarise(games: List[GameResult], paired: bool = True,
               sprt: Optional[Tuple[float, float, float, float]] = None) -> Summary:
     """Totals and averages of finished games, from A's point of view.
@@ -163,5 +127,4 @@ def pair_counts(games: Sequence[GameResult]) -> Tuple[int, int, int, int, int]:
     return tuple(counts)    # type: ignore[return-value]
 
 
-__all__ = ["GameResult", "OUTPUT_NAMES", "Summary", "ArenaReport", "summarise", "pair_counts",
-           "GAME_POINTS"]
+__all__ = ["GameResult", "OUTPUT_NAMES", "Summary", "summarise", "pair_counts", "GAME_POINTS"]

@@ -1,10 +1,10 @@
-"""Engine, SearchLimit, SearchResult: the Python face of the compiled search."""
+"""Engine: the Python face of the compiled search (what it is asked and answers,
+SearchLimit, SearchResult and SearchProgress, are :mod:`mancala.search`'s)."""
 from __future__ import annotations
 
 import functools
 import threading
 import time as _time
-from dataclasses import dataclass
 from typing import Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from mancala import analysis as _analysis
@@ -16,8 +16,8 @@ from mancala.analysis import AnalysisProgress
 from mancala.board import Board, capture_code
 from mancala.endgame.choice import DatabaseChoice
 from mancala.errors import InvalidLimitError, InvalidRuleError, quote
-from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, PLAY_EVALUATION, check_depth,
-                            check_hash_mb, check_nodes, check_seconds, check_threads)
+from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, PLAY_EVALUATION, check_hash_mb, check_threads
+from mancala.search import SearchLimit, SearchProgress, SearchResult
 from mancala.solving import SOLVE_GUESS_DEPTH  # noqa: F401  (mancala.cluster.solve reads it here)
 
 # A timed search stops at its time limit (the core polls the clock), keeping
@@ -52,65 +52,6 @@ def _serialised(method: _Call) -> _Call:
             finally:
                 self._calls -= 1
     return call  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class SearchLimit:
-    """When to stop: any combination of depth, time (seconds) and nodes.
-
-    Raises InvalidLimitError (stating the range, see :mod:`mancala.limits`)
-    for a depth outside 1..254, a time that is not a positive number of
-    seconds, or nodes outside 1..2**63-1.
-    """
-
-    depth: Optional[int] = None
-    time: Optional[float] = None
-    nodes: Optional[int] = None
-
-    def __post_init__(self) -> None:
-        if self.depth is not None:
-            check_depth(self.depth)
-        if self.time is not None:
-            check_seconds(self.time)
-        if self.nodes is not None:
-            check_nodes(self.nodes)
-
-    @property
-    def is_empty(self) -> bool:
-        return self.depth is None and self.time is None and self.nodes is None
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What a search found, from the side to move's point of view, in seeds."""
-
-    move: Optional[int]         #: best pit 0..5, None when the game is over
-    score: int                  #: value for the side to move (exact: the final margin)
-    depth: int                  #: moves searched ahead (0 for a finished game; solve: 0)
-    nodes: int                  #: positions visited
-    pv: Tuple[int, ...]         #: principal variation, as far as the table holds it
-    elapsed: float              #: seconds
-    exact: bool                 #: the score is the perfect-play value
-    tt_hits: int = 0            #: table probes that found their position
-    endgame: Optional[int] = None   #: N of the endgame database the search used, if any
-
-    @property
-    def nps(self) -> float:
-        """Nodes per second."""
-        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
-
-
-@dataclass(frozen=True)
-class SearchProgress:
-    """One finished iteration of ``Engine.search``, handed to its ``progress``."""
-
-    depth: int                  #: moves searched ahead in this iteration
-    score: int                  #: value for the side to move, in seeds
-    move: Optional[int]         #: best pit 0..5 at this depth
-    nodes: int                  #: positions visited so far in this search
-    seconds: float              #: time since the search began
-    pv: Tuple[int, ...]         #: principal variation, as far as the table holds it
-    exact: bool                 #: the score is the perfect-play value
 
 
 class Engine:
@@ -309,7 +250,15 @@ class Engine:
         range and TypeError if ``board`` is not a :class:`mancala.Board`.
         """
         limit = self._limit(None, None, time, nodes, default_depth=None)
-        return _solving.solve(self, board, limit, progress)
+        start = _time.perf_counter()
+        done = self._finished(board, start)
+        if done is not None:
+            return done
+        db = self._databases.use(board, auto=True, wait=True)
+        value, move, exact, spent, hits = _solving.mtdf(self._searcher, self._helpers, board, limit,
+                                                        progress, self._rearm, start)
+        return SearchResult(move, value, 0, spent, self._pv(board, move, MAX_DEPTH),
+                            _time.perf_counter() - start, exact, hits, db)
 
     @_serialised
     def null_window(self, board: Board, beta: int, *, time: Optional[float] = None,
@@ -329,8 +278,8 @@ class Engine:
         if board.is_game_over():
             return board.outcome().score.pov(board.to_move), 0
         self._databases.use(board, auto=True, wait=True)
-        bound, _, finished, spent, _ = _solving.probe(self, board, beta, limit.time or 0.0,
-                                                      limit.nodes or 0)
+        bound, _, finished, spent, _ = _solving.probe(self._searcher, self._helpers, board, beta,
+                                                      limit.time or 0.0, limit.nodes or 0, self._rearm)
         return (bound if finished else None), spent
 
     @_serialised
@@ -341,7 +290,11 @@ class Engine:
         Raises SearchStoppedError if ``stop()`` ends it, InvalidLimitError for
         a ``value`` that is not a final margin (-144..144).
         """
-        return _solving.optimal_moves(self, board, value)
+        def null_window(child: Board, beta: int) -> Tuple[int, bool]:
+            self._databases.use(child, auto=True, wait=True)
+            bound, _, finished = self._searcher.probe(child, beta)
+            return bound, finished
+        return _solving.optimal_moves(board, value, self.solve, null_window)
 
     @_serialised
     def analyse(self, board: Board, limit: Optional[SearchLimit] = None, *,

@@ -22,8 +22,8 @@ import time
 from typing import Optional, TextIO
 
 import mancala
-from mancala.arena import ArenaConfig, run_arena
-from mancala.arena_results import OUTPUT_NAMES, ArenaReport, GameResult
+from mancala.arena import ArenaConfig, ArenaReport, run_arena
+from mancala.arena_results import OUTPUT_NAMES, GameResult
 from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
