@@ -7,6 +7,7 @@
     True
 """
 from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS
+from mancala.analysis import AnalysisProgress
 from mancala.board import Board, MoveRecord, Outcome
 from mancala.engine import Engine, SearchLimit, SearchProgress, SearchResult
 from mancala.errors import (
@@ -21,6 +22,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Board", "MoveRecord", "Outcome", "Engine", "SearchLimit", "SearchProgress", "SearchResult",
+    "AnalysisProgress",
     "CAPTURE_RULES", "EVALUATIONS", "MAX_DEPTH", "MAX_SEEDS",
     "MancalaError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError",

@@ -2,7 +2,8 @@
 
 ``run_arena(ArenaConfig("random", "minimax:4", games=100))`` plays the games
 and returns an :class:`ArenaReport`: one :class:`GameResult` per finished game
-and a :class:`Summary` from player A's point of view.
+and a :class:`~mancala.arena_results.Summary` from player A's point of view
+(the results and their summary are :mod:`mancala.arena_results`).
 
 - Sides alternate: A is South (moves first) in the even-numbered games and
   North in the odd ones, so each player starts half the games (unless
@@ -17,7 +18,7 @@ and a :class:`Summary` from player A's point of view.
   search for a time (``ai:hard``, ``ai:perfect``, ``ai:time=S``) depend on the
   clock, so their games repeat only as far as the machine's speed does.
 - The win rate counts a draw as half a win: (wins + draws / 2) / games, with a
-  95% Wilson score interval (:func:`wilson_interval`) over that score. The
+  95% Wilson score interval (:func:`mancala.stats.wilson_interval`) over that score. The
   interval assumes independent games; deterministic players (``minimax:N``,
   ``alphabeta:N``, ``ai:depth=N``) against each other play the same two games
   over and over, which ``Summary.distinct`` shows.
@@ -50,25 +51,25 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
-import re
 import signal
 import sys
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
-from mancala.board import PLAYER_NAMES, Board
+from mancala.arena_results import GAME_POINTS, GameResult, Summary, summarise
+from mancala.board import Board
 from mancala.errors import IllegalMoveError, InvalidLimitError, PlayerFailedError, quote
-from mancala.limits import DEFAULT_SEEDS, MAX_MOVE_SECONDS, check_seed, check_whole
+from mancala.geometry import SIDE_NAMES, store_slot
+from mancala.limits import DEFAULT_SEEDS, check_move_seconds, check_seed, check_whole
 from mancala.game import Game
 from mancala.openings import opening_suite
-from mancala.players import Player, PlayerSpecError, parse_computer_player, parse_player
-from mancala.stats import (DEFAULT_ALPHA, DEFAULT_BETA, SprtState, check_error_rate, elo_estimate,
-                           sprt_state)
+from mancala.players import Player, PlayerSpecError, make_player
+from mancala.specs import PlayerSpec, machine_spec
+from mancala.stats import DEFAULT_ALPHA, DEFAULT_BETA, check_error_rate, sprt_state
 
-Z_95 = 1.959963984540054     # the standard normal quantile for a two-sided 95% interval
 SEED_RANGE = 2 ** 32         # game seeds are small whole numbers people can type
 
 Progress = Callable[["GameResult", int, int], None]
@@ -78,13 +79,15 @@ Progress = Callable[["GameResult", int, int], None]
 class ArenaConfig:
     """What to play: two player specs, how many games, the rules and the base seed.
 
-    Raises PlayerSpecError for a spec a machine cannot play, InvalidLimitError
+    The players are :class:`mancala.specs.PlayerSpec` values (a spelling is
+    parsed into one: :func:`check_player`). Raises PlayerSpecError for a spec a
+    machine cannot play (or ``ai:time`` without ``time``), InvalidLimitError
     for games below 1 or a seed outside 0..2**63-1 (:mod:`mancala.limits`),
     InvalidRuleError for seeds per pit outside 1..12 or an unknown capture rule.
     """
 
-    player_a: str
-    player_b: str
+    player_a: PlayerSpec
+    player_b: PlayerSpec
     games: int = 20
     seeds: int = DEFAULT_SEEDS
     capture: str = "standard"
@@ -97,14 +100,14 @@ class ArenaConfig:
     sprt_beta: float = DEFAULT_BETA
 
     def __post_init__(self) -> None:
-        if self.time is not None and (isinstance(self.time, bool)
-                                      or not isinstance(self.time, (int, float))
-                                      or not math.isfinite(self.time)
-                                      or not 0 < self.time <= MAX_MOVE_SECONDS):
-            raise InvalidLimitError(f"time is seconds, more than 0 and at most "
-                                    f"{MAX_MOVE_SECONDS:g}, not {quote(self.time)}")
+        if self.time is not None:
+            check_move_seconds(self.time)
+        for name in ("player_a", "player_b"):
+            object.__setattr__(self, name, check_player(getattr(self, name)))
         for spec in self.specs:
-            check_player(spec)
+            if spec.needs_time:
+                raise PlayerSpecError(f"{spec} without its seconds needs the arena's time "
+                                      f"(or write ai:time=S)")
         check_whole(self.games, "games", 1)
         Board(seeds=self.seeds, capture=self.capture)       # InvalidRuleError quoting a bad rule
         check_seed(self.seed)
@@ -122,16 +125,17 @@ class ArenaConfig:
         check_error_rate(self.sprt_beta, "beta")
 
     @property
-    def specs(self) -> Tuple[str, str]:
-        """A's and B's specs as played: with ``time``, the timed ones take it (:func:`timed_spec`)."""
-        return timed_spec(self.player_a, self.time), timed_spec(self.player_b, self.time)
+    def specs(self) -> Tuple[PlayerSpec, PlayerSpec]:
+        """A's and B's specs as played: with ``time``, the ones that take a time get it
+        (:meth:`PlayerSpec.timed`)."""
+        return self.player_a.timed(self.time), self.player_b.timed(self.time)
 
     def untimed(self) -> List[str]:
-        """With ``time``: the players' specs that do not take it (they play as given)."""
+        """With ``time``: the spellings of the players that do not take it (they play as given)."""
         if self.time is None:
             return []
-        return [spec for spec in (self.player_a, self.player_b)
-                if timed_spec(spec, self.time) == spec]
+        return [str(spec) for spec in (self.player_a, self.player_b)
+                if spec.timed(self.time) == spec]
 
     def suite(self) -> List[Tuple[int, ...]]:
         """The openings game pairs start from, in order (just the start without ``openings``)."""
@@ -140,68 +144,6 @@ class ArenaConfig:
     def a_side(self, index: int) -> int:
         """The side A plays in game ``index``: 0 (South, moves first) or 1 (North)."""
         return index % 2 if self.swap else 0
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One finished game, from player A's point of view."""
-
-    index: int          #: 0-based game number
-    seed: int           #: the game's seed (South's random choices; North's use seed + 1)
-    a_side: str         #: "South" (moved first) or "North"
-    result: str         #: "A", "B" or "draw": who won
-    margin: int         #: A's final seeds minus B's
-    a_seeds: int        #: A's final seeds (store after the sweep)
-    b_seeds: int
-    plies: int          #: moves in the game, extra-turn moves included
-    a_moves: int        #: moves A made
-    b_moves: int
-    a_time: float       #: seconds A spent on its moves, all together
-    b_time: float
-    line: str           #: the moves in order, one digit each: pit index 0..5 from the mover's left
-    opening: str = ""   #: the opening's moves (the first plies of ``line``, played by neither player)
-    #: None, or who lost by forfeit: {"player": "A"|"B", "reason": ..., "message": ...}
-    forfeit: Optional[Dict[str, str]] = None
-
-    def to_dict(self) -> Dict[str, object]:
-        """The fields as JSON and CSV show them (``line`` as ``pit_indices``)."""
-        return {OUTPUT_NAMES.get(name, name): value for name, value in asdict(self).items()}
-
-
-# Output names of the fields whose own name would not say that its pits are
-# indices 0..5 (people see pits 1..6)
-OUTPUT_NAMES = {"line": "pit_indices", "opening": "opening_indices"}
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The games so far, from A's point of view (a draw counts as half a win)."""
-
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    score: float                    #: wins + draws / 2
-    win_rate: Optional[float]       #: score / games (None before any game)
-    ci_low: Optional[float]         #: 95% Wilson score interval of the win rate
-    ci_high: Optional[float]
-    mean_margin: Optional[float]    #: average of A's final seeds minus B's
-    mean_plies: Optional[float]
-    a_time_per_move: Optional[float]  #: seconds, over all of A's moves in all games
-    b_time_per_move: Optional[float]
-    distinct: int                   #: games whose move sequences differ
-    #: A's (losses, draws, wins): the trinomial counts
-    trinomial: Tuple[int, int, int] = (0, 0, 0)
-    #: complete pairs (games 2k, 2k + 1) by A's points 0, 1/2, 1, 3/2, 2; None without swapped sides
-    pentanomial: Optional[Tuple[int, int, int, int, int]] = None
-    pairs: int = 0
-    elo_model: str = "trinomial"    #: what the Elo comes from: "pentanomial" or "trinomial"
-    elo: Optional[float] = None     #: A's Elo over B (infinite for all wins or losses)
-    elo_low: Optional[float] = None     #: its 95% interval
-    elo_high: Optional[float] = None
-    forfeits_a: int = 0             #: games A lost by forfeit
-    forfeits_b: int = 0
-    sprt: Optional[SprtState] = None    #: the SPRT's state after these games, if one was asked for
 
 
 @dataclass
@@ -217,8 +159,10 @@ class ArenaReport:
 
     def to_dict(self) -> Dict[str, object]:
         """As JSON shows it: an infinite Elo (all wins or all losses) is None."""
+        config = self.config
         return {
-            "config": asdict(self.config),
+            "config": dict(asdict(config), player_a=str(config.player_a),
+                           player_b=str(config.player_b)),
             "workers": self.workers,
             "elapsed": self.elapsed,
             "interrupted": self.interrupted,
@@ -237,58 +181,16 @@ def _finite(value):
 
 # -- the pieces
 
-def check_player(spec: str) -> Player:
-    """The player a spec makes, or PlayerSpecError: a spec a machine can play (not human)."""
-    return parse_computer_player(spec, needed_by="the arena")
-
-
-_TIMED_ENGINE = re.compile(r"@\s*[0-9.eE+-]+\s*$")      # engine:"..."@S: its own time
-
-
-def timed_spec(spec: str, seconds: Optional[float]) -> str:
-    """``spec`` with the arena's per-move time ``seconds``, if it takes one.
-
-    ``ai:time`` (no value) becomes ``ai:time=S``; ``engine:...`` without a
-    trailing ``@S`` gets ``@S``. Anything else (and everything when
-    ``seconds`` is None) comes back unchanged.
-    """
-    if seconds is None or not isinstance(spec, str):
-        return spec
-    text = spec.strip()
-    if text.lower() == "ai:time":
-        return f"ai:time={seconds:g}"
-    if text.lower().startswith("engine:") and not _TIMED_ENGINE.search(text):
-        return f"{text}@{seconds:g}"
-    return spec
+def check_player(spec: Union[str, PlayerSpec]) -> PlayerSpec:
+    """The spec of a player the arena can play (a machine's, not human; ``ai:time``
+    alone takes the arena's time), or PlayerSpecError listing those spellings."""
+    return machine_spec(spec, needed_by="the arena", open_time=True)
 
 
 def game_seed(base: int, index: int) -> int:
     """The seed of game ``index`` of a run with base seed ``base``: a hash of both, nothing else."""
     digest = hashlib.sha256(f"mancala-arena/{base}/{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % SEED_RANGE
-
-
-def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, float]:
-    """The Wilson score interval of a win rate ``score / games`` (95% by default).
-
-    Unlike the textbook p +- z*sqrt(p(1-p)/n) it stays inside [0, 1] and does
-    not shrink to nothing at 0 or ``games`` wins. ``score`` may hold halves
-    (a draw is half a win). No games: the whole range, (0, 1).
-    InvalidLimitError if ``score`` is outside 0..``games``.
-    """
-    if games <= 0:
-        return 0.0, 1.0
-    if not 0 <= score <= games:
-        raise InvalidLimitError(f"score is from 0 to games ({games}), not {quote(score)}")
-    p = score / games
-    z2 = z * z
-    denominator = 1 + z2 / games
-    centre = (p + z2 / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denominator
-    # at 0 or all wins one end is exactly 0 or 1; rounding would leave 1e-17 off it
-    low = 0.0 if score == 0 else centre - half
-    high = 1.0 if score == games else centre + half
-    return low, high
 
 
 def play_game(config: ArenaConfig, index: int) -> GameResult:
@@ -311,7 +213,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     players: List[Player] = []
     try:
         for side, spec in enumerate(specs):      # as Game makes them: South's seed, North's seed + 1
-            players.append(parse_player(spec, seed + side))
+            players.append(make_player(spec, seed + side))
         game = Game(*players, seeds=config.seeds, capture=config.capture, moves=opening,
                     seed=seed)
         spent = [0.0, 0.0]      # by side
@@ -341,9 +243,9 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
         result = "A" if a_seeds > b_seeds else "B" if b_seeds > a_seeds else "draw"
     else:
         pits = game.board.pits
-        a_seeds, b_seeds = pits[6 + 7 * a_side], pits[6 + 7 * b_side]
+        a_seeds, b_seeds = pits[store_slot(a_side)], pits[store_slot(b_side)]
         result = "B" if forfeit["player"] == "A" else "A"
-    return GameResult(index, seed, PLAYER_NAMES[a_side], result, a_seeds - b_seeds,
+    return GameResult(index, seed, SIDE_NAMES[a_side], result, a_seeds - b_seeds,
                       a_seeds, b_seeds, game.board.ply, moves[a_side], moves[b_side],
                       spent[a_side], spent[b_side], "".join(str(pit) for pit in game.moves),
                       "".join(str(pit) for pit in opening), forfeit)
@@ -358,57 +260,6 @@ def close_players(players: Sequence[Player]) -> None:
                 close()
             except Exception:       # the game's result stands; the next game makes new players
                 pass
-
-
-def summarise(games: List[GameResult], paired: bool = True,
-              sprt: Optional[Tuple[float, float, float, float]] = None) -> Summary:
-    """Totals and averages of finished games, from A's point of view.
-
-    ``paired``: games 2k and 2k + 1 are a pair (sides swapped); the Elo comes
-    from the pentanomial counts of the complete pairs, else from the
-    trinomial counts. ``sprt`` = (ELO0, ELO1, alpha, beta) adds the SPRT's state.
-    """
-    n = len(games)
-    wins = sum(game.result == "A" for game in games)
-    draws = sum(game.result == "draw" for game in games)
-    score = wins + draws / 2
-    low, high = wilson_interval(score, n) if n else (None, None)
-    a_moves = sum(game.a_moves for game in games)
-    b_moves = sum(game.b_moves for game in games)
-    trinomial = (n - wins - draws, draws, wins)
-    pentanomial = pair_counts(games) if paired else None
-    counts: Sequence[int] = pentanomial if pentanomial is not None else trinomial
-    estimate = elo_estimate(counts)
-    return Summary(
-        games=n, wins=wins, draws=draws, losses=n - wins - draws, score=score,
-        win_rate=score / n if n else None, ci_low=low, ci_high=high,
-        mean_margin=sum(game.margin for game in games) / n if n else None,
-        mean_plies=sum(game.plies for game in games) / n if n else None,
-        a_time_per_move=sum(game.a_time for game in games) / a_moves if a_moves else None,
-        b_time_per_move=sum(game.b_time for game in games) / b_moves if b_moves else None,
-        distinct=len({(game.a_side, game.line) for game in games}),
-        trinomial=trinomial, pentanomial=pentanomial,
-        pairs=sum(pentanomial) if pentanomial is not None else 0,
-        elo_model=estimate.model, elo=estimate.elo, elo_low=estimate.elo_low,
-        elo_high=estimate.elo_high,
-        forfeits_a=sum(bool(game.forfeit) and game.forfeit["player"] == "A" for game in games),
-        forfeits_b=sum(bool(game.forfeit) and game.forfeit["player"] == "B" for game in games),
-        sprt=sprt_state(counts, *sprt) if sprt is not None else None)
-
-
-GAME_POINTS = {"A": 2, "draw": 1, "B": 0}       # A's half-points in one game
-
-
-def pair_counts(games: Sequence[GameResult]) -> Tuple[int, int, int, int, int]:
-    """The pentanomial counts: complete pairs (games 2k and 2k + 1 both present)
-    by A's points in the pair, 0, 1/2, 1, 3/2 or 2 (lowest first)."""
-    by_index = {game.index: game for game in games}
-    counts = [0] * 5
-    for index, game in by_index.items():
-        partner = by_index.get(index + 1)
-        if index % 2 == 0 and partner is not None:
-            counts[GAME_POINTS[game.result] + GAME_POINTS[partner.result]] += 1
-    return tuple(counts)    # type: ignore[return-value]
 
 
 # -- running
@@ -514,6 +365,5 @@ def _run_parallel(config: ArenaConfig, workers: int,
         pool.join()
 
 
-__all__ = ["ArenaConfig", "ArenaReport", "Runner", "GameResult", "OUTPUT_NAMES", "Summary", "run_arena",
-           "play_game", "summarise", "pair_counts", "close_players", "timed_spec",
-           "wilson_interval", "game_seed", "check_player"]
+__all__ = ["ArenaConfig", "ArenaReport", "Runner", "run_arena", "play_game", "close_players", "game_seed",
+           "check_player"]

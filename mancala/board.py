@@ -5,9 +5,9 @@ from typing import List, NamedTuple, Optional, Sequence
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
 from mancala.errors import InvalidBoardError, InvalidRuleError, quote
+from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SOUTH, PovScore, pit_slots, side_seeds,
+                              store_slot)
 from mancala.limits import DEFAULT_SEEDS, check_seeds
-
-PLAYER_NAMES = ("South", "North")
 
 
 class MoveRecord(NamedTuple):
@@ -32,6 +32,12 @@ class Outcome(NamedTuple):
         """South's final seeds minus North's."""
         return self.south - self.north
 
+    @property
+    def score(self) -> PovScore:
+        """The final margin as a score from South's view: ``outcome.score.pov(side)``
+        is ``side``'s final seeds minus the other's."""
+        return PovScore(self.margin, SOUTH)
+
 
 def capture_code(capture: str) -> int:
     """The index of a capture rule name, or InvalidRuleError quoting it."""
@@ -46,7 +52,7 @@ def capture_code(capture: str) -> int:
 def start_slots(seeds: int) -> List[int]:
     """The 14 slots of a new game with `seeds` per pit (1..12; else InvalidRuleError)."""
     check_seeds(seeds)
-    return ([seeds] * 6 + [0]) * 2
+    return ([seeds] * PITS + [0]) * 2
 
 
 class Board(BoardBase):
@@ -102,16 +108,14 @@ class Board(BoardBase):
         if not self.is_game_over():
             return None
         slots = self.pits
-        south = slots[6] + sum(slots[0:6])
-        north = slots[13] + sum(slots[7:13])
+        south, north = side_seeds(slots, SOUTH), side_seeds(slots, NORTH)
         winner = None if south == north else (0 if south > north else 1)
         return Outcome(winner, south, north)
 
     def score(self) -> int:
         """Store difference from the side to move's view."""
         slots = self.pits
-        own, other = (6, 13) if self.to_move == 0 else (13, 6)
-        return slots[own] - slots[other]
+        return slots[store_slot(self.to_move)] - slots[store_slot(1 - self.to_move)]
 
     @property
     def seeds(self) -> int:
@@ -153,15 +157,15 @@ class Board(BoardBase):
     def __str__(self) -> str:
         """The board as a player sees it, North on top, with slot numbers."""
         s = self.pits
-        top = " ".join(f"{s[i]:3d}" for i in range(12, 6, -1))
-        bottom = " ".join(f"{s[i]:3d}" for i in range(0, 6))
+        top = " ".join(f"{s[i]:3d}" for i in reversed(pit_slots(NORTH)))
+        bottom = " ".join(f"{s[i]:3d}" for i in pit_slots(SOUTH))
         if self.is_game_over():
             status = "game over"
         else:
-            status = f"{PLAYER_NAMES[self.to_move]} to move"
+            status = f"{SIDE_NAMES[self.to_move]} to move"
         return "\n".join([
             f"       {top}        North",
-            f"  [{s[13]:3d}]{' ' * 24}[{s[6]:3d}]",
+            f"  [{s[store_slot(NORTH)]:3d}]{' ' * 24}[{s[store_slot(SOUTH)]:3d}]",
             f"       {bottom}        South",
             f"  {status}, capture {self.capture}",
         ])
@@ -171,5 +175,4 @@ def _rebuild(cls: type, pits: List[int], to_move: int, capture: str) -> Board:
     return cls(pits, to_move, capture=capture)
 
 
-__all__ = ["Board", "MoveRecord", "Outcome", "PLAYER_NAMES", "capture_code", "start_slots",
-           "MAX_SEEDS"]
+__all__ = ["Board", "MoveRecord", "Outcome", "capture_code", "start_slots", "MAX_SEEDS"]

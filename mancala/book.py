@@ -20,12 +20,13 @@ from typing import Dict, Optional, Tuple
 from mancala._system import FileTooLarge, read_regular_file
 from mancala.board import CAPTURE_RULES, Board, start_slots
 from mancala.errors import BookError, InvalidRuleError
+from mancala.geometry import PITS
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, check_seeds
+from mancala.untrusted import read_json
 
 BOOK_PATH = Path(__file__).parent / "data" / "openings.json"
 FORMAT, VERSION = "mancala-openings", 1
 MAX_BYTES = 1 << 20             # the shipped book is under 1 KB; more is not a book
-PITS = 6
 
 
 @dataclass(frozen=True)
@@ -57,13 +58,7 @@ def load(path: Optional[Path] = None) -> Dict[Tuple[int, str], BookEntry]:
     except OSError as exc:
         raise BookError(f"opening book {path}: {exc.strerror or exc}") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BookError(f"opening book {path}: not JSON ({_first_line(exc)})") from None
-    except RecursionError:
-        raise BookError(f"opening book {path}: not JSON of this format (nested too deeply)") from None
-    try:
-        return _entries(data)
+        return _entries(read_json(raw, BookError))
     except BookError as exc:
         raise BookError(f"opening book {path}: {exc}") from None
 
@@ -128,10 +123,6 @@ def _quote(x: object, most: int = 40) -> str:
     except (RecursionError, ValueError):
         text = f"a {type(x).__name__}"
     return text if len(text) <= most else text[:most - 3] + "..."
-
-
-def _first_line(exc: Exception) -> str:
-    return str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
 
 
 def describe(entries: Dict[Tuple[int, str], BookEntry]) -> str:

@@ -1,22 +1,25 @@
-"""Engine, SearchLimit, SearchResult: the Python face of the compiled search."""
+"""Engine: the Python face of the compiled search (what it is asked and answers,
+SearchLimit, SearchResult and SearchProgress, are :mod:`mancala.search`'s)."""
 from __future__ import annotations
 
 import functools
 import threading
 import time as _time
-from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple, TypeVar, Union
+from typing import Callable, Dict, Optional, Tuple, TypeVar, Union
 
-from mancala._core import (EVALUATIONS, MAX_DEPTH, MAX_SEEDS, PLAY_ASPIRATION, PLAY_DEEPER_TT,
-                           PLAY_PVS, Searcher)
+from mancala import analysis as _analysis
 from mancala import endgame as _endgame
-from mancala._threads import Workers
+from mancala import solving as _solving
+from mancala._core import (EVALUATIONS, MAX_DEPTH, PLAY_ASPIRATION, PLAY_DEEPER_TT, PLAY_PVS,
+                           Searcher)
+from mancala.analysis import AnalysisProgress
 from mancala.board import Board, capture_code
-from mancala.errors import InvalidLimitError, InvalidRuleError, SearchStoppedError, quote
-from mancala.limits import (DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, check_depth, check_hash_mb,
-                            check_nodes, check_seconds, check_threads)
+from mancala.endgame.choice import DatabaseChoice
+from mancala.errors import InvalidLimitError, InvalidRuleError, quote
+from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, PLAY_EVALUATION, check_hash_mb, check_threads
+from mancala.search import SearchLimit, SearchProgress, SearchResult
+from mancala.solving import SOLVE_GUESS_DEPTH  # noqa: F401  (mancala.cluster.solve reads it here)
 
-SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
 # A timed search stops at its time limit (the core polls the clock), keeping
 # the stopped iteration's move if proven better, and starts a new iteration
 # only within this share of the time: a depth costs about twice the one before.
@@ -43,71 +46,12 @@ def _serialised(method: _Call) -> _Call:
             self._calls += 1
             try:
                 answer = method(self, *args, **kwargs)
-                if self._calls == 1 and self._endgame_failed():
+                if self._calls == 1 and self._databases.failed():
                     answer = method(self, *args, **kwargs)     # again, without the database
                 return answer
             finally:
                 self._calls -= 1
     return call  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class SearchLimit:
-    """When to stop: any combination of depth, time (seconds) and nodes.
-
-    Raises InvalidLimitError (stating the range, see :mod:`mancala.limits`)
-    for a depth outside 1..254, a time that is not a positive number of
-    seconds, or nodes outside 1..2**63-1.
-    """
-
-    depth: Optional[int] = None
-    time: Optional[float] = None
-    nodes: Optional[int] = None
-
-    def __post_init__(self) -> None:
-        if self.depth is not None:
-            check_depth(self.depth)
-        if self.time is not None:
-            check_seconds(self.time)
-        if self.nodes is not None:
-            check_nodes(self.nodes)
-
-    @property
-    def is_empty(self) -> bool:
-        return self.depth is None and self.time is None and self.nodes is None
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What a search found, from the side to move's point of view, in seeds."""
-
-    move: Optional[int]         #: best pit 0..5, None when the game is over
-    score: int                  #: value for the side to move (exact: the final margin)
-    depth: int                  #: moves searched ahead (0 for a finished game; solve: 0)
-    nodes: int                  #: positions visited
-    pv: Tuple[int, ...]         #: principal variation, as far as the table holds it
-    elapsed: float              #: seconds
-    exact: bool                 #: the score is the perfect-play value
-    tt_hits: int = 0            #: table probes that found their position
-    endgame: Optional[int] = None   #: N of the endgame database the search used, if any
-
-    @property
-    def nps(self) -> float:
-        """Nodes per second."""
-        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
-
-
-@dataclass(frozen=True)
-class SearchProgress:
-    """One finished iteration of ``Engine.search``, handed to its ``progress``."""
-
-    depth: int                  #: moves searched ahead in this iteration
-    score: int                  #: value for the side to move, in seeds
-    move: Optional[int]         #: best pit 0..5 at this depth
-    nodes: int                  #: positions visited so far in this search
-    seconds: float              #: time since the search began
-    pv: Tuple[int, ...]         #: principal variation, as far as the table holds it
-    exact: bool                 #: the score is the perfect-play value
 
 
 class Engine:
@@ -155,17 +99,25 @@ class Engine:
     ``reproducible=True`` keeps time-limited searches in the exact-depth mode
     too (the time limits still apply).
 
+    ``evaluation`` scores the leaves. By default (None) each mode has its own:
+    play mode the learned evaluation (:data:`mancala.limits.PLAY_EVALUATION`),
+    the strongest, the one the players' timed levels and the engine protocol
+    play with, so ``Engine().search(board, time=0.1)`` plays as they do; the
+    exact-depth mode the store difference, so depth- and node-limited searches
+    and ``reproducible=True`` visit the nodes they always did. A name
+    (``"store"``, ``"positional"``, ``"learned"``) is used by every search.
+
     Raises InvalidLimitError for a table size outside 0..what the machine can
     give (:func:`mancala.limits.check_hash_mb`) or threads outside 1..64, and
     InvalidRuleError for an unknown evaluation or endgame choice.
     """
 
-    def __init__(self, hash_mb: float = DEFAULT_HASH_MB, *, evaluation: str = "store",
+    def __init__(self, hash_mb: float = DEFAULT_HASH_MB, *, evaluation: Optional[str] = None,
                  ordering: bool = True, futility: bool = True, plain: bool = False,
                  endgame: Union[None, str, _endgame.EndgameDatabase] = "auto",
                  threads: int = 1, reproducible: bool = False) -> None:
         hash_mb = check_hash_mb(hash_mb)
-        if evaluation not in EVALUATIONS:
+        if evaluation is not None and evaluation not in EVALUATIONS:
             raise InvalidRuleError(
                 f"unknown evaluation {quote(evaluation)}; choose one of {', '.join(EVALUATIONS)}")
         if endgame is not None and not isinstance(endgame, _endgame.EndgameDatabase) \
@@ -177,12 +129,7 @@ class Engine:
         self.plain = plain
         self.reproducible = bool(reproducible)
         self._play = 0 if plain or reproducible else PLAY_MODE   # PLAY_* flags of timed searches
-        self.endgame = endgame
-        self._found: Dict[str, Optional[_endgame.EndgameDatabase]] = {}  # "auto" finds, by rule
-        self._finding: Dict[str, threading.Thread] = {}     # "auto" looks under way, by rule
-        self._context: Optional[tuple] = None
-        self._in_use: Optional[_endgame.EndgameDatabase] = None   # the database the searchers read
-        self.evaluation = evaluation
+        self.evaluation = evaluation        # None: each mode's own (see the class docstring)
         self._lock = threading.RLock()      # held by every call: the core's state is one C struct
         self._calls = 0                     # calls in progress (nested ones included), under the lock
         self._stopping = False              # stop() was called during the running call
@@ -191,11 +138,22 @@ class Engine:
         self._helpers = [Searcher(0, ordering, futility) for _ in range(threads - 1)]
         for helper in self._helpers:
             helper.share_table(self._searcher)
+        self._databases = DatabaseChoice(endgame, [self._searcher] + self._helpers)
+
+    @property
+    def endgame(self) -> Union[None, str, _endgame.EndgameDatabase]:
+        """The endgame setting: "auto", None or an EndgameDatabase (may be set)."""
+        return self._databases.setting
+
+    @endgame.setter
+    def endgame(self, setting: Union[None, str, _endgame.EndgameDatabase]) -> None:
+        self._databases.setting = setting
 
     def __repr__(self) -> str:
         if self.plain:
             return "Engine(plain=True)"
-        return f"Engine(hash_mb={self.hash_mb:g}, evaluation={self.evaluation!r})"
+        evaluation = "" if self.evaluation is None else f", evaluation={self.evaluation!r}"
+        return f"Engine(hash_mb={self.hash_mb:g}{evaluation})"
 
     @property
     def hash_mb(self) -> float:
@@ -248,8 +206,9 @@ class Engine:
             return done
         # play mode uses a cached endgame database too ("auto"): perfect values near the end
         # (found in the background the first time: loading it never eats a move's time)
-        db = self._position(board, auto=bool(limit.time and self._play), wait=False)
-        evaluation = EVALUATIONS.index(self.evaluation)
+        play = bool(limit.time and self._play)
+        db = self._databases.use(board, auto=play, wait=False)
+        evaluation = self._evaluation(play)
         iterative = not self.plain or limit.depth is None
         report = None
         if progress is not None:
@@ -295,73 +254,11 @@ class Engine:
         done = self._finished(board, start)
         if done is not None:
             return done
-        db = self._position(board, auto=True, wait=True)
-        guess, move, _, _ = self._searcher.search(board, 0, SOLVE_GUESS_DEPTH, True)
-        nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
-        parity = board.seeds % 2
-        lower, upper = -MAX_SEEDS - 1, MAX_SEEDS + 1
-        value = guess if (guess - parity) % 2 == 0 else guess + 1
-        while lower < upper:
-            beta = value + 1 if value == lower else value
-            time_left = limit.time - (_time.perf_counter() - start) if limit.time else 0.0
-            nodes_left = limit.nodes - nodes_used if limit.nodes else 0
-            if (limit.time and time_left <= 0) or (limit.nodes and nodes_left <= 0):
-                break
-            bound, found, finished, spent, found_hits = self._probe(
-                board, beta, time_left, nodes_left)
-            nodes_used += spent
-            hits += found_hits
-            if not finished:
-                break
-            if bound < beta:
-                upper = bound if (bound - parity) % 2 == 0 else bound - 1
-                value = upper
-            else:
-                lower = bound if (bound - parity) % 2 == 0 else bound + 1
-                value, move = lower, found
-            if progress is not None:
-                progress(lower, upper, nodes_used, _time.perf_counter() - start)
-        exact = lower == upper
-        return SearchResult(move, value, 0, nodes_used, self._pv(board, move, MAX_DEPTH),
+        db = self._databases.use(board, auto=True, wait=True)
+        value, move, exact, spent, hits = _solving.mtdf(self._searcher, self._helpers, board, limit,
+                                                        progress, self._rearm, start)
+        return SearchResult(move, value, 0, spent, self._pv(board, move, MAX_DEPTH),
                             _time.perf_counter() - start, exact, hits, db)
-
-    def _probe(self, board: Board, beta: int, time_left: float, nodes_left: int
-               ) -> Tuple[int, Optional[int], bool, int, int]:
-        """One null-window search of solve: (bound, move, finished, nodes, table hits).
-
-        With helper threads every thread runs the same search in the shared
-        table, each putting off the subtrees another is in (ABDADA, see the
-        core's negamax); the first to finish answers and stops the rest.
-        """
-        if not self._helpers:
-            bound, found, finished = self._searcher.probe(board, beta, time_left, nodes_left)
-            return bound, found, finished, self._searcher.nodes, self._searcher.tt_hits
-        searchers = [self._searcher] + self._helpers
-        lock = threading.Lock()
-        answers: List[Tuple[int, Optional[int], bool]] = []
-
-        def work(searcher: Searcher) -> None:
-            answer = searcher.probe(board, beta, time_left, nodes_left,
-                                    helper=searcher is not self._searcher)
-            with lock:
-                if answer[2] and not answers:
-                    answers.append(answer)
-                    self._searcher.abort()
-
-        self._rearm()
-        helpers = Workers(work, [(h,) for h in self._helpers], "mancala solve helper").start()
-        try:
-            work(self._searcher)
-        except BaseException:   # Ctrl-C: the helpers stop too
-            self._searcher.abort()
-            raise
-        finally:
-            helpers.wait(self._searcher.abort)      # none may still search when we go on
-            self._rearm()
-        spent = sum(s.nodes for s in searchers), sum(s.tt_hits for s in searchers)
-        if not answers:
-            return (0, None, False) + spent
-        return answers[0] + spent
 
     @_serialised
     def null_window(self, board: Board, beta: int, *, time: Optional[float] = None,
@@ -372,17 +269,17 @@ class Engine:
         The bound is fail-soft: at least beta means the value is at least the
         bound, below beta means it is at most the bound. With a time or node
         limit the search may stop first: then the bound is None. A cluster
-        solve's jobs are these (:mod:`mancala.cluster.solve`). Raises
+        solve's jobs are these (:mod:`mancala.cluster.solve`); a finished game's
+        value is its final margin, answered without a search. Raises
         InvalidLimitError for a limit out of range, ValueError for a beta
-        outside the margins, GameOverError... no: a finished game's value is
-        its final margin, answered without a search.
+        outside the margins.
         """
         limit = self._limit(None, None, time, nodes, default_depth=None)
         if board.is_game_over():
-            outcome = board.outcome()
-            return (outcome.margin if board.to_move == 0 else -outcome.margin), 0
-        self._position(board, auto=True, wait=True)
-        bound, _, finished, spent, _ = self._probe(board, beta, limit.time or 0.0, limit.nodes or 0)
+            return board.outcome().score.pov(board.to_move), 0
+        self._databases.use(board, auto=True, wait=True)
+        bound, _, finished, spent, _ = _solving.probe(self._searcher, self._helpers, board, beta,
+                                                      limit.time or 0.0, limit.nodes or 0, self._rearm)
         return (bound if finished else None), spent
 
     @_serialised
@@ -393,70 +290,48 @@ class Engine:
         Raises SearchStoppedError if ``stop()`` ends it, InvalidLimitError for
         a ``value`` that is not a final margin (-144..144).
         """
-        if board.is_game_over():
-            return ()
-        if value is None:
-            solved = self.solve(board)
-            if not solved.exact:
-                raise SearchStoppedError("optimal_moves was stopped before it had an answer")
-            value = solved.score
-        elif isinstance(value, bool) or not isinstance(value, int) or not -MAX_SEEDS <= value <= MAX_SEEDS:
-            raise InvalidLimitError(f"the value to keep is a final margin, a whole number from "
-                                    f"{-MAX_SEEDS} to {MAX_SEEDS}, not {quote(value)}")
-        moves = []
-        for pit in board.legal_moves:
-            child = board.copy(stack=False)
-            record = child.push(pit)
-            if child.is_game_over():
-                outcome = child.outcome()
-                keeps = (outcome.margin if board.to_move == 0 else -outcome.margin) >= value
-            else:
-                self._position(child, auto=True, wait=True)
-                if record.extra_turn:   # the child's value is ours: is it >= value?
-                    bound, _, finished = self._searcher.probe(child, value)
-                    keeps = bound >= value
-                else:                   # the child's value is -ours: is it <= -value?
-                    bound, _, finished = self._searcher.probe(child, -value + 1)
-                    keeps = bound < -value + 1
-                if not finished:
-                    raise SearchStoppedError("optimal_moves was stopped before it had an answer")
-            if keeps:
-                moves.append(pit)
-        return tuple(moves)
+        def null_window(child: Board, beta: int) -> Tuple[int, bool]:
+            self._databases.use(child, auto=True, wait=True)
+            bound, _, finished = self._searcher.probe(child, beta)
+            return bound, finished
+        return _solving.optimal_moves(board, value, self.solve, null_window)
 
     @_serialised
     def analyse(self, board: Board, limit: Optional[SearchLimit] = None, *,
                 depth: Optional[int] = None, time: Optional[float] = None,
-                nodes: Optional[int] = None, exact: bool = False) -> Dict[int, SearchResult]:
-        """A result for every legal move, scored from the side to move's view.
+                nodes: Optional[int] = None, exact: bool = False, deepen: bool = False,
+                progress: Optional[Callable[[AnalysisProgress], None]] = None
+                ) -> Dict[int, SearchResult]:
+        """A result for every legal move, scored from the side to move's view (MultiPV).
 
-        Each move's child is searched to one move less than the limit's depth
-        (or solved exactly with ``exact=True``); a time or node limit is shared
-        equally among the moves. Raises InvalidLimitError for a limit out of range.
+        Each move's child is searched to one move less than the depth (or
+        solved exactly with ``exact=True``); a move's ``pv`` starts with it.
+        One pass by default: a time or node limit is shared equally among
+        the moves (depth 12 when no limit is given). ``deepen=True`` searches
+        every move at depth 1, 2, 3, ... up to the limit's depth (with none,
+        until ``stop()``) and answers with the last depth every move finished;
+        a time or node limit is then the whole analysis's, the depth it
+        interrupts is dropped, and the analysis ends once every score is
+        exact. Its searches are exact-depth ones (the time is kept by a
+        timer, not by the search), so a depth's scores are the same on any
+        engine. ``progress(info)`` is called with an
+        :class:`~mancala.analysis.AnalysisProgress` after each move's result
+        and after each finished depth; an exception it raises stops the
+        analysis and propagates from here. Raises InvalidLimitError for a
+        limit out of range and TypeError if ``board`` is not a
+        :class:`mancala.Board`.
         """
-        limit = self._limit(limit, depth, time, nodes)
-        moves = board.legal_moves
-        results: Dict[int, SearchResult] = {}
-        for pit in moves:
-            child = board.copy(stack=False)
-            record = child.push(pit)
-            share = SearchLimit(
-                depth=max(1, limit.depth - 1) if limit.depth else None,
-                time=limit.time / len(moves) if limit.time else None,
-                nodes=max(1, limit.nodes // len(moves)) if limit.nodes else None)
-            if exact:
-                sub = self.solve(child, time=share.time, nodes=share.nodes)
-            elif limit.depth == 1 and not child.is_game_over():
-                sub = self._static(child)
-            else:
-                sub = self.search(child, share)
-            sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
-            results[pit] = SearchResult(
-                pit, sign * sub.score, sub.depth + 1, sub.nodes, (pit,) + sub.pv,
-                sub.elapsed, sub.exact, sub.tt_hits)
-        return results
+        limit = self._limit(limit, depth, time, nodes, default_depth=None if deepen else DEFAULT_DEPTH)
+        if not isinstance(board, Board):
+            raise TypeError(f"analyse a mancala.Board, not {quote(board)}")
+        return _analysis.analyse(self, board, limit, exact, deepen, progress)
 
     # -- helpers
+
+    def _interrupt(self) -> None:
+        """End the searching now running, as a limit does, without stop()'s
+        mark: what the call does next is its own (an analysis's timer)."""
+        self._searcher.abort()
 
     def _rearm(self) -> None:
         """Let searches run again after the helpers' abort, unless stop() was called.
@@ -496,71 +371,8 @@ class Engine:
         capture_code(capture)
         if self.endgame != "auto":
             return None
-        db = self._auto(capture, wait=True)
+        db = self._databases.found(capture, wait=True)
         return db.max_seeds if db else None
-
-    def _auto(self, capture: str, wait: bool) -> Optional[_endgame.EndgameDatabase]:
-        """The database "auto" finds for a rule, looked for once per rule; a first
-        look runs in a thread of its own, and without wait the answer is None
-        till it is done."""
-        if capture not in self._found:
-            finding = self._finding.get(capture)
-            if finding is None:
-                finding = self._finding[capture] = threading.Thread(
-                    target=self._find, args=(capture,), daemon=True,
-                    name=f"mancala endgame database ({capture})")
-                finding.start()
-            if wait:
-                finding.join()
-        return self._found.get(capture)
-
-    def _find(self, capture: str) -> None:
-        self._found[capture] = _endgame.find(capture)      # never raises
-
-    def _position(self, board: Board, auto: bool, wait: bool) -> Optional[int]:
-        """Set the right endgame database for searching board: with endgame
-        "auto", the cached one if auto (loaded first if wait, see _auto).
-
-        Returns the database's seed count (None if none is used).
-        Table entries hold for one rule set and one database: a change clears it.
-        """
-        db = self.endgame
-        if db == "auto":
-            db = self._auto(board.capture, wait) if auto else None
-        if db is not None and db.capture != board.capture:
-            db = None
-        context = (board.capture, id(db) if db else None)
-        if context != self._context:
-            if self._context is not None:
-                self._searcher.clear()
-            for searcher in [self._searcher] + self._helpers:
-                searcher.set_endgame(db.levels if db else None)
-            self._context = context
-            self._in_use = db
-        return db.max_seeds if db else None
-
-    def _endgame_failed(self) -> bool:
-        """Whether a level file of the database in use changed under the call that
-        just ended (truncated, rewritten: csrc/guard.h keeps the process alive).
-        Then its answer is void: the database is dropped (said in one line), the
-        table cleared, and the caller searches again without it."""
-        db = self._in_use
-        problem = db.intact() if db is not None else None
-        if problem is None:
-            return False
-        _endgame.files.warn(f"refused {problem}; the engine goes on without the "
-                            f"{db.capture} database")
-        if self.endgame is db:
-            self.endgame = None
-        for capture, found in list(self._found.items()):
-            if found is db:
-                self._found[capture] = None
-        for searcher in [self._searcher] + self._helpers:
-            searcher.set_endgame(None)
-        self._searcher.clear()
-        self._context = None
-        self._in_use = None
-        return True
 
     @staticmethod
     def _finished(board: Board, start: float) -> Optional[SearchResult]:
@@ -569,12 +381,16 @@ class Engine:
         outcome = board.outcome()
         if outcome is None:
             return None
-        margin = outcome.margin if board.to_move == 0 else -outcome.margin
-        return SearchResult(None, margin, 0, 0, (), _time.perf_counter() - start, True)
+        return SearchResult(None, outcome.score.pov(board.to_move), 0, 0, (),
+                            _time.perf_counter() - start, True)
 
     def _static(self, board: Board) -> SearchResult:
-        score = self._searcher.evaluate(board, EVALUATIONS.index(self.evaluation))
+        score = self._searcher.evaluate(board, self._evaluation(play=False))
         return SearchResult(None, score, 0, 1, (), 0.0, False)
+
+    def _evaluation(self, play: bool) -> int:
+        """The index of the evaluation a search uses: the engine's, else its mode's."""
+        return EVALUATIONS.index(self.evaluation or (PLAY_EVALUATION if play else "store"))
 
     def _pv(self, board: Board, move: int, depth: int) -> Tuple[int, ...]:
         pv = self._searcher.principal_variation(board, limit=depth)

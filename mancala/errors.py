@@ -8,7 +8,7 @@
         InvalidRuleError            an unknown capture rule or evaluation; seeds per pit out of range
         IllegalMoveError            a pit that is not a legal move
         InvalidLimitError           a number out of its range (depth, time, nodes, table, threads...)
-        PlayerSpecError             a player spelling parse_player does not know
+        PlayerSpecError             a player spelling mancala.specs does not know
         EntryError                  a line typed at the game's prompt that is not a pit or a command
         GameError                   something the game cannot do now (undo with nothing to undo)
         SaveFileError               a save file that cannot be read or is not a real game
@@ -58,7 +58,7 @@ class InvalidLimitError(InputError):
 
 
 class PlayerSpecError(InputError):
-    """A player spelling parse_player does not know."""
+    """A player spelling (or spec) mancala.specs does not know."""
 
 
 class EntryError(InputError):
@@ -153,11 +153,16 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]}... ({len(text):,} characters)"
 
 
+def one_line(exc: BaseException) -> str:
+    """An error's message on one line (its name if it has none), for a person to read. Raises nothing."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError",
-    "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote",
+    "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
     "HistoryError",
 ]

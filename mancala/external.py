@@ -33,9 +33,10 @@ import time
 import weakref
 from typing import List, Optional, Sequence, Union
 
-from mancala.limits import parse_whole
-from mancala.board import Board
+from mancala.board import Board, start_slots
 from mancala.errors import PlayerFailedError, PlayerSpecError, quote
+from mancala.geometry import SIDE_KEYS
+from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 
 HANDSHAKE_SECONDS = 10.0    # a program has this long to answer ugi and isready
 MARGIN_SECONDS = 1.0        # a move may take its time * (1 + MARGIN_SHARE) + this
@@ -46,7 +47,6 @@ MAX_LINE_BYTES = 64 * 1024          # a longer line is a protocol forfeit
 MAX_PENDING_BYTES = 1024 * 1024     # output read but not yet taken by the game
 MAX_MOVE_BYTES = 4 * 1024 * 1024    # output during one move
 TOKEN_VARIABLE = "MANCALA_ENGINE_TOKEN"   # marks every process an engine starts
-SIDES = ("south", "north")
 
 
 def split_command(command: Union[str, Sequence[str]]) -> List[str]:
@@ -72,10 +72,10 @@ def position_command(board: Board) -> str:
     moves.reverse()
     slots = root.pits
     seeds = slots[0]
-    if root.to_move == 0 and slots == ([seeds] * 6 + [0]) * 2 and 1 <= seeds <= 12:
+    if root.to_move == 0 and MIN_SEEDS <= seeds <= MAX_SEEDS_PER_PIT and slots == start_slots(seeds):
         line = f"position startpos seeds {seeds}"
     else:
-        line = f"position board {' '.join(map(str, slots))} {SIDES[root.to_move]}"
+        line = f"position board {' '.join(map(str, slots))} {SIDE_KEYS[root.to_move]}"
     line += f" capture {root.capture}"
     if moves:
         line += " moves " + " ".join(str(pit + 1) for pit in moves)

@@ -3,9 +3,12 @@
 A :class:`Game` holds the rules, the two players, the :class:`mancala.Board`
 and its history. It asks the player to move for a pit, plays it, and tells a
 :class:`GameObserver` what happened; the terminal game in ``mancala.cli.play``
-is one such observer, a test is another. A human's commands (``hint``,
-``undo``, ``save``, ``load``, ``quit``) arrive as :class:`mancala.players.Request`
-and are handled here; anything else (``help``) goes to the observer.
+is one such observer, a test is another. Its operations (:meth:`Game.hint`,
+:meth:`~Game.undo`, :meth:`~Game.save`, :meth:`~Game.load`, :meth:`~Game.quit`)
+are what a user interface calls when a person asks for them; the game loop
+knows nothing of how they were asked (the terminal's words are
+:mod:`mancala.cli.entry`). A human player's ``choose`` returns None when the
+person did something else instead of moving: the loop asks again.
 
     >>> from mancala.game import Game
     >>> game = Game("random", "ai:depth=2", seed=1)
@@ -17,19 +20,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, List, NamedTuple, Optional, Sequence, Union
+from typing import List, NamedTuple, Optional, Sequence, Union
 
 from mancala import storage
 from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
-from mancala.errors import GameError, IllegalMoveError, MancalaError, quote
+from mancala.errors import GameError, IllegalMoveError, MancalaError, one_line, quote
 from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
-from mancala.players import MoveInfo, Player, Request, canonical_spec, parse_player
+from mancala.players import Ask, MoveInfo, Player, canonical_spec, make_player
+from mancala.specs import PlayerSpec
 
 HINT_DEPTH = 14        # a few milliseconds from any position
-SIDES = ("south", "north")
 
-PlayerLike = Union[str, Player]
+PlayerLike = Union[str, PlayerSpec, Player]
 
 
 class Hint(NamedTuple):
@@ -61,19 +64,16 @@ class GameObserver:
         """Moves were taken back, latest first."""
 
     def on_hint(self, game: "Game", hint: Hint) -> None:
-        """The engine's suggestion was asked for."""
+        """The engine's suggestion was asked for (:meth:`Game.hint`)."""
 
     def on_saved(self, game: "Game", path: str) -> None:
-        """The game was saved at a player's request (``path`` is absolute)."""
+        """The game was saved (:meth:`Game.save`; ``path`` is absolute)."""
 
     def on_loaded(self, game: "Game", path: str) -> None:
-        """Another game was loaded in place of this one."""
+        """Another game was loaded in place of this one (:meth:`Game.load`)."""
 
     def on_error(self, game: "Game", message: str) -> None:
-        """A command failed (one line); the game goes on."""
-
-    def on_request(self, game: "Game", request: Request) -> None:
-        """A command the game does not handle itself (``help``)."""
+        """Something a person asked for failed, or autosaving did (one line); the game goes on."""
 
     def on_end(self, game: "Game", outcome: Outcome) -> None:
         """The game is over."""
@@ -82,11 +82,12 @@ class GameObserver:
 class Game:
     """A game of Kalah between two players.
 
-    ``south``/``north`` are players or their spellings (``"human"``,
-    ``"ai:hard"``, ...; see :func:`mancala.players.parse_player`). ``moves``
+    ``south``/``north`` are players, their specs or their spellings (``"human"``,
+    ``"ai:hard"``, ...; see :mod:`mancala.specs`). ``moves``
     replays a history first. With ``autosave`` (a path) the game is saved
-    there after every move and undo. ``input``/``output`` are handed to the
-    human players made from spellings.
+    there after every move and undo. ``ask`` is handed to the human players
+    made from spellings: ``ask(board)`` is the person's pit, or None when they
+    did something else (see :class:`mancala.players.Human`).
 
     Raises PlayerSpecError for an unknown spelling, InvalidRuleError for
     unknown rules or seeds per pit outside 1..12, IllegalMoveError if
@@ -97,13 +98,11 @@ class Game:
                  seeds: int = DEFAULT_SEEDS, capture: str = "standard", moves: Sequence[int] = (),
                  seed: Optional[int] = None, observer: Optional[GameObserver] = None,
                  autosave: Optional[Union[str, os.PathLike]] = None,
-                 input: Optional[Callable[[str], str]] = None,
-                 output: Optional[Callable[[str], None]] = None,
-                 hint_depth: int = HINT_DEPTH) -> None:
+                 ask: Optional[Ask] = None, hint_depth: int = HINT_DEPTH) -> None:
         self.observer = observer or GameObserver()
         self.autosave = autosave
         self.hint_depth = hint_depth
-        self._input, self._output = input, output
+        self._ask = ask
         self._hint_engine = None
         self.quit_requested = False
         board = Board(seeds=seeds, capture=capture)
@@ -131,7 +130,7 @@ class Game:
         if isinstance(who, Player):
             return who
         seed = None if self.seed is None else self.seed + side
-        return parse_player(who, seed, input=self._input, output=self._output)
+        return make_player(PlayerSpec.parse(who), seed, ask=self._ask)
 
     # -- state
 
@@ -179,8 +178,7 @@ class Game:
     def run(self) -> Optional[Outcome]:
         """Play to the end; the outcome, or None if a player quit.
 
-        Raises what :meth:`step` raises; a human's failed command is reported
-        to the observer (``on_error``), not raised.
+        Raises what :meth:`step` raises.
         """
         self.quit_requested = False
         self.observer.on_start(self)
@@ -194,7 +192,8 @@ class Game:
         return outcome
 
     def step(self) -> Optional[MoveRecord]:
-        """Ask the side to move for a move and play it; None if a command came instead.
+        """Ask the side to move for a move and play it; None if the player (a person)
+        did something else instead (took moves back, loaded a game, quit).
 
         Raises GameError if the game is over, IllegalMoveError if the player
         chose a pit that is not legal.
@@ -202,10 +201,8 @@ class Game:
         if self.is_over():
             raise GameError("the game is over")
         player = self.current_player
-        try:
-            pit = player.choose(self.board.copy(stack=False))
-        except Request as request:
-            self.handle(request)
+        pit = player.choose(self.board.copy(stack=False))
+        if pit is None and player.is_human:
             return None
         if pit not in self.board.legal_moves:
             raise IllegalMoveError(f"{player.spec} chose pit {quote(pit)}, which is not legal here")
@@ -224,44 +221,30 @@ class Game:
         self.observer.on_move(self, record, info)
         return record
 
-    def handle(self, request: Request) -> None:
-        """Carry out a human's command. Raises nothing: a failure goes to the observer's ``on_error``."""
-        try:
-            if request.command == "hint":
-                self.observer.on_hint(self, self.hint())
-            elif request.command == "undo":
-                self.observer.on_undo(self, self.undo())
-            elif request.command == "save":
-                path = self.save(os.path.expanduser(request.argument or storage.DEFAULT_SAVE_NAME))
-                self.observer.on_saved(self, os.path.abspath(path))
-            elif request.command == "load":
-                self.load(os.path.expanduser(request.argument))
-                self.observer.on_loaded(self, request.argument)
-                self.observer.on_start(self)
-            elif request.command == "quit":
-                self.quit_requested = True
-            else:
-                self.observer.on_request(self, request)
-        except (MancalaError, OSError) as exc:
-            self.observer.on_error(self, _one_line(exc))
+    def quit(self) -> None:
+        """Stop :meth:`run` after the step under way (it returns None). Raises nothing."""
+        self.quit_requested = True
 
     def hint(self) -> Hint:
-        """The engine's best move for the side to move, with its score; GameError if the game is over."""
+        """The engine's best move for the side to move, with its score (told to the
+        observer too); GameError if the game is over."""
         if self.is_over():
             raise GameError("the game is over")
         if self._hint_engine is None:
             from mancala.engine import Engine
             self._hint_engine = Engine(hash_mb=SMALL_HASH_MB)
         result = self._hint_engine.search(self.board.copy(stack=False), depth=self.hint_depth)
-        return Hint(result.move, result.score, result.depth, result.elapsed)
+        hint = Hint(result.move, result.score, result.depth, result.elapsed)
+        self.observer.on_hint(self, hint)
+        return hint
 
     def undo(self) -> List[MoveRecord]:
         """Take back the last move a human made and every computer move after it.
 
         Through extra turns: the computer's whole reply goes, then the human's
         last move, so the human is to move again. With two humans this takes
-        back the last move. Returns the moves taken back, latest first.
-        GameError if no human has moved.
+        back the last move. Returns the moves taken back, latest first (and
+        tells the observer). GameError if no human has moved.
         """
         humans = [player.is_human for player in self.players]
         stack = self.board.move_stack
@@ -273,20 +256,27 @@ class Game:
         while self.board.ply > last_human:
             undone.append(self.board.pop())
         self._autosave()
+        self.observer.on_undo(self, undone)
         return undone
 
     def save(self, path: Union[str, os.PathLike]) -> os.PathLike:
-        """Save to a file (SaveFileError or OSError if it cannot)."""
-        return storage.save(self.to_saved(), path)
+        """Save to a file, and tell the observer (SaveFileError or OSError if it cannot)."""
+        saved = storage.save(self.to_saved(), path)
+        self.observer.on_saved(self, os.path.abspath(saved))
+        return saved
 
     def load(self, path: Union[str, os.PathLike]) -> None:
         """Replace this game with the one saved in a file (its rules, players and moves).
 
-        Raises SaveFileError if the file does not fit; the game is unchanged then.
+        The observer is told (``on_loaded``, then ``on_start``: the game starts
+        again). Raises SaveFileError if the file does not fit; the game is
+        unchanged then.
         """
         saved = storage.load(path, players=canonical_spec)
         self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.board(), saved.seed)
         self._autosave()
+        self.observer.on_loaded(self, os.fspath(path))
+        self.observer.on_start(self)
 
     def _autosave(self) -> None:
         if self.autosave is None:
@@ -298,12 +288,8 @@ class Game:
             self.observer.on_error(self, f"autosave is off: {cannot_write(exc, Path(where))}")
             self.autosave = None
         except MancalaError as exc:
-            self.observer.on_error(self, f"autosave is off: {_one_line(exc)}")
+            self.observer.on_error(self, f"autosave is off: {one_line(exc)}")
             self.autosave = None
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 __all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn"]

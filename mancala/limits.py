@@ -12,6 +12,7 @@ what                range                      default             check
 seeds per pit       1..12                      4                   :func:`check_seeds`
 depth               1..254 (the table's)       12                  :func:`check_depth`
 time                more than 0 s              none                :func:`check_seconds`
+time per move       0 < S <= 3600 s            engine: 0.1 s       :func:`check_move_seconds`
 nodes               1..2**63-1                 none                :func:`check_nodes`
 table (hash_mb)     0..what the machine gives  64 (players: 16)    :func:`check_hash_mb`
 threads             1..64                      1                   :func:`check_threads`
@@ -47,7 +48,7 @@ MAX_THREADS = _core.MAX_THREADS
 MAX_ENDGAME_SEEDS = 36          # solve --endgame: C(48, 12) bytes, about 70 GB on disk (space is checked)
 
 DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
-PLAY_EVALUATION = "learned"     # the timed playing levels' and the engine protocol's evaluation
+PLAY_EVALUATION = "learned"     # play mode's (Engine's timed searches by default) and the protocol's
 SMALL_HASH_MB = 16              # the players' and the hint's engines
 MAX_HASH_MB = _core.MAX_HASH_MB # the core's ceiling (its table size in bytes fits 64 bits)
 
@@ -188,6 +189,17 @@ def default_table_mb(size: int) -> float:
     return float(size)
 
 
+def check_move_seconds(value: object, given: object = None, *,
+                       error: Type[InputError] = InvalidLimitError) -> float:
+    """A player's time per move: more than 0 and at most :data:`MAX_MOVE_SECONDS`
+    (an hour), as a float; else ``error`` (InvalidLimitError unless told)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or not 0 < value <= MAX_MOVE_SECONDS:
+        raise error(f"time is seconds, more than 0 and at most {MAX_MOVE_SECONDS:g}, "
+                    f"not {quote(value if given is None else given)}")
+    return float(value)
+
+
 def check_seconds(value: object, given: object = None) -> object:
     """A time limit: a positive finite number of seconds (returned as given), or InvalidLimitError."""
     bad = InvalidLimitError(f"time is a positive number of seconds (more than 0), "
@@ -210,6 +222,6 @@ __all__ = [
     "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
     "parse_whole", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
     "check_endgame_seeds",
-    "check_seconds", "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",
+    "check_seconds", "check_move_seconds", "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",
     "default_table_mb",
 ]

@@ -1,11 +1,12 @@
 """Players: anything that chooses a move for a board.
 
 The game loop depends only on :class:`Player` (``choose(board) -> pit``, with
-pits 0..5 from the mover's left). ``parse_player("ai:hard")`` turns the
-spellings the command line accepts into players:
+pits 0..5 from the mover's left). :func:`make_player` makes the player a
+:class:`mancala.specs.PlayerSpec` names, :func:`parse_player` the one a spelling
+names (``parse_player("ai:hard")``; the spellings are :mod:`mancala.specs`'):
 
 ==================  ==========================================================
-``human``           types moves (1-6 or letters) and commands; see :class:`Human`
+``human``           a person, asked by a user interface; see :class:`Human`
 ``random``          a uniformly random legal move (seedable)
 ``minimax:N``       the textbook full-width search of ``mancala._reference``, N moves deep
 ``alphabeta:N``     the textbook alpha-beta of ``mancala._reference``, N moves deep
@@ -31,9 +32,7 @@ perfectly once the solve finishes (sooner with an endgame database built by
 """
 from __future__ import annotations
 
-import builtins
 import logging
-import math
 import os
 import random
 import re
@@ -41,20 +40,11 @@ import time
 from typing import Callable, List, NamedTuple, Optional, Union
 
 from mancala import book
-from mancala.board import PLAYER_NAMES, Board, capture_code
-from mancala.errors import EntryError, PlayerSpecError, quote
-from mancala.limits import (MAX_DEPTH, MAX_MOVE_SECONDS, MAX_REFERENCE_DEPTH, PLAY_EVALUATION,
-                            SMALL_HASH_MB, check_whole, default_table_mb, parse_whole)
+from mancala.board import Board, capture_code
+from mancala.errors import GameError, PlayerSpecError
+from mancala.limits import SMALL_HASH_MB, default_table_mb
+from mancala.specs import EXTERNAL_TIME, PlayerSpec
 
-PITS = 6
-LEVELS = ("easy", "medium", "hard", "perfect")
-COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
-COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
-VALID_SPECS = ("human, random, minimax:N, alphabeta:N, ai, ai:easy, ai:medium, ai:hard, "
-               "ai:perfect, ai:depth=N, ai:time=S, engine:\"COMMAND\", engine:\"COMMAND\"@S")
-MACHINE_SPECS = ", ".join(form for form in VALID_SPECS.split(", ") if form != "human")
-MAX_TIME = MAX_MOVE_SECONDS             # old names of mancala.limits' values
-REFERENCE_MAX_DEPTH = MAX_REFERENCE_DEPTH
 
 EASY_DEPTH = 2
 EASY_RANDOM = 1 / 3          # share of easy's moves picked at random
@@ -62,10 +52,8 @@ MEDIUM_DEPTH = 8
 HARD_TIME = 1.0
 PERFECT_SOLVE_TIME = 3.0
 PERFECT_FALLBACK_TIME = 1.0
-HASH_MB = SMALL_HASH_MB
 PERFECT_HASH_MB = 256
 PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
-EXTERNAL_TIME = 0.1     # seconds per move of an engine:"..." player
 
 
 class MoveInfo(NamedTuple):
@@ -79,22 +67,16 @@ class MoveInfo(NamedTuple):
     note: str = ""       #: e.g. "random move", "solved"
 
 
-class Request(Exception):
-    """A human asked for a command (hint, undo, save, ...) instead of a move.
-
-    Raised out of ``Human.choose``; the game loop handles it and asks again.
-    """
-
-    def __init__(self, command: str, argument: str = "") -> None:
-        super().__init__(command if not argument else f"{command} {argument}")
-        self.command = command
-        self.argument = argument
+#: how a human player is asked for a move: its pit, or None when the person did
+#: something else instead (took moves back, loaded a game, quit)
+Ask = Callable[[Board], Optional[int]]
 
 
 class Player:
-    """Chooses a move: ``choose(board)`` returns a legal pit 0..5 of the side to move."""
+    """Chooses a move: ``choose(board)`` returns a legal pit 0..5 of the side to move
+    (a :class:`Human` may return None: see there)."""
 
-    #: the spelling parse_player accepts for this player (saved in game files)
+    #: its canonical spelling (str of its PlayerSpec; saved in game files)
     spec: str = "?"
     #: one line for menus and help
     description: str = ""
@@ -103,7 +85,7 @@ class Player:
     def __init__(self) -> None:
         self.last: Optional[MoveInfo] = None
 
-    def choose(self, board: Board) -> int:
+    def choose(self, board: Board) -> Optional[int]:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -119,95 +101,29 @@ class Player:
 
 # -- people ---------------------------------------------------------------------
 
-def pit_label(pit: int, player: int) -> str:
-    """The letter of a pit: A-F for South's pits 0..5, G-L for North's."""
-    return "ABCDEFGHIJKL"[player * PITS + pit]
-
-
-def parse_entry(text: str, board: Board) -> Union[int, Request]:
-    """A typed line as a pit (0..5 from the mover's left) or a Request.
-
-    Raises EntryError (a ValueError) with a one-line reason (without the legal pits) for
-    anything else, including an empty or illegal pit.
-    """
-    words = text.strip().split(None, 1)
-    if not words:
-        raise EntryError("type a pit number or a command")
-    word = words[0].lower()
-    argument = words[1].strip() if len(words) > 1 else ""
-    word = COMMAND_ALIASES.get(word, word)
-    if word in COMMANDS:
-        if word == "load" and not argument:
-            raise EntryError("load needs a file name: load FILE")
-        if argument and word not in ("save", "load"):
-            raise EntryError(f"{word} takes no argument, not {quote(argument)}")
-        return Request(word, argument)
-    if argument:
-        raise EntryError(f"{quote(text.strip())} is not a pit or a command")
-    mover = board.to_move
-    if len(word) == 1 and "a" <= word <= "l":
-        index = ord(word) - ord("a")
-        owner, pit = divmod(index, PITS)
-        if owner != mover:
-            first, last = pit_label(0, mover), pit_label(PITS - 1, mover)
-            raise EntryError(f"{word.upper()} is {PLAYER_NAMES[owner]}'s pit; "
-                             f"{PLAYER_NAMES[mover]} plays {first}-{last}")
-    elif (number := parse_whole(word)) is not None:
-        if not 1 <= number <= PITS:
-            raise EntryError(f"there is no pit {number}; pits are 1-{PITS}")
-        pit = number - 1
-    else:
-        raise EntryError(f"{quote(text.strip())} is not a pit or a command (type help)")
-    if pit not in board.legal_moves:
-        raise EntryError(f"pit {pit + 1} ({pit_label(pit, mover)}) is empty")
-    return pit
-
-
-def legal_pits_text(board: Board) -> str:
-    """'1 2 4 (A B D)': the legal pits as a person types them."""
-    moves = board.legal_moves
-    numbers = " ".join(str(pit + 1) for pit in moves)
-    letters = " ".join(pit_label(pit, board.to_move) for pit in moves)
-    return f"{numbers} ({letters})"
-
-
 class Human(Player):
-    """A person: reads lines through ``input`` and writes messages through ``output``.
+    """A person: ``ask(board)`` is how they are asked for a move.
 
-    Pits are typed as 1-6, counted from the mover's left (1 is farthest from
-    the mover's own store), or as letters: A-F are South's pits (1-6), G-L
-    North's (1-6), whoever moves. Commands raise :class:`Request` for the
-    game loop. Both callables are injected so tests can script a person; at
-    the end of input ``input`` raises EOFError, which passes through.
+    ``ask`` returns their pit, or None when they did something else instead
+    of moving (took moves back, loaded another game, quit): the game loop
+    then asks again, or stops. What they type and how it is read are the user
+    interface's (the terminal's: :class:`mancala.cli.entry.Keyboard`); a
+    human without ``ask`` cannot be asked (GameError on its move).
     """
 
     is_human = True
     description = "a person at the keyboard"
 
-    def __init__(self, input: Optional[Callable[[str], str]] = None,
-                 output: Optional[Callable[[str], None]] = None) -> None:
+    def __init__(self, ask: Optional[Ask] = None) -> None:
         super().__init__()
-        self._input = input or builtins.input     # looked up now, so tests may patch them
-        self._output = output or builtins.print
+        self._ask = ask
         self.spec = "human"
 
-    def prompt(self, board: Board) -> str:
-        side = PLAYER_NAMES[board.to_move]
-        pits = " ".join(str(pit + 1) for pit in board.legal_moves)
-        return f"{side}, your move ({pits}; or help): "
-
-    def choose(self, board: Board) -> int:
+    def choose(self, board: Board) -> Optional[int]:
         self.last = None
-        while True:
-            line = self._input(self.prompt(board))
-            try:
-                entry = parse_entry(line, board)
-            except ValueError as exc:
-                self._output(f"{exc}. Legal pits: {legal_pits_text(board)}")
-                continue
-            if isinstance(entry, Request):
-                raise entry
-            return entry
+        if self._ask is None:
+            raise GameError("a human player needs a way to be asked for moves (ask=)")
+        return self._ask(board)
 
 
 # -- computer players -------------------------------------------------------------
@@ -236,8 +152,8 @@ class _ReferencePlayer(Player):
     def __init__(self, depth: int) -> None:
         """PlayerSpecError unless ``depth`` is 1..30 (:data:`mancala.limits.MAX_REFERENCE_DEPTH`)."""
         super().__init__()
-        self.depth = check_whole(depth, "depth", 1, MAX_REFERENCE_DEPTH, error=PlayerSpecError)
-        self.spec = f"{self.kind}:{depth}"
+        self.spec = str(PlayerSpec(self.kind, depth=depth))
+        self.depth = depth
         self.description = f"textbook {self.kind} in pure Python, {depth} moves deep"
 
     def _search(self, slots, to_move, depth, capture):
@@ -292,26 +208,17 @@ class EnginePlayer(Player):
     def __init__(self, level: Optional[str] = None, *, depth: Optional[int] = None,
                  time: Optional[float] = None, seed: Optional[int] = None) -> None:
         super().__init__()
-        given = [x is not None for x in (level, depth, time)]
-        if sum(given) != 1:
+        spec = PlayerSpec("ai", level=level, depth=depth, time=time)
+        if spec.needs_time:
             raise PlayerSpecError("give one of level, depth or time")
-        if level is not None:
-            if level not in LEVELS:
-                raise PlayerSpecError(f"unknown level {quote(level)}; use {', '.join(LEVELS)}")
-            self.spec = f"ai:{level}"
-            self.description = self.DESCRIPTIONS[level]
-        elif depth is not None:
-            check_whole(depth, "depth", 1, MAX_DEPTH, error=PlayerSpecError)
-            self.spec = f"ai:depth={depth}"
-            self.description = f"looks {depth} moves ahead"
+        self.spec = str(spec)
+        self.level, self.depth, self.time = spec.level, spec.depth, spec.time
+        if spec.level is not None:
+            self.description = self.DESCRIPTIONS[spec.level]
+        elif spec.depth is not None:
+            self.description = f"looks {spec.depth} moves ahead"
         else:
-            if isinstance(time, bool) or not isinstance(time, (int, float)) \
-                    or not math.isfinite(time) or not 0 < time <= MAX_TIME:
-                raise PlayerSpecError(f"time is seconds, more than 0 and at most {MAX_TIME:g}, "
-                                      f"not {quote(time)}")
-            self.spec = f"ai:time={time:g}"
-            self.description = f"searches {time:g} s per move"
-        self.level, self.depth, self.time = level, depth, time
+            self.description = f"searches {spec.time:g} s per move"
         self._rng = random.Random(seed)
         self._engine = None
         self._book_failed = False
@@ -320,15 +227,14 @@ class EnginePlayer(Player):
     def engine(self):
         if self._engine is None:
             from mancala.engine import Engine
-            # the timed levels play with the learned evaluation; the depth levels
-            # look N moves ahead at the store difference, the same every time
-            timed = self.time is not None or self.level in ("hard", "perfect")
-            evaluation = PLAY_EVALUATION if timed else "store"
+            # the library's evaluations: the timed levels (hard, perfect, time=S) play
+            # with the learned one, the depth levels look N moves ahead at the store
+            # difference, the same every time
             if self.level == "perfect":
                 self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
-                                      threads=PERFECT_THREADS, evaluation=evaluation)
+                                      threads=PERFECT_THREADS)
             else:
-                self._engine = Engine(hash_mb=default_table_mb(HASH_MB), evaluation=evaluation)
+                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB))
         return self._engine
 
     def choose(self, board: Board) -> int:
@@ -412,20 +318,9 @@ class ExternalPlayer(Player):
 
     def __init__(self, command: str, time: float = EXTERNAL_TIME) -> None:
         super().__init__()
-        from mancala.external import split_command
-        if not isinstance(command, str):
-            raise PlayerSpecError(f"an engine command is a string, not {quote(command)}")
-        split_command(command)                       # a spelling error shows now
-        if isinstance(time, bool) or not isinstance(time, (int, float)) \
-                or not math.isfinite(time) or not 0 < time <= MAX_TIME:
-            raise PlayerSpecError(f"time is seconds, more than 0 and at most {MAX_TIME:g}, "
-                                  f"not {quote(time)}")
-        if '"' in command:
-            raise PlayerSpecError(f"an engine command cannot hold a double quote: {quote(command)}")
-        self.command = command.strip()
-        self.time = time
-        self.spec = f'engine:"{self.command}"' + (f"@{time:g}" if time != EXTERNAL_TIME else "")
-        self.description = f"the program {self.command!r}, {time:g} s per move"
+        spec = PlayerSpec("engine", command=command, time=time)
+        self.command, self.time, self.spec = spec.command, spec.seconds, str(spec)
+        self.description = f"the program {self.command!r}, {self.time:g} s per move"
         self._process = None
 
     def choose(self, board: Board) -> int:
@@ -463,117 +358,49 @@ class ExternalPlayer(Player):
             self._process = None
 
 
-def _parse_external(spec: str, text: str) -> Player:
-    """``engine:"COMMAND"`` or ``engine:"COMMAND"@S`` (quotes optional without spaces)."""
-    rest = text[len("engine:"):].strip()
-    if rest.startswith('"'):
-        command, quote_mark, suffix = rest[1:].partition('"')
-        if not quote_mark:
-            raise _bad(spec, "the command's closing quote is missing")
-    else:
-        command, at, seconds = rest.rpartition("@")
-        if at and re.fullmatch(r"[0-9.eE+-]+|nan|inf", seconds.strip().lower()):
-            suffix = "@" + seconds
-        else:
-            command, suffix = rest, ""
-    suffix = suffix.strip()
-    seconds = EXTERNAL_TIME
-    if suffix:
-        if not suffix.startswith("@"):
-            raise _bad(spec, 'after the command comes nothing or @SECONDS')
-        try:
-            seconds = float(suffix[1:])
-        except ValueError:
-            raise _bad(spec, "time is seconds") from None
-        if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME:
-            raise _bad(spec, f"time is more than 0 and at most {MAX_TIME:g} seconds")
-    if not command.strip():
-        raise _bad(spec, "the engine command is empty")
-    try:
-        return ExternalPlayer(command, time=seconds)
-    except PlayerSpecError as exc:
-        raise _bad(spec, str(exc)) from None
+# -- making players -----------------------------------------------------------------
 
-
-# -- parsing ------------------------------------------------------------------------
-
-def _bad(spec: object, why: str = "") -> PlayerSpecError:
-    reason = f" ({why})" if why else ""
-    return PlayerSpecError(f"unknown player {quote(spec)}{reason}; use one of: {VALID_SPECS}")
-
-
-def parse_player(spec: str, seed: Optional[int] = None, *,
-                 input: Optional[Callable[[str], str]] = None,
-                 output: Optional[Callable[[str], None]] = None) -> Player:
-    """A player from its spelling (see the module docstring).
+def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
+                ask: Optional[Ask] = None) -> Player:
+    """The player a spec names (see the module docstring).
 
     ``seed`` seeds the random choices of ``random`` and ``ai:easy``/``ai:medium``;
-    ``input``/``output`` are given to a ``human``. A bad spelling raises
-    PlayerSpecError (a ValueError) listing the valid forms.
+    ``ask`` is given to a ``human``. PlayerSpecError for an ``ai:time`` still
+    waiting for its seconds (:meth:`PlayerSpec.timed`).
     """
-    if not isinstance(spec, str):
-        raise _bad(spec)
-    if spec.strip()[:7].lower() == "engine:":     # the command keeps its case
-        return _parse_external(spec, spec.strip())
-    text = spec.strip().lower()
-    kind, sep, arg = text.partition(":")
-    if text == "human":
-        return Human(input=input, output=output)
-    if text == "random":
+    if spec.kind == "human":
+        return Human(ask)
+    if spec.kind == "random":
         return RandomPlayer(seed)
-    if text == "ai":
-        return EnginePlayer("medium", seed=seed)
-    if kind in ("minimax", "alphabeta") and sep:
-        if not re.fullmatch(r"[0-9]{1,3}", arg) or not 1 <= int(arg) <= REFERENCE_MAX_DEPTH:
-            raise _bad(spec, f"depth is 1..{REFERENCE_MAX_DEPTH}")
-        cls = MinimaxPlayer if kind == "minimax" else AlphaBetaPlayer
-        return cls(int(arg))
-    if kind == "ai" and sep:
-        if arg in LEVELS:
-            return EnginePlayer(arg, seed=seed)
-        key, eq, value = arg.partition("=")
-        if eq and key == "depth":
-            if not re.fullmatch(r"[0-9]{1,3}", value) or not 1 <= int(value) <= MAX_DEPTH:
-                raise _bad(spec, f"depth is 1..{MAX_DEPTH}")
-            return EnginePlayer(depth=int(value), seed=seed)
-        if eq and key == "time":
-            try:
-                seconds = float(value)
-            except ValueError:
-                raise _bad(spec, "time is seconds") from None
-            if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME:
-                raise _bad(spec, f"time is more than 0 and at most {MAX_TIME:g} seconds")
-            return EnginePlayer(time=seconds, seed=seed)
-    raise _bad(spec)
+    if spec.kind == "minimax":
+        return MinimaxPlayer(spec.depth)
+    if spec.kind == "alphabeta":
+        return AlphaBetaPlayer(spec.depth)
+    if spec.kind == "engine":
+        return ExternalPlayer(spec.command, time=spec.seconds)
+    if spec.needs_time:
+        raise PlayerSpecError(f"{spec} needs its seconds: ai:time=S")
+    return EnginePlayer(spec.level, depth=spec.depth, time=spec.time, seed=seed)
 
 
-def parse_computer_player(spec: object, seed: Optional[int] = None, *,
-                          needed_by: str = "this") -> Player:
-    """A player a machine can play (not ``human``) from its spelling, as
-    :func:`parse_player` makes it; otherwise PlayerSpecError listing the
-    spellings a machine can play. ``needed_by`` names who asks ("the arena")."""
-    try:
-        player = parse_player(spec, seed=seed)
-    except PlayerSpecError as exc:
-        raise PlayerSpecError(str(exc).replace(VALID_SPECS, MACHINE_SPECS)) from None
-    if player.is_human:
-        raise PlayerSpecError(f"{needed_by} plays computer players, not {quote(spec)}; "
-                              f"use one of: {MACHINE_SPECS}")
-    return player
+def parse_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None, *,
+                 ask: Optional[Ask] = None) -> Player:
+    """The player a spelling names: :func:`make_player` of :meth:`PlayerSpec.parse`.
+    A bad spelling raises PlayerSpecError (a ValueError) listing the valid forms."""
+    return make_player(PlayerSpec.parse(spec), seed, ask=ask)
 
 
 def canonical_spec(spec: str) -> str:
     """A player spelling in its canonical form (``" AI:Hard "`` -> ``"ai:hard"``).
 
-    Raises PlayerSpecError (a ValueError) as :func:`parse_player` does; this
+    Raises PlayerSpecError (a ValueError) as :meth:`PlayerSpec.parse` does; this
     is the check save files are loaded with (``storage.load(path, players=canonical_spec)``).
     """
-    return parse_player(spec).spec
+    return str(PlayerSpec.parse(spec))
 
 
 __all__ = [
     "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
     "ExternalPlayer",
-    "MoveInfo", "Request", "PlayerSpecError", "parse_player", "parse_computer_player", "parse_entry",
-    "pit_label", "legal_pits_text", "LEVELS", "COMMANDS", "VALID_SPECS", "MACHINE_SPECS",
+    "MoveInfo", "Ask", "PlayerSpecError", "make_player", "parse_player",
 ]

@@ -21,8 +21,9 @@ import re
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from mancala.board import PLAYER_NAMES, Board, start_slots
+from mancala.board import Board, start_slots
 from mancala.errors import MancalaError, PositionFileError, quote
+from mancala.geometry import SIDE_NAMES
 
 #: the packaged benchmark list (``python -m mancala bench`` without ``--positions``)
 BENCH_POSITIONS = Path(__file__).parent / "data" / "bench_positions.txt"
@@ -47,7 +48,7 @@ class Position(NamedTuple):
     def line(self) -> str:
         """The position as a line of a positions file."""
         return (f"{self.name} {','.join(map(str, self.pits))} "
-                f"{PLAYER_NAMES[self.to_move].lower()} {self.capture}")
+                f"{SIDE_NAMES[self.to_move].lower()} {self.capture}")
 
 
 def parse_line(text: str) -> Optional[Position]:

@@ -9,206 +9,24 @@ and ``query`` are answered at once, and ``go``, ``setoption`` and
 obeyed gets one ``info string error: ...`` line and changes nothing.
 
 Moves are pits 1..6 counted from the mover's left, as the terminal game
-numbers them (``Board.push`` takes 0..5).
+numbers them (``Board.push`` takes 0..5). What the lines say (a position, a
+go's limits) is read by :mod:`mancala.protocol_lines`.
 """
 from __future__ import annotations
 
-import inspect
 import threading
-from typing import BinaryIO, Callable, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 from mancala._core import EVALUATIONS
-from mancala.board import CAPTURE_RULES, MAX_SEEDS, Board
-from mancala.errors import IllegalMoveError, InputError, InvalidBoardError, MancalaError, quote
-from mancala.limits import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_MOVE_SECONDS, MAX_NODES, MAX_THREADS,
-                            PLAY_EVALUATION, check_depth, check_hash_mb, check_nodes, check_seeds, check_threads,
-                            check_whole, default_table_mb, hash_mb_ceiling, parse_whole)
+from mancala.board import Board
+from mancala.errors import InputError, MancalaError, quote
+from mancala.geometry import SIDE_KEYS
+from mancala.limits import (DEFAULT_HASH_MB, MAX_THREADS, PLAY_EVALUATION, check_hash_mb, check_threads,
+                            default_table_mb, hash_mb_ceiling)
+from mancala.protocol_lines import MAX_LINE_BYTES, GoLimits, parse_position, pits_text, whole
 
-PITS = 6
-SLOTS = 14
-SIDES = ("south", "north")
-SLOT_NAMES = tuple([f"South's pit {n}" for n in range(1, PITS + 1)] + ["South's store"]
-                   + [f"North's pit {n}" for n in range(1, PITS + 1)] + ["North's store"])
-MAX_MS = int(MAX_MOVE_SECONDS * 1000)      # movetime: at most an hour, as ai:time=S
-MAX_CLOCK_MS = 2 ** 31 - 1                 # wtime/btime/winc/binc: about 24 days
-MIN_MOVE_MS = 10                           # the least a clock ever gives one move
 AUTHOR = "the mancala developers"
-GO_WORDS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "infinite")
-CLOCK_SYNONYMS = {"p1time": "wtime", "p2time": "btime", "p1inc": "winc", "p2inc": "binc"}
-MAX_LINE_BYTES = 1 << 16                   # a game's position line is a few kilobytes at most
 STOP_POLL_SECONDS = 0.01                   # stop repeats this often until the search has ended
-
-
-def _whole(word: Optional[str], what: str, lowest: int, highest: int) -> int:
-    """A token as a whole number in lowest..highest, else an error stating the range."""
-    if word is None:
-        raise InputError(f"{what} needs a whole number from {lowest} to {highest}")
-    return check_whole(parse_whole(word), what, lowest, highest, given=word)
-
-
-def allocate_ms(remaining_ms: int, increment_ms: int = 0) -> int:
-    """Milliseconds to spend on one move with ``remaining_ms`` on the clock.
-
-    A twentieth of what is left plus most of the increment, at least
-    :data:`MIN_MOVE_MS`, never more than half of what is left (unless that is
-    under the minimum: a move must be searched).
-    """
-    share = remaining_ms / 20 + increment_ms * 0.8
-    share = min(share, remaining_ms / 2)
-    return max(MIN_MOVE_MS, int(share))
-
-
-def parse_moves(board: Board, words: Sequence[str]) -> None:
-    """Play ``words`` (pits 1..6 from the mover's left) on board; raise at the first bad one."""
-    for number, word in enumerate(words, 1):
-        if board.is_game_over():
-            raise IllegalMoveError(f"move {number} ({quote(word)}) comes after the game is over")
-        pit = _whole(word, f"move {number} (a pit)", 1, PITS) - 1
-        if pit not in board.legal_moves:
-            legal = " ".join(str(p + 1) for p in board.legal_moves)
-            raise IllegalMoveError(f"move {number}: pit {pit + 1} is empty; legal pits are {legal}")
-        board.push(pit)
-
-
-def parse_position(words: Sequence[str]) -> Board:
-    """The board a ``position`` command's words (after ``position``) describe.
-
-    ``startpos [seeds N] [capture RULE] [moves ...]`` or
-    ``board <14 counts> <south|north> [capture RULE] [moves ...]``.
-    """
-    words = list(words)
-    if not words:
-        raise InputError("position needs 'startpos' or 'board <14 counts> <south|north>'")
-    kind, rest = words[0].lower(), words[1:]
-    seeds: Optional[int] = None
-    slots: Optional[List[int]] = None
-    to_move = 0
-    if kind == "board":
-        counts = rest[:SLOTS]
-        if len(counts) < SLOTS:
-            shown = " ".join(counts)
-            raise InvalidBoardError(f"position board needs {SLOTS} whole counts of seeds "
-                                    f"(South pits, South store, North pits, North store), "
-                                    f"not {quote(shown)}")
-        slots = [check_whole(parse_whole(word), f"position board: {SLOT_NAMES[slot]}", 0,
-                             MAX_SEEDS, error=InvalidBoardError, given=word)
-                 for slot, word in enumerate(counts)]
-        rest = rest[SLOTS:]
-        if not rest or rest[0].lower() not in SIDES:
-            raise InputError(f"position board needs the side to move after the counts: "
-                                     f"south or north, not {quote(rest[0] if rest else '')}")
-        to_move = SIDES.index(rest[0].lower())
-        rest = rest[1:]
-    elif kind != "startpos":
-        raise InputError(f"position is 'startpos' or 'board', not {quote(words[0])}")
-    capture = "standard"
-    moves: Optional[List[str]] = None
-    index = 0
-    seen = set()
-    while index < len(rest):
-        word = rest[index].lower()
-        if word == "moves":
-            moves = rest[index + 1:]
-            break
-        if word in seen:
-            raise InputError(f"position: {word} is given twice")
-        seen.add(word)
-        value = rest[index + 1] if index + 1 < len(rest) else None
-        if word == "seeds" and kind == "startpos":
-            seeds = check_seeds(_whole(value, "seeds per pit", 1, 12))
-        elif word == "capture":
-            if value is None or value.lower() not in CAPTURE_RULES:
-                raise InputError(f"capture is one of {', '.join(CAPTURE_RULES)}, "
-                                         f"not {quote(value or '')}")
-            capture = value.lower()
-        else:
-            allowed = "seeds, capture or moves" if kind == "startpos" else "capture or moves"
-            raise InputError(f"position: expected {allowed}, not {quote(rest[index])}")
-        index += 2
-    if slots is not None:
-        board = Board(slots, to_move, capture=capture)
-    else:
-        board = Board(seeds=seeds, capture=capture)
-    parse_moves(board, moves or [])
-    return board
-
-
-class GoLimits:
-    """What a ``go`` command asked for: a depth, nodes, milliseconds, or forever."""
-
-    def __init__(self, words: Sequence[str], to_move: int) -> None:
-        self.depth: Optional[int] = None
-        self.nodes: Optional[int] = None
-        self.movetime: Optional[int] = None
-        self.infinite = False
-        clock = {}
-        index = 0
-        while index < len(words):
-            word = words[index].lower()
-            word = CLOCK_SYNONYMS.get(word, word)
-            value = words[index + 1] if index + 1 < len(words) else None
-            if word == "infinite":
-                self.infinite = True
-                index += 1
-                continue
-            if word == "depth":
-                self.depth = check_depth(_whole(value, "depth", 1, MAX_DEPTH))
-            elif word == "nodes":
-                self.nodes = check_nodes(_whole(value, "nodes", 1, MAX_NODES))
-            elif word == "movetime":
-                self.movetime = _whole(value, "movetime (milliseconds)", 1, MAX_MS)
-            elif word in ("wtime", "btime", "winc", "binc"):
-                clock[word] = _whole(value, f"{word} (milliseconds)", 0, MAX_CLOCK_MS)
-            else:
-                raise InputError(f"go takes {', '.join(GO_WORDS)}; not {quote(words[index])}")
-            index += 2
-        own = ("wtime", "winc") if to_move == 0 else ("btime", "binc")
-        if own[0] in clock and self.movetime is None:
-            self.movetime = allocate_ms(clock[own[0]], clock.get(own[1], 0))
-
-    @property
-    def solve(self) -> bool:
-        """A bare go: no limit and not infinite, so the exact solve (on the Threads option's
-        threads) rather than a deepening search (on one)."""
-        return not self.infinite and self.depth is None and self.nodes is None \
-            and self.movetime is None
-
-    def search_limits(self) -> dict:
-        """The keywords for Engine.search: nothing means 'until stopped'."""
-        limits = {}
-        if self.depth is not None:
-            limits["depth"] = self.depth
-        if self.nodes is not None:
-            limits["nodes"] = self.nodes
-        if self.movetime is not None and not self.infinite:
-            limits["time"] = self.movetime / 1000
-        if not limits:
-            limits["depth"] = MAX_DEPTH     # infinite: until stop (or solved)
-        return limits
-
-
-def read_lines(stream: BinaryIO) -> Iterator[bytes]:
-    """A binary stream's lines as they come (not read ahead in blocks), until its end.
-
-    Bytes, not text: what is not UTF-8 is the session's to refuse with one
-    line, whatever the locale says stdin holds. A line over
-    :data:`MAX_LINE_BYTES` comes as its first MAX_LINE_BYTES + 1 bytes (which
-    the session refuses); the rest of it is read and dropped, so memory stays
-    bounded whatever is sent.
-    """
-    while True:
-        line = stream.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return
-        rest = line
-        while len(rest) > MAX_LINE_BYTES and not rest.endswith(b"\n"):
-            rest = stream.readline(MAX_LINE_BYTES + 1)
-        yield line
-
-
-def pits_text(moves: Iterable[int]) -> str:
-    """Pits 0..5 as the protocol writes them (1..6)."""
-    return " ".join(str(pit + 1) for pit in moves)
 
 
 class Session:
@@ -363,10 +181,10 @@ class Session:
                                      f"not {quote(' '.join(args))}")
         name, value = lowered[1], args[3]
         if name == "hash":
-            number = _whole(value, "Hash (megabytes)", 0, hash_mb_ceiling())
+            number = whole(value, "Hash (megabytes)", 0, hash_mb_ceiling())
             self.hash_mb = check_hash_mb(number, given=value)
         elif name == "threads":
-            self.threads = check_threads(_whole(value, "Threads", 1, MAX_THREADS), given=value)
+            self.threads = check_threads(whole(value, "Threads", 1, MAX_THREADS), given=value)
         elif name == "evaluation":
             self.evaluation = self._evaluation(value)
         else:
@@ -448,7 +266,7 @@ class Session:
             self.say(f"response {answer}")
         elif what == "position":
             counts = " ".join(str(n) for n in board.pits)
-            self.say(f"response {counts} {SIDES[board.to_move]} capture {board.capture}")
+            self.say(f"response {counts} {SIDE_KEYS[board.to_move]} capture {board.capture}")
         else:
             raise InputError(f"query is one of: gameover, p1turn, result, position; "
                                      f"not {quote(args[0])}")
@@ -488,13 +306,7 @@ class Session:
                 self._info(None, result.score if result.exact else None, result.exact,
                            result.nodes, result.elapsed, result.pv if result.move is not None else ())
             else:
-                keywords = limits.search_limits()
-                if _accepts_progress(engine.search):
-                    keywords["progress"] = self._progress
-                result = engine.search(board, **keywords)
-                if "progress" not in keywords:
-                    self._info(result.depth, result.score, result.exact, result.nodes,
-                               result.elapsed, result.pv)
+                result = engine.search(board, progress=self._progress, **limits.search_limits())
             # a solve stopped in its first short search has no move yet: a depth-1 search has
             move = result.move if result.move is not None else engine.search(board, depth=1).move
             if limits.infinite:
@@ -507,19 +319,10 @@ class Session:
                     self.say(f"bestmove {move + 1}")
                 self._running = False
 
-    def _progress(self, *args, **kwargs) -> None:
-        """One finished depth from Engine.search: depth, score, move, nodes, seconds, pv."""
+    def _progress(self, info) -> None:
+        """One finished depth of Engine.search (a SearchProgress) as an info line."""
         try:
-            names = ("depth", "score", "move", "nodes", "seconds", "pv")
-            if len(args) == 1 and not kwargs and hasattr(args[0], "depth"):
-                found = {n: getattr(args[0], n, None) for n in names + ("exact",)}
-                found["seconds"] = getattr(args[0], "elapsed", found["seconds"])
-            else:
-                found = dict(zip(names, args))
-                found.update(kwargs)
-            self._info(found.get("depth"), found.get("score"), bool(found.get("exact")),
-                       found.get("nodes"), found.get("seconds") or found.get("elapsed"),
-                       found.get("pv") or ())
+            self._info(info.depth, info.score, info.exact, info.nodes, info.seconds, info.pv)
         except Exception:   # a progress report must never end the search
             pass
 
@@ -554,14 +357,6 @@ class Session:
         self.say(" ".join(parts))
 
 
-def _accepts_progress(search: Callable) -> bool:
-    """True if Engine.search takes a ``progress`` callback (added by the timed search)."""
-    try:
-        return "progress" in inspect.signature(search).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def serve(lines: Iterable[Union[str, bytes]], write: Callable[[str], None], version: str = "",
           evaluation: str = PLAY_EVALUATION) -> int:
     """Run a session over ``lines`` until ``quit`` or their end; the exit status:
@@ -577,5 +372,4 @@ def serve(lines: Iterable[Union[str, bytes]], write: Callable[[str], None], vers
     return 1 if session.gone else 0
 
 
-__all__ = ["Session", "serve", "read_lines", "MAX_LINE_BYTES", "allocate_ms", "parse_position",
-           "parse_moves", "GoLimits", "pits_text"]
+__all__ = ["Session", "serve"]

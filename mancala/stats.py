@@ -1,4 +1,5 @@
-"""Strength statistics of a match: Elo with its 95% interval, and the SPRT.
+"""Strength statistics of a match: Elo with its 95% interval, and the SPRT (and the
+Wilson interval of a plain win rate, :func:`wilson_interval`).
 
 Two ways to count a match between A and B, both from A's point of view:
 
@@ -242,6 +243,29 @@ def sprt_state(counts: Sequence[float], elo0: float, elo1: float,
     return SprtState(elo0, elo1, alpha, beta, lower, upper, llr, verdict)
 
 
+def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, float]:
+    """The Wilson score interval of a win rate ``score / games`` (95% by default).
+
+    Unlike the textbook p +- z*sqrt(p(1-p)/n) it stays inside [0, 1] and does
+    not shrink to nothing at 0 or ``games`` wins. ``score`` may hold halves
+    (a draw is half a win). No games: the whole range, (0, 1).
+    InvalidLimitError if ``score`` is outside 0..``games``.
+    """
+    if games <= 0:
+        return 0.0, 1.0
+    if not 0 <= score <= games:
+        raise InvalidLimitError(f"score is from 0 to games ({games}), not {quote(score)}")
+    p = score / games
+    z2 = z * z
+    denominator = 1 + z2 / games
+    centre = (p + z2 / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denominator
+    # at 0 or all wins one end is exactly 0 or 1; rounding would leave 1e-17 off it
+    low = 0.0 if score == 0 else centre - half
+    high = 1.0 if score == games else centre + half
+    return low, high
+
+
 __all__ = ["score_stats", "elo_from_score", "score_from_elo", "EloEstimate", "elo_estimate",
            "sprt_bounds", "sprt_llr", "sprt_llr_normal", "constrained_mle", "SprtState", "sprt_state", "check_error_rate",
-           "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95"]
+           "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95", "wilson_interval"]

@@ -16,7 +16,8 @@ A save file (format ``mancala-save``, version 1)::
 ``moves`` are pits 0..5 counted from the mover's left, in the order played
 (the mover of each follows from the rules); ``position`` is the board they
 lead to, slots in the index order of the rules. A save file is untrusted
-input: :func:`load` reads at most :data:`MAX_BYTES`, replays the moves under
+input: :func:`load` reads at most :data:`MAX_BYTES` (as JSON only
+:func:`mancala.untrusted.read_json` reads it), replays the moves under
 the rules with :class:`mancala.Board` (once: the :class:`SavedGame` it returns
 keeps the board, so resuming and autosaving it replay nothing) and refuses
 anything that does not fit with a :class:`SaveFileError` whose message is one
@@ -37,18 +38,18 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from mancala._system import FileTooLarge, read_regular_file
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import InvalidLimitError, InvalidRuleError, SaveFileError
 from mancala.errors import quote as _quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEED, check_seed, check_seeds
+from mancala.untrusted import read_json
 
 FORMAT = "mancala-save"
 VERSION = 1
 MAX_BYTES = 1 << 20          # no honest save comes near this: a game has a few hundred moves
-MAX_DIGITS = 19              # the longest number a save holds is a 63-bit seed
 DEFAULT_SAVE_NAME = "mancala-save.json"
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -205,9 +206,10 @@ def load(path: PathLike, *, players: Optional[PlayerCheck] = None) -> SavedGame:
         raise SaveFileError(f"{str(path)!r}: {exc}") from None
 
 
-def loads(text: str, *, players: Optional[PlayerCheck] = None) -> SavedGame:
-    """Check a save file's text (see :func:`load`); SaveFileError if it does not fit."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+def loads(text: Union[str, bytes], *, players: Optional[PlayerCheck] = None) -> SavedGame:
+    """Check a save file's text or bytes (see :func:`load`); SaveFileError if it does not fit."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
         raise SaveFileError(f"larger than {MAX_BYTES // 1024} KB, so not a mancala save")
     return _check(_decode(text), players)
 
@@ -228,50 +230,13 @@ def _read(path: Path) -> bytes:
 
 def _parse(path: Path, raw: bytes) -> Any:
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SaveFileError(f"{str(path)!r}: not UTF-8 text, so not a mancala save") from None
-    try:
-        return _decode(text)
+        return _decode(raw)
     except SaveFileError as exc:
         raise SaveFileError(f"{str(path)!r}: {exc}") from None
 
 
-def _decode(text: str) -> Any:
-    if text.startswith("\ufeff"):
-        text = text[1:]             # a byte-order mark (Notepad writes one) is not an error
-    if not text.strip():
-        raise SaveFileError("empty file, not a mancala save")
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_int=_small_int,
-                          object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(f"not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno}); "
-                            "truncated, or not a save file?") from None
-    except RecursionError:
-        raise SaveFileError("JSON nested too deeply to be a mancala save") from None
-
-
-def _small_int(digits: str) -> int:
-    # Python will not turn more than 4,300 digits into an int (a ValueError, not a JSON
-    # error), and nothing in a save file needs more than 19
-    if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise SaveFileError(f"holds a number with {len(digits.lstrip('-'))} digits, "
-                            "too long to be in a mancala save")
-    return int(digits)
-
-
-def _no_constant(name: str) -> Any:
-    raise SaveFileError(f"{name} is not a number a save file can hold")
-
-
-def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
-    result: Dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise SaveFileError(f"field {_quote(key)} appears twice")
-        result[key] = value
-    return result
+def _decode(raw: Union[bytes, str]) -> Any:
+    return read_json(raw, SaveFileError, hint="truncated, or not a save file?")
 
 
 def _is_int(value: Any) -> bool:

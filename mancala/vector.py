@@ -52,18 +52,17 @@ imported when a VectorEnv is made, so ``import mancala`` never needs it.
 from __future__ import annotations
 
 import operator
-import re
 import secrets
 import threading
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, Union
 
 from mancala import _vector
 from mancala.board import capture_code
 from mancala.errors import IllegalMoveError, InvalidRuleError, PlayerSpecError, quote
+from mancala.geometry import PITS, SLOTS
 from mancala.limits import DEFAULT_SEEDS, check_depth, check_seed, check_seeds, check_whole
+from mancala.specs import PlayerSpec
 
-PITS = 6
-SLOTS = 14
 MAX_BOARDS = _vector.MAX_BOARDS                 # 1,048,576
 MAX_OPPONENT_DEPTH = _vector.MAX_OPPONENT_DEPTH # ai:depth=K, K 1..8
 REWARDS = _vector.REWARDS                       # "win", "margin"
@@ -78,24 +77,23 @@ def _numpy():
     return numpy
 
 
-def parse_opponent(spec: Optional[str]) -> Tuple[int, int]:
-    """(kind, depth) of an opponent spelling: None, "random" or "ai:depth=K".
+def parse_opponent(spec: Union[None, str, PlayerSpec]) -> Tuple[int, int]:
+    """(kind, depth) of an opponent: None, "random" or "ai:depth=K" (a spelling or its
+    :class:`mancala.specs.PlayerSpec`).
 
-    Raises PlayerSpecError (a ValueError) for any other spelling and
+    Raises PlayerSpecError (a ValueError) for any other player and
     InvalidLimitError for a depth out of 1..MAX_OPPONENT_DEPTH.
     """
     if spec is None:
         return _vector.OPPONENTS.index("none"), 0
-    if isinstance(spec, str):
-        text = spec.strip().lower()
-        if text == "random":
-            return _vector.OPPONENTS.index("random"), 0
-        match = re.fullmatch(r"ai:depth=(\S{1,20})", text)
-        if match:
-            value = match.group(1)
-            depth = int(value) if re.fullmatch(r"\d{1,3}", value) else value
-            return _vector.OPPONENTS.index("ai"), check_depth(depth, given=value,
-                                                               highest=MAX_OPPONENT_DEPTH)
+    try:
+        player = PlayerSpec.parse(spec)
+    except PlayerSpecError:
+        player = None
+    if player is not None and player.kind == "random":
+        return _vector.OPPONENTS.index("random"), 0
+    if player is not None and player.kind == "ai" and player.depth is not None:
+        return _vector.OPPONENTS.index("ai"), check_depth(player.depth, highest=MAX_OPPONENT_DEPTH)
     raise PlayerSpecError(f"opponent is {OPPONENTS}, not {quote(spec)}")
 
 
@@ -111,7 +109,7 @@ class VectorEnv:
     """
 
     def __init__(self, n: int, seeds: int = DEFAULT_SEEDS, capture: str = "standard",
-                 opponent: Optional[str] = None, seed: Optional[int] = None, *,
+                 opponent: Union[None, str, PlayerSpec] = None, seed: Optional[int] = None, *,
                  reward: str = "win", copy: bool = False) -> None:
         self._np = _numpy()
         if not isinstance(n, (bool, int)) and hasattr(n, "__index__"):

@@ -16,7 +16,9 @@ import sys
 import pytest
 
 from mancala import arena
-from mancala.arena import ArenaConfig, GameResult, game_seed, run_arena, summarise, wilson_interval
+from mancala.arena import ArenaConfig, game_seed, run_arena
+from mancala.arena_results import OUTPUT_NAMES, GameResult, summarise
+from mancala.stats import wilson_interval
 from conftest import played_games
 from mancala.cli import main
 from mancala.game import Game
@@ -204,7 +206,7 @@ def test_csv_has_one_row_per_game(capsys):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [row["index"] for row in rows] == ["0", "1", "2"]
     assert {row["a_side"] for row in rows} == {"South"}
-    assert set(rows[0]) == {arena.OUTPUT_NAMES.get(field.name, field.name)
+    assert set(rows[0]) == {OUTPUT_NAMES.get(field.name, field.name)
                             for field in dataclasses.fields(GameResult)}
     assert all(set(row["pit_indices"]) <= set("012345") for row in rows)
 

@@ -11,15 +11,19 @@ import json
 
 import pytest
 
-from mancala import arena, players
-from mancala.arena import (ArenaConfig, GameResult, pair_counts, run_arena, summarise,
-                           timed_spec)
+from mancala import arena
+from mancala.arena import ArenaConfig, run_arena
+from mancala.arena_results import GameResult, pair_counts, summarise
 from mancala.board import Board
 from conftest import played_games
 from mancala.cli import main
 from mancala.errors import PlayerFailedError
 from mancala.openings import opening_lines, opening_suite
 from mancala.players import Player, RandomPlayer
+from mancala.specs import PlayerSpec
+
+FAILS = "minimax:1"         # the spelling the tests below make stand for a failing player
+STOPS = "alphabeta:1"       # ... and for one that is interrupted
 
 pytestmark = pytest.mark.usefixtures("empty_endgame_cache")
 
@@ -172,19 +176,18 @@ class FailsOnThirdMove(Player):
 
 @pytest.fixture
 def failing_player(monkeypatch):
-    real = arena.parse_player
+    real = arena.make_player
     FailsOnThirdMove.closed = 0
 
-    def parse(spec, seed=None, **kwargs):
-        return FailsOnThirdMove(seed) if spec == "fails-on-third" else real(spec, seed, **kwargs)
+    def make(spec, seed=None, **kwargs):
+        return FailsOnThirdMove(seed) if str(spec) == FAILS else real(spec, seed, **kwargs)
 
-    monkeypatch.setattr(arena, "parse_player", parse)          # the games' players
-    monkeypatch.setattr(players, "parse_player", parse)        # the spellings' check
+    monkeypatch.setattr(arena, "make_player", make)            # the games' players
     return FailsOnThirdMove
 
 
 def test_a_player_that_fails_loses_the_game_and_the_arena_goes_on(failing_player):
-    report = run_arena(ArenaConfig("fails-on-third", "random", games=4))
+    report = run_arena(ArenaConfig(FAILS, "random", games=4))
     assert len(report.games) == 4 and not report.interrupted
     for game in report.games:
         assert game.result == "B" and game.a_moves == 3
@@ -195,14 +198,14 @@ def test_a_player_that_fails_loses_the_game_and_the_arena_goes_on(failing_player
 
 
 def test_forfeits_in_json_csv_and_text(failing_player, capsys):
-    assert main(["arena", "random", "fails-on-third", "--games", "2", "--json"]) == 0
+    assert main(["arena", "random", FAILS, "--games", "2", "--json"]) == 0
     document = strict_json(capsys.readouterr().out)
     assert [game["forfeit"]["player"] for game in document["games"]] == ["B", "B"]
     assert document["summary"]["forfeits_b"] == 2
-    assert main(["arena", "random", "fails-on-third", "--games", "2", "--csv"]) == 0
+    assert main(["arena", "random", FAILS, "--games", "2", "--csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [row["forfeit"] for row in rows] == ["B:crash", "B:crash"]
-    assert main(["arena", "random", "fails-on-third", "--games", "2"]) == 0
+    assert main(["arena", "random", FAILS, "--games", "2"]) == 0
     assert "forfeits: A 0, B 2" in capsys.readouterr().out
 
 
@@ -216,27 +219,33 @@ def test_players_are_closed_on_ctrl_c(monkeypatch):
         def close(self):
             closed.append(self)
 
-    real = arena.parse_player
+    real = arena.make_player
 
-    def parse(spec, seed=None, **kw):
-        return Interrupted(seed) if spec == "stops" else real(spec, seed, **kw)
-    monkeypatch.setattr(arena, "parse_player", parse)
-    monkeypatch.setattr(players, "parse_player", parse)
-    report = run_arena(ArenaConfig("random", "stops", games=4, swap=False))
+    def make(spec, seed=None, **kw):
+        return Interrupted(seed) if str(spec) == STOPS else real(spec, seed, **kw)
+    monkeypatch.setattr(arena, "make_player", make)
+    report = run_arena(ArenaConfig("random", STOPS, games=4, swap=False))
     assert report.interrupted and report.games == [] and len(closed) == 1
 
 
 # -- --time
 
+def timed(spelling, seconds):
+    return str(PlayerSpec.parse(spelling, open_time=True).timed(seconds))
+
+
 def test_time_goes_to_the_players_that_take_one():
-    assert timed_spec("ai:time", 0.05) == "ai:time=0.05"
-    assert timed_spec('engine:"old/bin/python -m mancala engine"', 0.1) == \
-        'engine:"old/bin/python -m mancala engine"@0.1'
-    assert timed_spec('engine:"x"@0.2', 0.1) == 'engine:"x"@0.2'
+    assert timed("ai:time", 0.05) == "ai:time=0.05"
+    assert PlayerSpec.parse('engine:"old/bin/python -m mancala engine"').timed(0.25) == \
+        PlayerSpec("engine", command="old/bin/python -m mancala engine", time=0.25)
+    assert timed('engine:"x"@0.2', 0.1) == 'engine:"x"@0.2'
     for spec in ("random", "ai:depth=3", "ai:time=0.5", "ai:hard"):
-        assert timed_spec(spec, 0.1) == spec
+        assert timed(spec, 0.1) == spec
     config = ArenaConfig("ai:time", "random", games=2, time=0.01)
-    assert config.specs == ("ai:time=0.01", "random") and config.untimed() == ["random"]
+    assert tuple(map(str, config.specs)) == ("ai:time=0.01", "random")
+    assert config.untimed() == ["random"]
+    with pytest.raises(ValueError, match="needs the arena's time"):
+        ArenaConfig("ai:time", "random", games=2)
     with pytest.raises(ValueError, match="time is seconds"):
         ArenaConfig("random", "random", time=0)
 

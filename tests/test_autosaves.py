@@ -263,7 +263,7 @@ def test_save_into_a_missing_folder_is_refused_in_one_line_and_creates_nothing(h
 
 def test_the_winners_score_comes_first():
     from mancala.board import Outcome
-    from mancala.cli.play import describe_outcome
+    from mancala.cli.render import describe_outcome
     assert describe_outcome(Outcome(1, 6, 30)) == "Game over: North wins 30-6 (by 24)."
     assert describe_outcome(Outcome(0, 30, 18)) == "Game over: South wins 30-18 (by 12)."
     assert describe_outcome(Outcome(None, 24, 24)) == "Game over: a draw, 24-24."

@@ -46,7 +46,7 @@ HOSTILE = {
     "not UTF-8": ("\udcff", "not JSON"),
     "another format": (json.dumps({"format": "chess-book", "openings": []}), "not a mancala-openings"),
     "newer version": (book_text(GOOD, version=2), "version 2"),
-    "huge number": (book_text(GOOD).replace('"value": 6', '"value": ' + "9" * 5000), "not JSON"),
+    "huge number": (book_text(GOOD).replace('"value": 6', '"value": ' + "9" * 5000), "too long"),
     "missing file": (None, "No such file"),
 }
 

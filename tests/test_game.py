@@ -1,10 +1,12 @@
-"""The game loop in-process: scripted humans, an observer that records, undo, hint, save/load."""
+"""The game loop in-process: humans typing through the terminal's Keyboard (scripted), an
+observer that records, undo, hint, save/load."""
 import json
 
 import pytest
 
 import mancala
 from mancala import storage
+from mancala.cli.entry import HELP, Keyboard
 from mancala.game import Game, GameError, GameObserver
 from mancala.players import Player, RandomPlayer
 
@@ -22,6 +24,7 @@ class Recorder(GameObserver):
 
     def __init__(self):
         self.events = []
+        self.said = []          # what the keyboard wrote
 
     def on_start(self, game):
         self.events.append(("start", game.board.ply))
@@ -43,9 +46,6 @@ class Recorder(GameObserver):
 
     def on_error(self, game, message):
         self.events.append(("error", message))
-
-    def on_request(self, game, request):
-        self.events.append(("request", request.command))
 
     def on_end(self, game, outcome):
         self.events.append(("end", outcome))
@@ -69,8 +69,8 @@ def script(*lines):
 
 def game_with(*lines, south="human", north="ai:depth=2", **options):
     recorder = Recorder()
-    game = Game(south, north, observer=recorder, input=script(*lines), output=lambda m: None,
-                **options)
+    keyboard = Keyboard(script(*lines), recorder.said.append)
+    game = keyboard.game = Game(south, north, observer=recorder, ask=keyboard.ask, **options)
     return game, recorder
 
 
@@ -130,7 +130,7 @@ def test_human_moves_and_commands_come_from_the_input():
     assert game.run() is None            # quit
     assert game.quit_requested
     assert game.moves[0] == 2            # "3" is pit 2 from South's left
-    assert ("request", "help") in recorder.events
+    assert HELP in recorder.said
 
 
 def test_end_of_input_passes_out_of_run():
@@ -256,7 +256,7 @@ def test_a_bad_load_is_reported_and_the_game_goes_on(tmp_path):
     game.run()
     errors = [message for _, message in recorder.named("error")]
     assert len(errors) == 2
-    assert "not valid JSON" in errors[0] and "junk.json" in errors[0]
+    assert "not JSON" in errors[0] and "junk.json" in errors[0]
     assert "no such file" in errors[1]
     assert game.moves[0] == 0
 

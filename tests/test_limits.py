@@ -158,6 +158,21 @@ def test_a_reader_that_went_away_gives_no_broken_pipe_message(command):
     finally:
         os.close(write)
     assert run.returncode == 1
+
+
+def test_the_terminal_game_ends_quietly_too_when_its_reader_went_away(tmp_path):
+    """play, as every command: status 1, no message (one handler, in mancala.cli.main)."""
+    import os
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        run = subprocess.run([sys.executable, "-m", "mancala", "play", "--south", "random",
+                              "--north", "random", "--seed", "1"], stdout=write,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=60,
+                             env={**os.environ, "MANCALA_HOME": str(tmp_path)})
+    finally:
+        os.close(write)
+    assert (run.returncode, run.stderr) == (1, "")
     assert "Broken pipe" not in run.stderr and "Traceback" not in run.stderr
     assert "Exception ignored" not in run.stderr
 

@@ -188,7 +188,7 @@ def test_engine_and_arena_raise_project_errors_quoting_briefly(make):
 
 
 def test_a_typed_line_that_is_not_a_pit_is_an_entry_error():
-    from mancala.players import parse_entry
+    from mancala.cli.entry import parse_entry
     with pytest.raises(errors.EntryError, match="there is no pit 9"):
         parse_entry("9", Board())
 

@@ -15,7 +15,7 @@ import pytest
 
 from mancala import _reference
 from mancala.board import Board, capture_code
-from mancala.protocol import allocate_ms
+from mancala.protocol_lines import allocate_ms
 
 ANSWER = 30.0       # seconds: generous, for a loaded machine; only a hang reaches it
 
@@ -330,15 +330,15 @@ def test_a_closed_output_ends_the_engine_quietly():
 # -- in process: the per-depth progress of a search that reports it --------------------------
 
 def test_a_search_with_a_progress_callback_gets_one_info_line_per_depth():
-    from mancala.engine import SearchResult
+    from mancala.engine import SearchProgress, SearchResult
     from mancala.protocol import Session
 
     class ReportingEngine:
-        """Stands in for an Engine.search that takes progress(depth, score, move, nodes, seconds, pv)."""
+        """Stands in for an Engine.search that reports two depths to its progress."""
 
         def search(self, board, *, depth=None, time=None, nodes=None, progress=None):
-            progress(1, 3, 2, 10, 0.001, (2,))
-            progress(2, -5, 4, 30, 0.002, (4, 0))
+            progress(SearchProgress(1, 3, 2, 10, 0.001, (2,), False))
+            progress(SearchProgress(2, -5, 4, 30, 0.002, (4, 0), False))
             return SearchResult(4, -5, 2, 30, (4, 0), 0.002, False)
 
         def stop(self):

@@ -147,9 +147,9 @@ def after(moves):
 
 
 HOSTILE = {
-    "truncated": (lambda: json.dumps(good_json())[:-30], "not valid JSON"),
-    "empty": (lambda: "", "empty file"),
-    "not json": (lambda: "South 1, North 3, North 6", "not valid JSON"),
+    "truncated": (lambda: json.dumps(good_json())[:-30], "not JSON"),
+    "empty": (lambda: "", "empty, so not JSON"),
+    "not json": (lambda: "South 1, North 3, North 6", "not JSON"),
     "a json list": (lambda: [1, 2, 3], "not a mancala save file"),
     "another format": (lambda: spoil(format="chess-pgn"), "not a mancala save file"),
     "no format": (lambda: spoil(format=DELETE), "not a mancala save file"),
@@ -204,7 +204,7 @@ HOSTILE = {
     "version of 4000 digits": (lambda: json.dumps(spoil(version=int("9" * 4000))),
                                "number with 4000 digits"),
     "player name of 500 KB": (lambda: spoil(players__north="x" * 500_000), "unknown north player"),
-    "BOM then not json": (lambda: "\ufeff" + "South 1, North 3", "not valid JSON"),
+    "BOM then not json": (lambda: "\ufeff" + "South 1, North 3", "not JSON"),
 }
 
 

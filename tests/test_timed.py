@@ -225,3 +225,31 @@ def test_the_protocol_loads_the_database_at_isready_for_the_positions_rule(monke
         session.handle(line)
     assert asked == ["standard", "empty"]
     assert lines == ["readyok", "readyok"]
+
+
+# -- the evaluation: the strongest in play mode unless told, the store difference at a depth ---
+
+def shallow_board():
+    """A position where the learned and the store values at depth 2 differ (the twin's)."""
+    board = mancala.Board()
+    for pit in (2, 5, 1):
+        board.push(pit)
+    return board
+
+
+def test_a_timed_search_plays_with_the_learned_evaluation_by_default():
+    board = shallow_board()
+    learned = _reference.alphabeta(board.pits, board.to_move, 2, 0, _reference.LEARNED)[0]
+    store = _reference.alphabeta(board.pits, board.to_move, 2, 0, _reference.STORE)[0]
+    assert learned != store
+    # a timed search (play mode) reaching depth 2 (the time never runs out): the learned value
+    assert mancala.Engine(hash_mb=4).search(board, depth=2, time=600).score == learned
+    # depth- and node-limited searches, reproducible engines and a plain one: the store difference
+    assert mancala.Engine(hash_mb=4).search(board, depth=2).score == store
+    assert mancala.Engine(hash_mb=4).search(board, depth=2, nodes=10 ** 9).score == store
+    assert mancala.Engine(hash_mb=4, reproducible=True).search(board, depth=2, time=600).score == store
+    assert mancala.Engine(plain=True).search(board, depth=2, time=600).score == store
+    # told: every search uses the one named
+    assert mancala.Engine(hash_mb=4, evaluation="store").search(board, depth=2, time=600).score == store
+    assert mancala.Engine(hash_mb=4, evaluation="learned").search(board, depth=2).score == learned
+    assert repr(mancala.Engine(hash_mb=4)) == "Engine(hash_mb=4)"

@@ -360,9 +360,9 @@ def test_bad_actions_are_refused_in_one_line(actions, message):
     ({"n": 4, "seeds": 13}, InvalidRuleError, "seeds per pit is a whole number from 1 to 12, not 13"),
     ({"n": 4, "seeds": 0}, InvalidRuleError, "from 1 to 12, not 0"),
     ({"n": 4, "capture": "steal"}, InvalidRuleError, "unknown capture rule 'steal'; choose one of standard"),
-    ({"n": 4, "opponent": "ai:depth=9"}, InvalidLimitError, "depth is a whole number from 1 to 8, not '9'"),
-    ({"n": 4, "opponent": "ai:depth=0"}, InvalidLimitError, "from 1 to 8, not '0'"),
-    ({"n": 4, "opponent": "ai:depth=two"}, InvalidLimitError, "not 'two'"),
+    ({"n": 4, "opponent": "ai:depth=9"}, InvalidLimitError, "depth is a whole number from 1 to 8, not 9"),
+    ({"n": 4, "opponent": "ai:depth=0"}, PlayerSpecError, "\\(K 1..8\\), not 'ai:depth=0'"),
+    ({"n": 4, "opponent": "ai:depth=two"}, PlayerSpecError, "not 'ai:depth=two'"),
     ({"n": 4, "opponent": "ai:hard"}, PlayerSpecError, "opponent is None, 'random' or 'ai:depth=K' "
                                                        "\\(K 1..8\\), not 'ai:hard'"),
     ({"n": 4, "opponent": 3}, PlayerSpecError, "not 3"),

@@ -100,6 +100,11 @@ def test_info_lists_the_levels_and_limits(client):
     assert info["levels"] == ["human", "random", "ai:easy", "ai:medium", "ai:hard", "ai:perfect"]
     assert info["capture_rules"] == ["standard", "empty", "none"]
     assert info["seeds"] == [1, 12] and info["max_body"] == 64 * 1024
+    assert info["default_seeds"] == 4
+    assert info["level_names"]["ai:hard"] == "Computer: hard" and list(info["level_names"]) == info["levels"]
+    # the page draws its board from this (the rules' numbering, by hand)
+    assert info["geometry"]["pit_slots"] == [[0, 1, 2, 3, 4, 5], [7, 8, 9, 10, 11, 12]]
+    assert info["geometry"]["stores"] == [6, 13] and info["geometry"]["slots"] == 14
 
 
 def test_api_answers_say_the_server_time_they_took(client):
@@ -387,8 +392,8 @@ def tampered():
     yield json.dumps(dict(good, version=2)), "version 2 is not supported"
     yield json.dumps(dict(good, players={"south": "wizard", "north": "human"})), \
         "unknown south player 'wizard'"
-    yield "{", "not valid JSON"
-    yield "", "empty file"
+    yield "{", "not JSON"
+    yield "", "empty, so not JSON"
 
 
 @pytest.mark.parametrize("text,words", list(tampered()))

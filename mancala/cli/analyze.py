@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from mancala.board import PLAYER_NAMES
 from mancala.cli import options
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
+from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB
 
 
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         outcome = board.outcome()
         print(f"The game is over: South {outcome.south}, North {outcome.north}.")
         return 0
-    print(f"\n{PLAYER_NAMES[board.to_move]} to move; scores for {PLAYER_NAMES[board.to_move]}, in seeds:")
+    print(f"\n{SIDE_NAMES[board.to_move]} to move; scores for {SIDE_NAMES[board.to_move]}, in seeds:")
     for pit, r in results.items():
         how = "exact" if r.exact else f"depth {r.depth}"
         line = " ".join(str(p + 1) for p in r.pv[:12])

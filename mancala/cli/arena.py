@@ -21,7 +21,8 @@ import time
 from typing import Optional, TextIO
 
 import mancala
-from mancala.arena import OUTPUT_NAMES, ArenaConfig, ArenaReport, GameResult, run_arena
+from mancala.arena import ArenaConfig, ArenaReport, run_arena
+from mancala.arena_results import OUTPUT_NAMES, GameResult
 from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
@@ -53,10 +54,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         epilog="A player that crashes, hangs or moves illegally loses that game (a forfeit) and "
                "the arena goes on. Ctrl-C stops early and prints the table of the games "
                "finished (exit 130).")
-    p.add_argument("player_a", type=arena_player, metavar="PLAYER_A",
+    p.add_argument("player_a", type=options.arena_player, metavar="PLAYER_A",
                    help="random, minimax:N, alphabeta:N, ai, ai:easy|medium|hard|perfect, "
                         "ai:depth=N or ai:time=S (ai:time alone takes --time)")
-    p.add_argument("player_b", type=arena_player, metavar="PLAYER_B", help="the same forms")
+    p.add_argument("player_b", type=options.arena_player, metavar="PLAYER_B", help="the same forms")
     p.add_argument("--games", type=options.whole("games", 1), default=None, metavar="N",
                    help=f"games to play (default {DEFAULT_GAMES}; with --openings, two per "
                         f"opening; more repeat the suite; with --sprt, the most to play)")
@@ -100,13 +101,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def arena_player(text: str) -> str:
-    """A machine player's spec, canonical; ``ai:time`` alone stands for the arena's --time."""
-    if text.strip().lower() == "ai:time":
-        return "ai:time"
-    return options.machine_player(text)
-
-
 def _elo_arg(text: str) -> float:
     try:
         value = float(text)
@@ -135,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if games is None:
         games = DEFAULT_GAMES if args.openings is None else \
             2 * len(opening_suite(args.openings, args.seeds, args.capture))
-    if args.time is None and "ai:time" in (args.player_a, args.player_b):
+    if args.time is None and (args.player_a.needs_time or args.player_b.needs_time):
         raise CommandError("ai:time without its seconds needs --time S (or write ai:time=S)")
     config = ArenaConfig(args.player_a, args.player_b, games=games, seeds=args.seeds,
                          capture=args.capture, seed=args.seed, swap=not args.no_swap,
@@ -212,7 +206,7 @@ def write_table(report: ArenaReport, out: TextIO) -> None:
     print(f"mancala arena: A = {config.player_a}, B = {config.player_b}; {rules_text(config)}; "
           f"seed {config.seed}; {sides}; {report.workers} "
           f"worker{'s' if report.workers != 1 else ''}", file=out)
-    a_name, b_name = config.player_a, config.player_b
+    a_name, b_name = str(config.player_a), str(config.player_b)
     width = max(len(a_name), len(b_name), 1)
     rate = "-" if s.win_rate is None else (
         f"{_percent(s.win_rate)} [{_percent(s.ci_low)}, {_percent(s.ci_high)}]")

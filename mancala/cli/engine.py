@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from mancala import protocol
+from mancala.protocol_lines import read_lines
 from mancala._core import EVALUATIONS
 from mancala.limits import PLAY_EVALUATION
 
@@ -31,4 +32,4 @@ def _write(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from mancala.cli import version
     sys.stdout.flush()      # nothing text-buffered may come after the bytes written below
-    return protocol.serve(protocol.read_lines(sys.stdin.buffer), _write, version(), args.evaluation)
+    return protocol.serve(read_lines(sys.stdin.buffer), _write, version(), args.evaluation)

@@ -88,14 +88,15 @@ port = whole("port", 0, 65535)      # --port: a TCP port (0: any free one)
 
 def player(text: str) -> str:
     """--south/--north: a player spelling, in its canonical form."""
-    from mancala.players import canonical_spec
-    return _typed(lambda value, given: canonical_spec(value), text, text)
+    from mancala.specs import PlayerSpec
+    return _typed(lambda value, given: str(PlayerSpec.parse(value)), text, text)
 
 
-def machine_player(text: str) -> str:
-    """An arena player: a spelling a machine can play (not human), canonical."""
+def arena_player(text: str):
+    """An arena player: the PlayerSpec of a spelling a machine can play (not human;
+    ``ai:time`` alone takes --time)."""
     from mancala.arena import check_player
-    return _typed(lambda value, given: check_player(value).spec, text, text)
+    return _typed(lambda value, given: check_player(value), text, text)
 
 
 def add_capture(p: argparse.ArgumentParser, default: Optional[str] = "standard") -> None:
@@ -113,4 +114,4 @@ def is_terminal(stream: TextIO) -> bool:
 
 
 __all__ = ["seeds", "depth", "threads", "seed", "endgame_seeds", "seconds", "megabytes", "whole",
-           "player", "machine_player", "add_capture", "is_terminal"]
+           "player", "arena_player", "add_capture", "is_terminal"]

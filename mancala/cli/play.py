@@ -16,169 +16,27 @@ import sys
 from typing import Callable, List, Optional, Tuple
 
 from mancala import autosaves, storage
-from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord
+from mancala.board import CAPTURE_RULES, MoveRecord
 from mancala.cli import options
+from mancala.cli.entry import RESUME_HINT, Keyboard, pit_label
 from mancala.cli.history import record_finished    # issue 25: the game history
-from mancala.errors import CommandError
-from mancala.cli.format import duration as _duration
 from mancala.cli.options import is_terminal
-from mancala.errors import quote
-from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
+from mancala.cli.render import (Style, describe_move, describe_outcome, describe_turns, render_board,
+                                want_color)
+from mancala.errors import CommandError, quote
 from mancala.game import Game, GameObserver, Hint
-from mancala.players import (
-    LEVELS, VALID_SPECS, EnginePlayer, MoveInfo, Request, canonical_spec, parse_player,
-    pit_label)
+from mancala.geometry import SIDE_NAMES
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
+from mancala.players import EnginePlayer, MoveInfo, canonical_spec
+from mancala.specs import LEVELS, VALID_SPECS
 
 DEMO_PLAYER = "ai:medium"
-RESUME_HINT = "python -m mancala play --resume"
 
 CAPTURE_HELP = {
     "standard": "last seed in an empty pit of yours takes it and the seeds opposite",
     "empty": "as standard, even when the opposite pit is empty",
     "none": "no captures",
 }
-
-HELP = """\
-Type a pit to sow it: 1-6, counted from the mover's left (1 is the pit farthest
-from the mover's store), or its letter: A-F are South's pits, G-L North's.
-Commands:
-  hint         the engine's suggestion and its score
-  undo         take back your last move and the computer's reply
-  save [FILE]  save the game (default: mancala-save.json here)
-  load FILE    continue a saved game instead
-  help         this text
-  quit         stop; the game is autosaved ({resume})""".format(resume=RESUME_HINT)
-
-
-# -- colour ----------------------------------------------------------------------
-
-class Style:
-    """ANSI styles, or nothing at all when colour is off."""
-
-    CODES = {"bold": "1", "dim": "2", "mover": "1;36", "last": "1;33", "good": "1;32",
-             "bad": "31"}
-
-    def __init__(self, color: bool) -> None:
-        self.color = color
-
-    def __call__(self, text: str, style: str) -> str:
-        if not self.color:
-            return text
-        return f"\033[{self.CODES[style]}m{text}\033[0m"
-
-
-def want_color(no_color_flag: bool, stream=None) -> bool:
-    """Colour only on a terminal, without NO_COLOR, --no-color or TERM=dumb."""
-    stream = stream or sys.stdout
-    if no_color_flag or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return is_terminal(stream)
-
-
-# -- drawing ---------------------------------------------------------------------
-
-CELL = 5      # "[ 12]"
-GAP = 1
-
-
-def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] = None) -> str:
-    """Both rows, both stores, the mover's pit numbers 1..6 and everyone's letters.
-
-    North sits on top (its pits run right to left), South below; North's store
-    is on the left, South's on the right.
-    """
-    slots = board.pits
-    mover = None if board.is_game_over() else board.to_move
-    margin = " " * (2 + CELL + GAP)
-
-    def cell(slot: int) -> str:
-        text = f"[{slots[slot]:3d}]"
-        if last is not None and last.pit + 7 * last.player == slot:
-            return style(text, "last")
-        return text
-
-    def labels(items: List[str]) -> str:
-        return margin + " ".join(f"{item:^{CELL}}" for item in items).rstrip()
-
-    north_slots = list(range(12, 6, -1))
-    south_slots = list(range(0, 6))
-    north_row = margin + " ".join(cell(s) for s in north_slots)
-    south_row = margin + " ".join(cell(s) for s in south_slots)
-    width = 6 * CELL + 5 * GAP
-    inner = width + 2 * GAP
-    left, right = " <- North's store", "South's store -> "
-    stores = ("  " + style(f"[{slots[13]:3d}]", "bold")
-              + style(left + " " * (inner - len(left) - len(right)) + right, "dim")
-              + style(f"[{slots[6]:3d}]", "bold"))
-    lines = []
-    if mover == 1:
-        lines.append(style(labels([str(n) for n in range(6, 0, -1)]), "mover")
-                     + "   North's pits, 1-6")
-    lines.append(labels([pit_label(s - 7, 1) for s in north_slots]))
-    lines.append(north_row + f"    North  {specs[1]}")
-    lines.append(stores)
-    lines.append(south_row + f"    South  {specs[0]}")
-    lines.append(labels([pit_label(s, 0) for s in south_slots]))
-    if mover == 0:
-        lines.append(style(labels([str(n) for n in range(1, 7)]), "mover")
-                     + "   South's pits, 1-6")
-    return "\n".join(lines)
-
-
-def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo]) -> str:
-    """'North (ai:medium) plays 3 (I): extra turn. [score +4, depth 8, 7 ms]'."""
-    side = PLAYER_NAMES[record.player]
-    text = f"{side} ({specs[record.player]}) plays {record.pit + 1} ({pit_label(record.pit, record.player)})"
-    effects = []
-    if record.captured:
-        effects.append(f"captures {record.captured} seeds")
-    if record.extra_turn:
-        effects.append("extra turn")
-    if record.game_over:
-        effects.append("the game is over")
-    text += ": " + ", ".join(effects) + "." if effects else "."
-    if info is not None:
-        text += "  [" + describe_info(info) + "]"
-    return text
-
-
-def describe_info(info: MoveInfo) -> str:
-    parts = []
-    if info.note == "random move":
-        parts.append("random move")
-    else:
-        parts.append(f"score {info.score:+d}" + (" exact" if info.exact else ""))
-        if info.depth:
-            parts.append(f"depth {info.depth}")
-        if info.note and info.note != "random move":
-            parts.append(info.note)
-    parts.append(_duration(info.elapsed))
-    return ", ".join(parts)
-
-
-def describe_turns(game: Game) -> List[str]:
-    """The game record, one line per turn: '  3. North: 2 (extra turn), 5 (captures 4)'."""
-    lines = []
-    for number, turn in enumerate(game.turns(), 1):
-        moves = []
-        for record in turn.moves:
-            note = []
-            if record.extra_turn:
-                note.append("extra turn")
-            if record.captured:
-                note.append(f"captures {record.captured}")
-            moves.append(f"{record.pit + 1}" + (f" ({', '.join(note)})" if note else ""))
-        lines.append(f"  {number:3d}. {PLAYER_NAMES[turn.player]}: {', '.join(moves)}")
-    return lines
-
-
-def describe_outcome(outcome) -> str:
-    if outcome.winner is None:
-        return f"Game over: a draw, {outcome.south}-{outcome.north}."
-    winner = PLAYER_NAMES[outcome.winner]
-    scores = (outcome.south, outcome.north)
-    return (f"Game over: {winner} wins {scores[outcome.winner]}-{scores[1 - outcome.winner]} "
-            f"(by {abs(outcome.margin)}).")
 
 
 # -- the terminal as a game observer -------------------------------------------------
@@ -205,7 +63,7 @@ class Terminal(GameObserver):
             self.out(self.status(game, last))
 
     def status(self, game: Game, last: Optional[MoveRecord]) -> str:
-        side = PLAYER_NAMES[game.to_move]
+        side = SIDE_NAMES[game.to_move]
         again = " again" if last is not None and last.extra_turn else ""
         return self.style(f"{side} ({game.specs[game.to_move]}) to move{again}.", "bold")
 
@@ -228,7 +86,7 @@ class Terminal(GameObserver):
         self.show(game, record)
 
     def on_undo(self, game: Game, undone: List[MoveRecord]) -> None:
-        taken = ", ".join(f"{PLAYER_NAMES[r.player]} {r.pit + 1}" for r in reversed(undone))
+        taken = ", ".join(f"{SIDE_NAMES[r.player]} {r.pit + 1}" for r in reversed(undone))
         self.out(f"Took back {_moves(len(undone))}: {taken}.")
         self.out("")
         self.show(game, game.board.peek() if game.board.ply else None)
@@ -247,15 +105,11 @@ class Terminal(GameObserver):
     def on_error(self, game: Game, message: str) -> None:
         self.out(self.style(message, "bad"))
 
-    def on_request(self, game: Game, request: Request) -> None:
-        if request.command == "help":
-            self.out(HELP)
-
     def on_end(self, game: Game, outcome) -> None:
         self.out("")
         self.out(self.style(describe_outcome(outcome), "good"))
         self.out("Game record (pits 1-6 from each mover's left):")
-        for line in describe_turns(game):
+        for line in describe_turns(game.turns()):
             self.out(line)
 
 
@@ -293,12 +147,12 @@ def ask_player(term: Terminal, side: str, default: int) -> str:
         ("a person (human)", "human"),
         ("the computer", "ai"),
         ("a random mover", "random"),
-    ], default, free=lambda text: parse_player(text).spec)
+    ], default, free=canonical_spec)
     if kind != "ai":
         return kind
     return choose(term, f"How strong is the computer playing {side}?", [
         (f"{level:<10}{EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}") for level in LEVELS
-    ], 2, free=lambda text: parse_player(text).spec)
+    ], 2, free=canonical_spec)
 
 
 def ask_seeds(term: Terminal) -> int:
@@ -511,9 +365,10 @@ def run(args: argparse.Namespace) -> int:
         while True:
             if slot is None:
                 slot = _new_slot(term)
-            game = Game.from_saved(saved, observer=term,
-                                   autosave=None if slot is None else slot.path,
-                                   input=term.ask, output=term.out)
+            keyboard = Keyboard(term.ask, term.out)
+            game = keyboard.game = Game.from_saved(saved, observer=term,
+                                                   autosave=None if slot is None else slot.path,
+                                                   ask=keyboard.ask)
             outcome = game.run()
             if outcome is None:
                 term.out(_resume_line(game))
@@ -533,11 +388,6 @@ def run(args: argparse.Namespace) -> int:
         if game is not None and not game.is_over():
             term.out(_resume_line(game))
         return 0
-    except BrokenPipeError:
-        # the reader went away (| head): stop quietly, without a traceback at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
     except KeyboardInterrupt:
         term.out("")
         if game is not None and not game.is_over():

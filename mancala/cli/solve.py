@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Optional
 
 from mancala import book, endgame
-from mancala.board import PLAYER_NAMES, Board, start_slots
+from mancala.board import Board, start_slots
 from mancala.cli import options
 from mancala.cli.signals import sigterm_as_interrupt
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
+from mancala.geometry import SIDE_NAMES
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
 from mancala._core import MAX_SEEDS
 
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({JSON_FIELDS.get(key, key): value for key, value in report.items()},
                          indent=2))
         return 0
-    side = PLAYER_NAMES[board.to_move]
+    side = SIDE_NAMES[board.to_move]
     print(board)
     source = "from the opening book" if report["from_book"] else (
         f"{report['nodes']:,} nodes, {report['seconds']:.1f} s"

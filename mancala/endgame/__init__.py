@@ -22,6 +22,7 @@ from typing import Callable, List, Optional, Sequence
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError, quote
+from mancala.geometry import NORTH, SOUTH, row
 from mancala.limits import check_threads
 from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, level_path,
                                    levels_on_disk, open_level, remove_stale_temp_files, rule_dir,
@@ -64,7 +65,8 @@ class EndgameDatabase:
     def covers(self, board: Board) -> bool:
         """Whether the board's rules and seeds in the pits are within this database."""
         pits = board.pits
-        return board.capture == self.capture and sum(pits[0:6]) + sum(pits[7:13]) <= self.max_seeds
+        return board.capture == self.capture and \
+            sum(row(pits, SOUTH)) + sum(row(pits, NORTH)) <= self.max_seeds
 
     def value(self, board: Board) -> int:
         """Perfect-play final margin for the side to move (the stores included)."""

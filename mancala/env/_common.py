@@ -5,15 +5,15 @@ turns these plain lists into its own types. The rules stay in mancala.Board.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Union
 
 from mancala.board import Board
 from mancala.errors import InvalidRuleError, quote
+from mancala.geometry import PITS
 from mancala.limits import check_seeds
-from mancala.players import Player, parse_computer_player
+from mancala.players import Player, make_player
+from mancala.specs import PlayerSpec, machine_spec
 
-PITS = 6
-SLOTS = 14
 REWARDS = ("win", "margin")
 
 
@@ -30,12 +30,6 @@ def new_board(seeds: object, capture: object) -> Board:
     return Board(seeds=seeds, capture=capture)
 
 
-def view(pits: List[int], player: int) -> List[int]:
-    """The 14 slots seen by ``player``: its six pits, its store, the opponent's pits, their store."""
-    first = player * (PITS + 1)
-    return list(pits[first:]) + list(pits[:first])
-
-
 def mask(board: Board) -> List[int]:
     """1 for each of the mover's pits 0..5 that is a legal move, else 0."""
     legal = set(board.legal_moves)
@@ -44,8 +38,7 @@ def mask(board: Board) -> List[int]:
 
 def final_margin(board: Board, player: int) -> int:
     """``player``'s final seeds minus the opponent's (the game must be over)."""
-    margin = board.outcome().margin
-    return margin if player == 0 else -margin
+    return board.outcome().score.pov(player)
 
 
 def final_reward(board: Board, player: int, reward: str) -> float:
@@ -56,6 +49,7 @@ def final_reward(board: Board, player: int, reward: str) -> float:
     return float((margin > 0) - (margin < 0))
 
 
-def computer_player(spec: object, seed: Optional[int] = None) -> Player:
-    """A computer player from its spelling (mancala.players.parse_computer_player)."""
-    return parse_computer_player(spec, seed=seed, needed_by="the environment")
+def computer_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None) -> Player:
+    """A computer player from its spec or spelling (:func:`mancala.specs.machine_spec`:
+    PlayerSpecError for ``human`` or a spelling that is not one)."""
+    return make_player(machine_spec(spec, needed_by="the environment"), seed)

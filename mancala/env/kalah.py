@@ -10,9 +10,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from mancala.board import PLAYER_NAMES
 from mancala.env import _common
 from mancala.errors import GameError, IllegalMoveError, quote
+from mancala.geometry import PITS, SIDE_NAMES, SLOTS, seen_by
 from mancala.limits import MAX_SEED
 
 SIDES = ("south", "north", "random")
@@ -41,8 +41,8 @@ class KalahEnv(gymnasium.Env):
       seeds margin (``reward="margin"``); ``info["margin"]`` holds the margin.
       ``truncated`` is always False.
     - ``side``: the agent plays South (moves first), North, or a side drawn
-      at each reset. ``opponent``: any computer player spelling of
-      :func:`mancala.players.parse_player` (``random``, ``ai:easy``,
+      at each reset. ``opponent``: any computer player's
+      :class:`mancala.specs.PlayerSpec` or its spelling (``random``, ``ai:easy``,
       ``ai:depth=3``, ``ai:time=0.01``, ``engine:"CMD"``...).
     - Seeding: ``reset(seed=...)`` seeds the side draw and the opponent's own
       random choices, so the same seed and actions replay the same episode
@@ -69,8 +69,8 @@ class KalahEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.opponent_spec = opponent
         self._opponent = _common.computer_player(opponent)     # a bad spelling shows now
-        self.observation_space = spaces.Box(0, 12 * seeds, shape=(_common.SLOTS,), dtype=np.int16)
-        self.action_space = spaces.Discrete(_common.PITS)
+        self.observation_space = spaces.Box(0, 12 * seeds, shape=(SLOTS,), dtype=np.int16)
+        self.action_space = spaces.Discrete(PITS)
         self.board = None
         self.agent = 0          #: the agent's side: 0 South, 1 North
         self._done = True
@@ -122,7 +122,7 @@ class KalahEnv(gymnasium.Env):
             gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi'")
             return None
         text = "(no game: call reset())" if self.board is None else \
-            f"{self.board}\n  agent: {PLAYER_NAMES[self.agent]}, opponent: {self._opponent.spec}"
+            f"{self.board}\n  agent: {SIDE_NAMES[self.agent]}, opponent: {self._opponent.spec}"
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -144,7 +144,7 @@ class KalahEnv(gymnasium.Env):
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < _common.PITS:
+                or not 0 <= action < PITS:
             raise IllegalMoveError(f"an action is a pit 0..5, not {quote(action)}")
         return int(action)
 
@@ -158,11 +158,11 @@ class KalahEnv(gymnasium.Env):
         return moves
 
     def _observation(self) -> np.ndarray:
-        return np.array(_common.view(self.board.pits, self.agent), dtype=np.int16)
+        return np.array(seen_by(self.board.pits, self.agent), dtype=np.int16)
 
     def _info(self, replies: List[int]) -> Dict[str, Any]:
         info = {"action_mask": self.action_masks(), "opponent_moves": replies,
-                "side": PLAYER_NAMES[self.agent].lower()}
+                "side": SIDE_NAMES[self.agent].lower()}
         if self.board.is_game_over():
             info["margin"] = _common.final_margin(self.board, self.agent)
         return info

@@ -38,13 +38,14 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from mancala.board import PLAYER_NAMES, Board
+from mancala.board import Board
 from mancala.env import _common
 from mancala.errors import InputError, quote
+from mancala.geometry import PITS, SIDE_NAMES, SLOTS, pit_slot, seen_by
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT
 
 SHORT_NAME = "python_kalah"
-OBSERVATION_SIZE = _common.SLOTS + 1
+OBSERVATION_SIZE = SLOTS + 1
 OPENSPIEL_MANCALA = "mancala"
 
 
@@ -57,7 +58,7 @@ def max_game_length(seeds: int) -> int:
     other move adds 1 or more to the stores, at most S times. So at most
     S + (S + 1) * 6 * S moves.
     """
-    total = 2 * _common.PITS * seeds
+    total = 2 * PITS * seeds
     return total + (total + 1) * 6 * total
 
 
@@ -87,7 +88,7 @@ class KalahGame(pyspiel.Game):
         capture = params.get("capture", "standard")
         self._start = _common.new_board(seeds, capture)     # InvalidRuleError: one line
         info = pyspiel.GameInfo(
-            num_distinct_actions=_common.PITS, max_chance_outcomes=0, num_players=2,
+            num_distinct_actions=PITS, max_chance_outcomes=0, num_players=2,
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
             max_game_length=max_game_length(seeds))
         super().__init__(_GAME_TYPE, info, {"seeds": seeds, "capture": capture})
@@ -118,7 +119,7 @@ class KalahState(pyspiel.State):
         self.board.push(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return f"{PLAYER_NAMES[player]} pit {action + 1}"
+        return f"{SIDE_NAMES[player]} pit {action + 1}"
 
     def is_terminal(self) -> bool:
         return self.board.is_game_over()
@@ -140,14 +141,14 @@ class KalahObserver:
         if params:
             raise InputError(f"python_kalah observations take no parameters, not {quote(params)}")
         self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {"board": self.tensor[:_common.SLOTS], "to_move": self.tensor[_common.SLOTS:]}
+        self.dict = {"board": self.tensor[:SLOTS], "to_move": self.tensor[SLOTS:]}
 
     def set_from(self, state: KalahState, player: int) -> None:
-        self.dict["board"][:] = _common.view(state.board.pits, player)
+        self.dict["board"][:] = seen_by(state.board.pits, player)
         self.dict["to_move"][0] = float(state.current_player() == player)
 
     def string_from(self, state: KalahState, player: int) -> str:
-        slots = _common.view(state.board.pits, player)
+        slots = seen_by(state.board.pits, player)
         mover = "you" if state.current_player() == player else \
             "game over" if state.is_terminal() else "the opponent"
         return f"own {slots[:7]} opponent {slots[7:]} to move: {mover}"
@@ -156,13 +157,14 @@ class KalahObserver:
 # -- OpenSpiel's own mancala and our boards
 
 def openspiel_action(pit: int, player: int) -> int:
-    """OpenSpiel ``mancala``'s action for ``player``'s pit 0..5 (its board index)."""
-    return pit + 1 + 7 * player
+    """OpenSpiel ``mancala``'s action for ``player``'s pit 0..5: the pit's index on
+    its board, which is ours shifted by one (its index 0 is North's store)."""
+    return pit_slot(player, pit) + 1
 
 
 def pit_of(action: int, player: int) -> int:
     """The pit 0..5 of an OpenSpiel ``mancala`` action of ``player``."""
-    return action - 1 - 7 * player
+    return action - 1 - pit_slot(player, 0)
 
 
 def board_of(state) -> Board:
@@ -183,7 +185,7 @@ class EngineBot(pyspiel.Bot):
     """An OpenSpiel bot that plays with a mancala computer player.
 
     ``EngineBot(game, player_id, level="ai:easy", seed=None)``: ``level`` is any
-    computer player spelling of :func:`mancala.players.parse_player`
+    computer player's :class:`mancala.specs.PlayerSpec` or its spelling
     (``ai:easy``, ``ai:medium``, ``ai:hard``, ``ai:depth=N``, ``ai:time=S``,
     ``random``...), seeded by ``seed``. ``game`` is ``python_kalah`` (any
     rules) or OpenSpiel's ``mancala``.

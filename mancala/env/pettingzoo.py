@@ -33,8 +33,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from mancala.board import PLAYER_NAMES
 from mancala.env import _common
+from mancala.geometry import PITS, SLOTS, seen_by
 
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "ansi")
@@ -70,10 +70,10 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        self.action_spaces = {agent: spaces.Discrete(_common.PITS) for agent in AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(PITS) for agent in AGENTS}
         self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(0, 12 * seeds, shape=(_common.SLOTS,), dtype=np.int16),
-            "action_mask": spaces.Box(0, 1, shape=(_common.PITS,), dtype=np.int8),
+            "observation": spaces.Box(0, 12 * seeds, shape=(SLOTS,), dtype=np.int16),
+            "action_mask": spaces.Box(0, 1, shape=(PITS,), dtype=np.int8),
         }) for agent in AGENTS}
         self.board = self._start.copy(stack=False)
         self.agent_selection = AGENTS[0]
@@ -86,9 +86,9 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         player = AGENTS.index(agent)
-        board = np.array(_common.view(self.board.pits, player), dtype=np.int16)
+        board = np.array(seen_by(self.board.pits, player), dtype=np.int16)
         mask = _common.mask(self.board) if agent == self.agent_selection \
-            and not self.board.is_game_over() else [0] * _common.PITS
+            and not self.board.is_game_over() else [0] * PITS
         return {"observation": board, "action_mask": np.array(mask, dtype=np.int8)}
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:

@@ -22,21 +22,24 @@ Moves are pit indices 0..5 from each mover's left, as in save files.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from mancala import storage
-from mancala.board import CAPTURE_RULES, PLAYER_NAMES, Board, MoveRecord, capture_code
+from mancala.board import CAPTURE_RULES, Board, MoveRecord, capture_code
+from mancala.analysis import AnalysisProgress
 from mancala.engine import SearchResult
 from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
+from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
 from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
-from mancala.players import EnginePlayer, Player, RandomPlayer, canonical_spec
+from mancala.players import Player, canonical_spec, make_player
+from mancala.specs import LEVELS as ENGINE_LEVELS
+from mancala.specs import PlayerSpec
 
-PITS = 6
-SLOTS = 14
-STORES = (6, 13)                # South's and North's store slots
 MAX_MOVES = 2000                # longer than any game: a request holding more is not one
-#: the players the web app runs: no external programs, no pure-Python searches
-LEVELS = ("human", "random", "ai:easy", "ai:medium", "ai:hard", "ai:perfect")
+#: the players the web app runs, as the page names them: no external programs, no pure-Python searches
+LEVEL_NAMES = {"human": "Human", "random": "Random moves",
+               **{f"ai:{level}": f"Computer: {level}" for level in ENGINE_LEVELS}}
+LEVELS = tuple(LEVEL_NAMES)
 COMPUTER_LEVELS = LEVELS[1:]
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...
 MAX_ANALYSIS_SECONDS = 60.0     # ...and for at most this long
@@ -129,7 +132,7 @@ def state(spec: Dict[str, Any], board: Board) -> Dict[str, Any]:
         "position": spec,
         "slots": list(board.pits),
         "to_move": board.to_move,
-        "to_move_name": PLAYER_NAMES[board.to_move],
+        "to_move_name": SIDE_NAMES[board.to_move],
         "capture": board.capture,
         "legal_moves": list(board.legal_moves),
         "game_over": outcome is not None,
@@ -148,8 +151,8 @@ def sowing_path(slots: List[int], player: int, pit: int) -> List[int]:
     side's store (the rules: docs/rules.md); the page animates this path. The
     board after the move comes from :meth:`Board.push`, never from here.
     """
-    start = player * (PITS + 1) + pit
-    skip = STORES[1 - player]
+    start = pit_slot(player, pit)
+    skip = store_slot(1 - player)
     path: List[int] = []
     slot = start
     while len(path) < slots[start]:
@@ -165,12 +168,12 @@ def describe(record: MoveRecord, path: List[int]) -> Dict[str, Any]:
     return {
         "player": record.player,
         "pit_index": record.pit,
-        "slot": record.player * (PITS + 1) + record.pit,
+        "slot": pit_slot(record.player, record.pit),
         "path": path,
         "extra_turn": record.extra_turn,
         "captured": record.captured,
-        # a capture takes the last seed's pit and the one facing it (pit i faces 12 - i)
-        "capture_slots": [last, 12 - last] if record.captured else [],
+        # a capture takes the last seed's pit and the one facing it
+        "capture_slots": [last, facing_slot(last)] if record.captured else [],
         "game_over": record.game_over,
     }
 
@@ -200,9 +203,7 @@ def computer(level: Any, seed: Optional[int] = None) -> Player:
     """The computer player of a level in :data:`COMPUTER_LEVELS`, else RequestError listing them."""
     if not isinstance(level, str) or level not in COMPUTER_LEVELS:
         raise RequestError(f"level is one of {', '.join(COMPUTER_LEVELS)}, not {quote(level)}")
-    if level == "random":
-        return RandomPlayer(seed)
-    return EnginePlayer(level.split(":", 1)[1], seed=seed)
+    return make_player(PlayerSpec.parse(level), seed)
 
 
 def choice(player: Player, board: Board, pit: int, level: str) -> Dict[str, Any]:
@@ -231,55 +232,24 @@ def analysis_request(data: Any) -> Tuple[Dict[str, Any], Board, int, float]:
     return spec, board, depth, float(seconds)
 
 
-def move_result(engine, board: Board, pit: int, depth: int) -> SearchResult:
-    """One move of a ``depth``-move analysis (depth >= 2), scored from the mover's view:
-    what :meth:`mancala.Engine.analyse` gives that move, one move at a time so
-    the page sees each score as it comes (the tests hold the two together)."""
-    child = board.copy(stack=False)
-    record = child.push(pit)
-    sub = engine.search(child, depth=depth - 1)
-    sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
-    return SearchResult(pit, sign * sub.score, sub.depth + 1, sub.nodes, (pit,) + sub.pv,
-                        sub.elapsed, sub.exact, sub.tt_hits)
-
-
-def perfect_results(db, board: Board) -> Dict[int, SearchResult]:
-    """Every legal move's perfect-play value (the final margin, from the mover's
-    view), read from an endgame database that covers the board."""
-    results = {}
-    for pit in board.legal_moves:
-        child = board.copy(stack=False)
-        record = child.push(pit)
-        outcome = child.outcome()
-        if outcome is not None:
-            score = outcome.margin if board.to_move == 0 else -outcome.margin
-        else:
-            sign = 1 if record.extra_turn or child.to_move == board.to_move else -1
-            score = sign * db.value(child)
-        results[pit] = SearchResult(pit, score, 0, 0, (pit,), 0.0, True)
-    return results
-
-
 def move_update(depth: int, result: SearchResult) -> Dict[str, Any]:
     """One move's score at a depth, sent as soon as it is known."""
     return {"type": "move", "depth": depth, "pit_index": result.move, "score": result.score,
             "pv": list(result.pv), "exact": result.exact}
 
 
-def analysis_update(board: Board, depth: int, results: Dict[int, SearchResult],
-                    nodes: int, seconds: float) -> Dict[str, Any]:
+def analysis_update(board: Board, step: AnalysisProgress) -> Dict[str, Any]:
     """One finished depth of a live analysis: every legal move's score (from the
     mover's view), the best line, speed, and whether every score is exact."""
-    moves = [move_update(depth, result) for _, result in sorted(results.items())]
+    moves = [move_update(step.depth, result) for _, result in sorted(step.results.items())]
     for entry in moves:
         del entry["type"], entry["depth"]
-    best = max(moves, key=lambda m: m["score"])     # the lowest pit among equals
-    exact = all(m["exact"] for m in moves)
-    south = best["score"] if board.to_move == 0 else -best["score"]
-    return {"type": "depth", "depth": depth, "moves": moves, "best": best["pit_index"],
-            "score": best["score"], "score_south": south, "pv": best["pv"],
-            "nodes": nodes, "seconds": round(seconds, 4),
-            "nps": int(nodes / seconds) if seconds > 0 else 0, "exact": exact}
+    best = step.best
+    seconds = step.seconds
+    return {"type": "depth", "depth": step.depth, "moves": moves, "best": best.move,
+            "score": best.score, "score_south": PovScore(best.score, board.to_move).south(),
+            "pv": list(best.pv), "nodes": step.nodes, "seconds": round(seconds, 4),
+            "nps": int(step.nodes / seconds) if seconds > 0 else 0, "exact": step.exact}
 
 
 # -- save files ------------------------------------------------------------------------
@@ -306,8 +276,8 @@ def save_text(data: Any) -> str:
     return storage.dumps(game)
 
 
-def load_text(text: str) -> Dict[str, Any]:
-    """POST /api/load (the file's text): its position, players and state.
+def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
+    """POST /api/load (the file's text or bytes): its position, players and state.
 
     The file is checked as the terminal game checks it (:func:`mancala.storage.loads`);
     a side the web app cannot run (an external engine) comes back as ``human``,
@@ -326,6 +296,6 @@ def load_text(text: str) -> Dict[str, Any]:
     return {"players": players, "note": "; ".join(notes), "state": answer}
 
 
-__all__ = ["LEVELS", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
+__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
-           "analysis_update", "move_result", "move_update", "perfect_results", "save_text", "load_text", "CAPTURE_RULES"]
+           "analysis_update", "move_update", "save_text", "load_text", "CAPTURE_RULES"]

@@ -23,23 +23,23 @@ closed WebSocket stops its search. Bad input of any kind is a 4xx with
 served, read once from the package: no path from a request reaches the
 file system.
 
+The state behind the routes (search slots, tabs, players) is
+:mod:`mancala.web.server`'s; the live analysis is :mod:`mancala.web.analysis`'s.
 Starlette is imported only when it is installed (the ``web`` extra), so the
 package imports without it; :func:`create_app` then raises CommandError.
 """
 from __future__ import annotations
 
-import asyncio
 import importlib.resources
-import json
-import threading
 import time
-from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Dict, List, Optional
-from urllib.parse import urlsplit
 
 from mancala.errors import CommandError, InputError, RequestError, quote
-from mancala.limits import SMALL_HASH_MB, parse_whole
+from mancala.geometry import layout
+from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 from mancala.web import api
+from mancala.web.analysis import Analysis
+from mancala.web.server import MAX_BODY, MAX_SEARCHES, Job, Refused, Server, Tab, decode, read_body, same_origin
 
 try:
     import anyio
@@ -48,23 +48,17 @@ try:
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route, WebSocketRoute
-    from starlette.websockets import WebSocket, WebSocketDisconnect
+    from starlette.websockets import WebSocket
 except ImportError as exc:      # the web extra is not installed
     MISSING: Optional[ImportError] = exc
 else:
     MISSING = None
 
-MAX_BODY = 64 * 1024            # bytes of a request body or WebSocket message
-MAX_SEARCHES = 2                # engine searches running at once, across all clients
 MAX_WAITING = 4                 # /api/ai requests waiting for a search slot; past it: 503
 RETRY_AFTER = 2                 # seconds a busy server asks a client to wait
-MAX_TABS = 16                   # tabs whose computer players are kept...
-MAX_TABLE_MB = 1024             # ...while their tables total at most this (idle ones go first)
-IDLE_SECONDS = 600.0            # a player unused this long is dropped, its table freed
 DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
 MAX_SOCKETS = 64                # analysis WebSockets open at once
 TAB_ID_CHARS = 64
-THINKING_EVERY = 0.25           # seconds between "thinking" messages while a move is searched
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
 
 #: the packaged files the server answers with: URL path -> (file in static/, media type)
@@ -82,163 +76,6 @@ SECURITY_HEADERS = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }
-
-
-class Refused(Exception):
-    """A request answered with an HTTP error status and one line."""
-
-    def __init__(self, status: int, message: str, headers: Optional[Dict[str, str]] = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.headers = headers or {}
-
-
-def decode(raw: bytes) -> Any:
-    """A request body as JSON, or RequestError saying why it is not."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RequestError("the request body is not UTF-8 text") from None
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise RequestError(f"the request body is not JSON ({exc.msg} at line {exc.lineno} "
-                           f"column {exc.colno})") from None
-    except RecursionError:
-        raise RequestError("the request body is JSON nested too deeply") from None
-    except RequestError:
-        raise
-    except ValueError:          # an integer of thousands of digits
-        raise RequestError("the request body holds a number too long to be a count") from None
-
-
-def _no_constant(name: str) -> Any:
-    raise RequestError(f"{name} is not a number the API takes")
-
-
-async def read_body(request: "Request") -> bytes:
-    """The body, refused (413) past :data:`MAX_BODY` bytes before reading it all."""
-    length = request.headers.get("content-length")
-    if length is not None and (parse_whole(length) is None or int(length) > MAX_BODY):
-        raise Refused(413, f"the request body is larger than {MAX_BODY // 1024} KB")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, f"the request body is larger than {MAX_BODY // 1024} KB")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def same_origin(headers: Any) -> bool:
-    """No Origin header (not a browser) or one naming this server's own host:port.
-
-    Another site's page may not drive this server's engine from a visitor's browser.
-    """
-    origin = headers.get("origin")
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
-
-
-class Job:
-    """One search a tab asked for: stoppable from the event loop thread."""
-
-    def __init__(self) -> None:
-        self.cancelled = False
-        self.timed_out = False
-        self.engine = None
-
-    def stop(self) -> None:
-        if self.engine is not None:
-            self.engine.stop()
-
-
-class Tab:
-    """What the server keeps for one browser tab: its running job."""
-
-    def __init__(self) -> None:
-        self.job: Optional[Job] = None
-
-
-def table_mb(player: Any) -> float:
-    """The megabytes a player's table takes (made now if it was not yet)."""
-    engine = getattr(player, "engine", None)
-    return engine.hash_mb if engine is not None else 0.0
-
-
-class Server:
-    """The app's state: tabs, open sockets and the cap on searches."""
-
-    def __init__(self) -> None:
-        self.tabs: "OrderedDict[str, Tab]" = OrderedDict()
-        # (tab, level) -> [player, megabytes of its table, last used]: least recent first
-        self.players: "OrderedDict[tuple, list]" = OrderedDict()
-        self.waiting = 0                    # /api/ai requests waiting for a slot or searching
-        self.busy: set = set()              # ids of the players searching now
-        self.sockets = 0
-        self._limiter = None
-        self._endgames: Dict[str, Any] = {}
-        self._endgame_lock = threading.Lock()
-        self.assets = {path: (_asset(name), media) for path, (name, media) in ASSETS.items()}
-
-    @property
-    def limiter(self):
-        if self._limiter is None:           # made in the event loop that uses it
-            self._limiter = anyio.CapacityLimiter(MAX_SEARCHES)
-        return self._limiter
-
-    async def run(self, work: Callable[[], Any]) -> Any:
-        """``work()`` in a worker thread, waiting for one of the search slots."""
-        return await anyio.to_thread.run_sync(work, limiter=self.limiter)
-
-    def endgame(self, capture: str):
-        """The endgame database cached for a capture rule (None if none is), looked
-        for once per rule and shared by every analysis (it is only read)."""
-        from mancala import endgame
-        with self._endgame_lock:
-            if capture not in self._endgames:
-                self._endgames[capture] = endgame.find(capture)
-            return self._endgames[capture]
-
-    def player(self, key: str, level: Any, busy: set):
-        """The computer player of a tab at a level (RequestError for a level that is
-        not one), kept for the tab's next move within the server's bounds: at most
-        MAX_TABS tabs' players, tables of MAX_TABLE_MB in all, none idle past
-        IDLE_SECONDS (the least recently used go first; never one in ``busy``,
-        searching now). The players share the server's endgame databases."""
-        player = api.computer(level)            # checks level (any JSON value) before any lookup
-        entry = self.players.get((key, level)) if key else None
-        now = time.monotonic()
-        if entry is None:
-            entry = [player, table_mb(player), now]
-            if key:
-                self.players[(key, level)] = entry
-        entry[2] = now
-        if key:
-            self.players.move_to_end((key, level))
-            self._evict(now, busy)
-        return entry[0]
-
-    def _evict(self, now: float, busy: set) -> None:
-        tabs = {key for key, _ in self.players}
-        total = sum(entry[1] for entry in self.players.values())
-        for name, entry in list(self.players.items())[:-1]:      # the newest stays
-            idle = now - entry[2] > IDLE_SECONDS
-            if (idle or len(tabs) > MAX_TABS or total > MAX_TABLE_MB) and id(entry[0]) not in busy:
-                del self.players[name]
-                total -= entry[1]
-                if not any(key == name[0] for key, _ in self.players):
-                    tabs.discard(name[0])
-
-    def tab(self, key: str) -> Tab:
-        tab = self.tabs.get(key)
-        if tab is None:
-            tab = self.tabs[key] = Tab()
-            while len(self.tabs) > MAX_TABS:
-                self.tabs.popitem(last=False)
-        self.tabs.move_to_end(key)
-        return tab
 
 
 def _asset(name: str) -> bytes:
@@ -278,6 +115,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
     if MISSING is not None:
         raise CommandError(f"{INSTALL_HINT} ({MISSING})")
     server = Server()
+    server.assets = {path: (_asset(name), media) for path, (name, media) in ASSETS.items()}
 
     async def page(request: Request) -> Response:
         body, media = server.assets[request.url.path]
@@ -287,8 +125,9 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
     @endpoint
     async def info(request: Request) -> Dict[str, Any]:
         from mancala.cli import version
-        return {"version": version(), "levels": list(api.LEVELS),
-                "capture_rules": list(api.CAPTURE_RULES), "seeds": [1, 12],
+        return {"version": version(), "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
+                "capture_rules": list(api.CAPTURE_RULES), "seeds": [MIN_SEEDS, MAX_SEEDS_PER_PIT],
+                "default_seeds": DEFAULT_SEEDS, "geometry": layout(),
                 "max_body": MAX_BODY, "max_searches": MAX_SEARCHES,
                 "max_analysis_depth": api.MAX_ANALYSIS_DEPTH,
                 "max_analysis_seconds": api.MAX_ANALYSIS_SECONDS}
@@ -367,12 +206,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
 
     @endpoint
     async def load(request: Request) -> Dict[str, Any]:
-        raw = await read_body(request)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RequestError("not UTF-8 text, so not a mancala save") from None
-        return api.load_text(text)
+        return api.load_text(await read_body(request))
 
     async def analyze(socket: WebSocket) -> None:
         if not same_origin(socket.headers):
@@ -443,141 +277,6 @@ class HostCheck:
                 await _error(400, message)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
-
-
-class Analysis:
-    """One WebSocket's live analysis: at most one running, replaced or stopped on request.
-
-    Messages in: ``{"type": "analyze", "position", "depth"?, "time"?}`` and
-    ``{"type": "stop"}``. Out: ``start``; for each depth from 2, a ``move``
-    as each move's score is found (and a ``thinking`` every
-    :data:`THINKING_EVERY` seconds while one takes longer), then a ``depth``
-    with all of them (a position an endgame database covers: every move's
-    perfect-play value at once, depth 0, ``endgame``: the database's seeds); then
-    ``done`` with a reason (solved, depth, time, game over), or ``error``
-    with one line.
-    """
-
-    def __init__(self, server: Server, socket: "WebSocket") -> None:
-        self.server = server
-        self.socket = socket
-        self.engine = None
-        self.task: Optional[asyncio.Task] = None
-        self.job: Optional[Job] = None
-
-    async def serve(self) -> None:
-        while True:
-            message = await self.socket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            raw = message.get("bytes") or (message.get("text") or "").encode("utf-8", "replace")
-            try:
-                if len(raw) > MAX_BODY:
-                    raise RequestError(f"a message is at most {MAX_BODY // 1024} KB")
-                data = decode(raw)
-                kind = data.get("type") if isinstance(data, dict) else None
-                if kind == "stop":
-                    stopped = await self.cancel()
-                    await self.send({"type": "done", "reason": "stopped" if stopped else "idle"})
-                elif kind == "analyze":
-                    request = api.analysis_request(data)
-                    await self.cancel()
-                    self.job = Job()
-                    self.task = asyncio.ensure_future(self.analyse(self.job, *request))
-                else:
-                    raise RequestError(f"a message's type is analyze or stop, not {quote(kind)}")
-            except InputError as exc:
-                await self.send({"type": "error", "error": str(exc)})
-
-    async def send(self, data: Dict[str, Any]) -> None:
-        try:
-            await self.socket.send_json(data)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass        # the tab went away: serve() sees the disconnect and cancels
-
-    async def cancel(self) -> bool:
-        """Stop the running analysis and wait for its thread; whether one was running."""
-        task, job = self.task, self.job
-        self.task = None
-        if task is None or task.done():
-            return False
-        job.cancelled = True
-        while not task.done():
-            job.stop()          # again and again: a stop just before a call starts is reset by it
-            await asyncio.wait({task}, timeout=0.02)
-        return True
-
-    async def analyse(self, job: Job, spec: Dict[str, Any], board, depth: int,
-                      seconds: float) -> None:
-        from mancala.engine import Engine
-
-        await self.send({"type": "start", "position": spec, "legal_moves": list(board.legal_moves),
-                         "to_move": board.to_move})
-        if board.is_game_over():
-            await self.send({"type": "done", "reason": "game over"})
-            return
-        db = await self.server.run(lambda: self.server.endgame(board.capture))
-        if db is not None and db.covers(board):
-            await self.perfect(job, board, db)
-            return
-        if self.engine is None:
-            self.engine = await self.server.run(lambda: Engine(hash_mb=SMALL_HASH_MB, endgame=None))
-        job.engine = self.engine
-        start = time.perf_counter()
-
-        def out_of_time() -> None:
-            job.timed_out = True
-            job.stop()
-        timer = asyncio.get_running_loop().call_later(seconds, out_of_time)
-        nodes, reason = 0, "depth"
-        try:
-            for current in range(2, depth + 1):
-                results = {}
-                for pit in board.legal_moves:
-                    search = asyncio.ensure_future(self.server.run(
-                        lambda: None if job.cancelled or job.timed_out
-                        else api.move_result(self.engine, board, pit, current)))
-                    # a deep move takes seconds: say what is being searched meanwhile
-                    while not (await asyncio.wait({search}, timeout=THINKING_EVERY))[0]:
-                        if not job.cancelled:
-                            await self.send({"type": "thinking", "depth": current, "pit_index": pit,
-                                             "seconds": round(time.perf_counter() - start, 2)})
-                    result = search.result()
-                    if job.cancelled:
-                        return
-                    if job.timed_out or result is None:
-                        break
-                    results[pit] = result
-                    nodes += result.nodes
-                    await self.send(api.move_update(current, result))
-                if job.timed_out or len(results) < len(board.legal_moves):
-                    reason = "time"
-                    break
-                update = api.analysis_update(board, current, results, nodes,
-                                             time.perf_counter() - start)
-                await self.send(update)
-                if update["exact"]:
-                    reason = "solved"
-                    break
-        finally:
-            timer.cancel()
-        await self.send({"type": "done", "reason": reason,
-                         "seconds": round(time.perf_counter() - start, 4)})
-
-
-    async def perfect(self, job: Job, board, db) -> None:
-        """Perfect-play mode: every move's value from the endgame database, at once."""
-        start = time.perf_counter()
-        results = await self.server.run(lambda: api.perfect_results(db, board))
-        if job.cancelled:
-            return
-        for result in results.values():
-            await self.send(api.move_update(0, result))
-        update = api.analysis_update(board, 0, results, 0, time.perf_counter() - start)
-        update["endgame"] = db.max_seeds
-        await self.send(update)
-        await self.send({"type": "done", "reason": "solved",
-                         "seconds": round(time.perf_counter() - start, 4)})
 
 
 __all__ = ["create_app", "MAX_BODY", "MAX_SEARCHES", "ASSETS", "INSTALL_HINT", "MISSING"]

@@ -2,13 +2,12 @@
 // The server (python -m mancala serve) checks positions, plays moves, finds the
 // computer's moves and streams the analysis; this script only shows them.
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
+// The board's geometry, the levels and the seeds range come from /api/info.
 
-const NAMES = ["South", "North"];
-const LETTERS = "ABCDEFGHIJKL";
-const LEVEL_NAMES = {
-  "human": "Human", "random": "Random moves", "ai:easy": "Computer: easy",
-  "ai:medium": "Computer: medium", "ai:hard": "Computer: hard", "ai:perfect": "Computer: perfect",
-};
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+let NAMES = [];         // the sides as people read them: South, North
+let LEVEL_NAMES = {};   // level -> its name on the page
+let geometry = null;    // pits, slots, stores and each side's pit slots
 const HINT_LEVEL = "ai:hard";
 const ANALYSIS_SECONDS = 30;
 const SPEEDS = { normal: { step: 160, pause: 700 }, fast: { step: 40, pause: 150 }, off: { step: 0, pause: 0 } };
@@ -18,7 +17,7 @@ const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 const game = {
-  start: { seeds: 4, capture: "standard" },   // or {board: [14], to_move, capture}
+  start: { seeds: null, capture: "standard" },   // or {board: [slots], to_move, capture}; seeds from /api/info
   moves: [],          // the line being looked at, pit indices 0..5
   movers: [],         // who played each of them (0 South, 1 North)
   cursor: 0,          // the position shown: after moves[0..cursor)
@@ -55,10 +54,33 @@ function position(count = game.cursor) {
   return { ...game.start, moves: game.moves.slice(0, count) };
 }
 
-function sideKey(side) { return side === 0 ? "south" : "north"; }
+function sideKey(side) { return geometry.side_keys[side]; }
 function isHuman(side) { return game.players[sideKey(side)] === "human"; }
-function pitOf(slot) { return slot < 7 ? slot : slot - 7; }
 function pitText(pit) { return String(pit + 1); }
+
+// -- the board's geometry (the server's) -------------------------------------------------
+
+function slotOf(side, pit) { return geometry.pit_slots[side][pit]; }
+function isStore(slot) { return geometry.stores.includes(slot); }
+function sideOf(slot) {
+  return isStore(slot) ? geometry.stores.indexOf(slot) : geometry.pit_slots[0].includes(slot) ? 0 : 1;
+}
+function pitOf(slot) { return geometry.pit_slots[sideOf(slot)].indexOf(slot); }
+function letterOf(slot) { return LETTERS[sideOf(slot) * geometry.pits + pitOf(slot)]; }
+// as the board is drawn: North on top, its pits running right to left
+function rowSlots(side) { return side === 0 ? geometry.pit_slots[0] : [...geometry.pit_slots[1]].reverse(); }
+
+async function readInfo() {
+  const response = await fetch("/api/info");
+  if (!response.ok) throw new ApiError(`the server answered ${response.status}`);
+  const info = await response.json();
+  geometry = info.geometry;
+  NAMES = info.geometry.side_names;
+  LEVEL_NAMES = info.level_names;
+  game.start.seeds = info.default_seeds;
+  const seeds = $("seeds");
+  [seeds.min, seeds.max, seeds.value] = [info.seeds[0], info.seeds[1], info.default_seeds];
+}
 
 function say(text) { $("announce").textContent = text; }
 function fail(text, asIs = false) {
@@ -68,27 +90,28 @@ function fail(text, asIs = false) {
 // -- the board ----------------------------------------------------------------------------
 
 function buildBoard() {
-  for (const [row, slots] of [["row-north", [12, 11, 10, 9, 8, 7]], ["row-south", [0, 1, 2, 3, 4, 5]]]) {
-    for (const slot of slots) {
+  for (const side of [0, 1]) {
+    $(`store-${sideKey(side)}`).id = `store-${geometry.stores[side]}`;
+    for (const slot of rowSlots(side)) {
       const pit = document.createElement("button");
       pit.type = "button";
       pit.className = "pit";
       pit.id = `pit-${slot}`;
       pit.dataset.slot = slot;
-      pit.innerHTML = `<span class="count">0</span><span class="label">${pitText(pitOf(slot))} ${LETTERS[slot < 7 ? slot : slot - 1]}</span>`;
-      pit.addEventListener("click", () => humanMove(pitOf(slot), slot < 7 ? 0 : 1));
-      $(row).appendChild(pit);
+      pit.innerHTML = `<span class="count">0</span><span class="label">${pitText(pitOf(slot))} ${letterOf(slot)}</span>`;
+      pit.addEventListener("click", () => humanMove(pitOf(slot), side));
+      $(`row-${sideKey(side)}`).appendChild(pit);
     }
   }
 }
 
-function slotElement(slot) { return slot === 6 || slot === 13 ? $(`store-${slot}`) : $(`pit-${slot}`); }
+function slotElement(slot) { return isStore(slot) ? $(`store-${slot}`) : $(`pit-${slot}`); }
 
 function setCount(slot, count) {
   const element = slotElement(slot);
   element.querySelector(".count").textContent = count;
-  if (slot === 6 || slot === 13) {
-    element.setAttribute("aria-label", `${NAMES[slot === 6 ? 0 : 1]}'s store: ${count} seeds`);
+  if (isStore(slot)) {
+    element.setAttribute("aria-label", `${NAMES[sideOf(slot)]}'s store: ${count} seeds`);
   }
 }
 
@@ -96,11 +119,11 @@ function draw() {
   if (!view) return;
   const mover = view.game_over || game.resigned !== null ? null : view.to_move;
   const human = mover !== null && isHuman(mover) && !busy;
-  for (let slot = 0; slot < 14; slot++) {
+  for (let slot = 0; slot < geometry.slots; slot++) {
     setCount(slot, view.slots[slot]);
-    if (slot === 6 || slot === 13) continue;
+    if (isStore(slot)) continue;
     const pit = $(`pit-${slot}`);
-    const side = slot < 7 ? 0 : 1;
+    const side = sideOf(slot);
     const legal = side === mover && view.legal_moves.includes(pitOf(slot));
     pit.disabled = !(legal && human);
     pit.classList.toggle("playable", legal);
@@ -127,7 +150,7 @@ function draw() {
 
 function lastSlot() {
   const side = game.movers[game.cursor - 1];
-  return side === undefined ? null : side * 7 + game.moves[game.cursor - 1];
+  return side === undefined ? null : slotOf(side, game.moves[game.cursor - 1]);
 }
 
 function statusText() {
@@ -136,7 +159,7 @@ function statusText() {
     return `${NAMES[game.resigned]} resigned: ${NAMES[1 - game.resigned]} wins`;
   }
   if (view.game_over) return outcomeText(view.outcome) + viewing;
-  const who = isHuman(view.to_move) ? "type or click a pit 1–6"
+  const who = isHuman(view.to_move) ? `type or click a pit 1–${geometry.pits}`
     : viewing ? "the computer's turn (redo follows the game)" : "the computer is thinking";
   return `${NAMES[view.to_move]} to move: ${who}${viewing}`;
 }
@@ -253,7 +276,7 @@ async function animate(move, slots, mine) {
   document.querySelectorAll(".sowing").forEach((e) => e.classList.remove("sowing"));
   document.querySelectorAll(".captured").forEach((e) => e.classList.remove("captured"));
   for (const slot of move.capture_slots) slotElement(slot).classList.add("captured");
-  if (move.captured) slotElement(move.player === 0 ? 6 : 13).classList.add("captured");
+  if (move.captured) slotElement(geometry.stores[move.player]).classList.add("captured");
 }
 
 function describe(move, state, how) {
@@ -308,7 +331,7 @@ async function hint() {
   try {
     const answer = await call("/api/ai", { position: position(), level: HINT_LEVEL, tab: TAB + "-hint" });
     if (mine !== epoch) return;
-    hinted = view.to_move * 7 + answer.pit_index;
+    hinted = slotOf(view.to_move, answer.pit_index);
     draw();
     say(`Hint: pit ${pitText(answer.pit_index)} (score ${signed(answer.score)} for ${NAMES[view.to_move]}).`);
   } catch (error) {
@@ -454,7 +477,7 @@ async function readHash() {
   const list = (text) => (text ? text.split(",").map((item) => whole(item.trim())) : []);
   const start = params.has("board")
     ? { board: list(params.get("board")), to_move: whole(params.get("to_move") || "0") }
-    : { seeds: whole(params.get("seeds") || "4") };
+    : { seeds: whole(params.get("seeds") || String(game.start.seeds)) };
   start.capture = params.get("capture") || "standard";
   // the link's moves are pits 1..6; anything else goes to the server as typed, to be refused
   const moves = list(params.get("moves")).map((pit) => (typeof pit === "number" ? pit - 1 : pit));
@@ -523,13 +546,13 @@ async function startNewGame() {
 function whole(text) { return /^\s*-?\d+\s*$/.test(text) ? Number(text) : text; }
 
 function openEditor() {
-  const rows = { "edit-north": [12, 11, 10, 9, 8, 7], "edit-south": [0, 1, 2, 3, 4, 5] };
-  for (const [id, slots] of Object.entries(rows)) {
-    const row = $(id);
+  for (const side of [0, 1]) {
+    const row = $(`edit-${sideKey(side)}`);
     row.replaceChildren();
-    for (const slot of slots) {
+    document.querySelector(`#edit-form input[data-store="${side}"]`).dataset.slot = geometry.stores[side];
+    for (const slot of rowSlots(side)) {
       const label = document.createElement("label");
-      label.textContent = `${NAMES[slot < 7 ? 0 : 1]} ${pitText(pitOf(slot))}`;
+      label.textContent = `${NAMES[side]} ${pitText(pitOf(slot))}`;
       const input = document.createElement("input");
       input.type = "number";
       input.min = 0;
@@ -552,7 +575,7 @@ function openEditor() {
 }
 
 async function useEdited() {
-  const board = new Array(14).fill(0);
+  const board = new Array(geometry.slots).fill(0);
   document.querySelectorAll("#edit-form input[data-slot]").forEach((input) => {
     board[Number(input.dataset.slot)] = whole(input.value);
   });
@@ -605,7 +628,7 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea, dialog")) return;
   const key = event.key.toLowerCase();
-  if (key >= "1" && key <= "6" && view) {
+  if (key >= "1" && key <= String(geometry.pits) && view) {
     humanMove(Number(key) - 1, view.to_move);
   } else if (key === "u") undo();
   else if (key === "r") redo();
@@ -616,6 +639,12 @@ function onKey(event) {
 }
 
 async function main() {
+  try {
+    await readInfo();
+  } catch (error) {
+    fail(error instanceof ApiError ? error.message : "the server cannot be reached: is python -m mancala serve running?");
+    return;
+  }
   buildBoard();
   const chosen = new URLSearchParams(location.search).get("speed");
   if (chosen in SPEEDS) speed = SPEEDS[chosen];
