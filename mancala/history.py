@@ -207,7 +207,7 @@ class History:
                         before = after = None
                         if level is not None:
                             before = self._current(db)
-                            mine = outcome.margin if human == 0 else -outcome.margin
+                            mine = outcome.score.pov(human)
                             score = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
                             after = _rating.update(before, [(level.elo, level.rd, score)])
                         values = dict(row, opponent_elo=None if level is None else level.elo,

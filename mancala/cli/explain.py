@@ -13,7 +13,7 @@ import json
 from typing import List, Optional
 
 from mancala import explain as _explain
-from mancala.board import PLAYER_NAMES
+from mancala.geometry import SIDE_NAMES
 from mancala.cli import options
 from mancala.cli.position import add_position_arguments, board_from
 
@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
         return 0
     print(board)
-    mover = PLAYER_NAMES[board.to_move]
-    other = PLAYER_NAMES[1 - board.to_move]
+    mover = SIDE_NAMES[board.to_move]
+    other = SIDE_NAMES[1 - board.to_move]
     print(f"\nMAX is {mover} (to move), MIN is {other}; values are {mover}'s store minus "
           f"{other}'s, in seeds (the final margin once the game is over).")
     trees = {"both": (result.minimax, result.alphabeta), "minimax": (result.minimax,),
@@ -115,7 +115,7 @@ def _draw(node: _explain.Node, parent: Optional[_explain.Node], level: int,
     elif node.kind == "leaf":
         text += f"leaf, {_value(node.value)}"
     else:
-        text += f"{node.role.upper()} ({PLAYER_NAMES[node.to_move]} to move)"
+        text += f"{node.role.upper()} ({SIDE_NAMES[node.to_move]} to move)"
         if node.alpha is not None:
             text += f" [{_end(node.alpha)}, {_end(node.beta)}]"
         if node.kind == "table":

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
 from mancala.board import Board
+from mancala.geometry import NORTH, PITS, SOUTH, PovScore, row, store_slot
 
 INF = 1 << 40
 Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
@@ -23,20 +24,19 @@ Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
 
 def key_of(board: Board) -> Key:
     slots = board.pits
-    return tuple(slots[0:6] + slots[7:13]), board.to_move
+    return tuple(row(slots, SOUTH) + row(slots, NORTH)), board.to_move
 
 
 def store_lead(board: Board) -> int:
     """Seeds banked, the mover's less the other side's."""
     slots = board.pits
-    lead = slots[6] - slots[13]
-    return lead if board.to_move == 0 else -lead
+    return PovScore(slots[store_slot(SOUTH)] - slots[store_slot(NORTH)], SOUTH).pov(board.to_move)
 
 
 def board_of(key: Key, capture: str) -> Board:
     """The position of a key with both stores empty."""
     pits, to_move = key
-    return Board(list(pits[0:6]) + [0] + list(pits[6:12]) + [0], to_move, capture=capture)
+    return Board(list(pits[:PITS]) + [0] + list(pits[PITS:]) + [0], to_move, capture=capture)
 
 
 @dataclass
@@ -67,8 +67,7 @@ def expand(key: Key, capture: str) -> List[Edge]:
         record = child.push(move)
         sign = 1 if record.extra_turn else -1
         if child.is_game_over():
-            margin = child.outcome().margin
-            edges.append(Edge(move, None, 0, margin if board.to_move == 0 else -margin))
+            edges.append(Edge(move, None, 0, child.outcome().score.pov(board.to_move)))
         else:
             edges.append(Edge(move, key_of(child), sign, sign * store_lead(child)))
     return edges
