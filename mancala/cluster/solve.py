@@ -8,8 +8,9 @@ the value at least t? A **job** is the compiled solver's null-window search
 a :class:`SolveWorker` actor that keeps its table warm and the endgame levels
 mapped. It comes back proved (the value is at least t, with a fail-soft bound),
 disproved (below t) or unresolved (the budget ran out). An unresolved position
-is asked again with twice the budget on the same worker, whose table holds
-what the last try learned, up to ``growth`` times the first budget; then it
+is asked again with four times the budget on the same worker, whose table holds
+what the last try learned (the tries before the last cost at most a third
+of it), up to ``growth`` times the first budget; then it
 is expanded into its children, and the question about it becomes a question
 about them. A worker left with no question to ask expands the largest
 position in flight (its job goes on; whichever answer comes first is used).
@@ -47,12 +48,12 @@ from typing import Callable, Dict, Optional, Tuple
 from mancala.board import Board
 from mancala.cluster import ray_module
 from mancala.cluster.journal import Journal, JournalError, read_journal
-from mancala.cluster.tree import Key, Manager, board_of, child_t, expand, key_of, store_lead
+from mancala.cluster.tree import BUDGET_STEP, Key, Manager, board_of, child_t, expand, key_of, store_lead
 from mancala.errors import ClusterError, MancalaError, quote
 
 DEFAULT_JOB_NODES = 4_000_000       # a few seconds of one core
 ORDER_DEPTH = 8                     # the driver's short search that orders a split position's moves
-MAX_GROWTH = 64                     # an unresolved position's budget doubles up to 64 x the first, then it splits
+MAX_GROWTH = 1024                   # an unresolved position's budget grows up to 1024 x the first, then it splits
 
 
 # -- the worker ------------------------------------------------------------------------
@@ -130,8 +131,8 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
     of ``hash_mb`` (default: a node's CPUs, so one worker a node: a node's cores
     share one table, as on one machine); ``workers`` defaults to as many as the
     nodes' CPUs hold. A position whose job runs out of budget is asked
-    again with twice the budget, up to ``growth`` times ``job_nodes``, then
-    split (1: split at once). Raises JournalError for another solve's journal,
+    again with four times the budget, up to ``growth`` times ``job_nodes``,
+    then split (1: split at once). Raises JournalError for another solve's journal,
     ClusterError when the cluster fails, GameOverError... for a finished game,
     ValueError."""
     ray = ray_module()
@@ -222,9 +223,9 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
             except ray.exceptions.RayTaskError as exc:
                 raise ClusterError(f"a job failed on the cluster: {_last_line(exc)}") from None
             key, beta = question
-            # out of budget: asked again with twice the budget on the same worker (its
+            # out of budget: asked again with a bigger budget on the same worker (its
             # table warm), up to growth times job_nodes, then split into its moves
-            split = bound is None and 2 * budget > job_nodes * growth
+            split = bound is None and BUDGET_STEP * budget > job_nodes * growth
             job = {"key": key, "beta": beta, "bound": bound, "nodes": nodes,
                    "seconds": round(seconds, 4), "cpu": round(cpu, 4), "test": test,
                    "depth": manager.nodes[key].depth, "after": after, "split": split,

@@ -17,6 +17,7 @@ from mancala.board import Board
 from mancala.geometry import NORTH, PITS, SOUTH, PovScore, row, store_slot
 
 INF = 1 << 40
+BUDGET_STEP = 4         # a position asked again after its job ran out gets this many times its budget
 Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
 
 
@@ -91,14 +92,14 @@ class Manager:
     def learn(self, job: dict) -> bool:
         """A finished job into the tree; whether it was resolved. An unresolved
         job splits its position into its moves, or (``split`` false) leaves it a
-        leaf to be asked again with twice the budget."""
+        leaf to be asked again with :data:`BUDGET_STEP` times the budget."""
         node = self.node(job["key"], job["depth"])
         bound, beta = job["bound"], job["beta"]
         if bound is None:
             if job.get("split", True):
                 self.split(job["key"])
             else:
-                self.budgets[job["key"]] = 2 * job.get("budget", job["nodes"])
+                self.budgets[job["key"]] = BUDGET_STEP * job.get("budget", job["nodes"])
             return False
         if bound >= beta:
             node.lo = max(node.lo, bound if (bound - node.parity) % 2 == 0 else bound + 1)
@@ -216,5 +217,5 @@ def child_t(edge: Edge, t: int) -> int:
     return t - edge.offset if edge.sign > 0 else edge.offset - t + 1
 
 
-__all__ = ["Key", "INF", "Edge", "Node", "Manager", "key_of", "store_lead", "board_of", "expand",
+__all__ = ["Key", "INF", "BUDGET_STEP", "Edge", "Node", "Manager", "key_of", "store_lead", "board_of", "expand",
            "child_t"]
