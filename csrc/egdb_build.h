@@ -20,9 +20,10 @@
  * needs (i, j') of block a, j' < j. Taking the rows of block a in tiles of
  * EGDB_TILE, and for each opponent's row j every position (i, j) then (j, i)
  * of the tile, meets every need before it is asked. (For a = b, block a's
- * own class, positions are visited once each, from the tile of their lower
- * row; a need inside a tile's square may be missing and is then solved by
- * the search of egdb.h, which also takes every position its pass cannot.)
+ * own class, the tile's square comes first, in an order of its own,
+ * egdb_build_square, then both (i, j) and (j, i) for the rows j above the
+ * tile.) A position a pass cannot take (a child in this level missing) would
+ * go to the search of egdb.h.
  * The tile keeps the build's memory use local: a tile's rows, the bytes they
  * write and the children's bytes they read stay in the caches while j runs.
  *
@@ -320,6 +321,26 @@ static inline void egdb_pass_position(const egdb_builder *w, uint64_t rank, cons
     __atomic_store_n(&w->out[rank], egdb_built(value), __ATOMIC_RELAXED);
 }
 
+/* Block a's own class (a = n - a): the positions whose rows are both rows of
+ * the tile (xs[0..size), their moves x_moves, KALAH_PITS a row), the first at
+ * `corner` (rank of (0, 0)) and `rows` apart. (u, v) needs (v, u') for u' < u:
+ * taking the shells u = 0, 1, ... and in each (u, v) then (v, u) for v = 0..u
+ * meets every need inside the square; those outside it were met before. */
+static void egdb_build_square(const egdb_builder *w, uint64_t corner, uint64_t rows,
+                              const egdb_row *xs, const egdb_move *x_moves, const int *x_count,
+                              int size, uint64_t *searched)
+{
+    int u, v;
+    for (u = 0; u < size; u++)
+        for (v = 0; v <= u; v++) {
+            egdb_pass_position(w, corner + u * rows + v, &xs[u], &x_moves[u * KALAH_PITS],
+                               x_count[u], &xs[v], searched);
+            if (v < u)
+                egdb_pass_position(w, corner + v * rows + u, &xs[v], &x_moves[v * KALAH_PITS],
+                                   x_count[v], &xs[u], searched);
+        }
+}
+
 /* Build the class of blocks a and w->n - a of level w->n (the whole class,
  * as built bytes), counting positions into *done now and then; returns early
  * (0) when *stop is set (NULL: never), -1 when memory runs out. *searched
@@ -328,7 +349,7 @@ static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint6
                             uint64_t *searched)
 {
     int n = w->n, b = n - a, tile_pits[KALAH_PITS], row[KALAH_PITS], i, t, size;
-    int self = a == b, y_moves;
+    int self, y_moves;
     uint64_t rows_a, rows_b, first, j, j0, counted = 0, found = 0, block_a, block_b;
     egdb_row *xs, y;
     egdb_move *x_moves, *y_moves_list;
@@ -338,6 +359,7 @@ static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint6
     if (a > b) {
         t = a, a = b, b = t;
     }
+    self = a == b;
     block_a = egdb_block[n][a];
     block_b = egdb_block[n][b];
     rows_a = egdb_row_count(a);
@@ -366,23 +388,31 @@ static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint6
             x_count[i] = egdb_row_moves(&x_moves[i * KALAH_PITS], w, xs[i].pits, a, b);
             egdb_row_next(tile_pits);
         }
-        j0 = self ? first : 0;      /* a = b: the rows below the tile took these positions already */
+        if (self) {
+            /* the tile's square first, in shells: (u, v) and (v, u) for v <= u, u rising */
+            egdb_build_square(w, block_a + first * rows_a + first, rows_a, xs, x_moves, x_count,
+                              size, &found);
+            counted += (uint64_t)size * size;
+            j0 = first + size;      /* the rows below the tile took the positions of theirs */
+        } else {
+            j0 = 0;
+        }
+        if (j0 >= rows_b)
+            continue;
         if (j0)
             egdb_row_unrank(row, b, j0);
         else
             egdb_row_first(row, b);
         for (j = j0; j < rows_b; j++, egdb_row_next(row)) {
-            int both = !self || j >= first + (uint64_t)size;
             egdb_row_fill(&y, row, b);
-            y_moves = both ? egdb_row_moves(y_moves_list, w, y.pits, b, a) : 0;
+            y_moves = egdb_row_moves(y_moves_list, w, y.pits, b, a);
             for (i = 0; i < size; i++) {
                 egdb_pass_position(w, block_a + (first + i) * rows_b + j, &xs[i],
                                    &x_moves[i * KALAH_PITS], x_count[i], &y, &found);
-                if (both)
-                    egdb_pass_position(w, block_b + j * rows_a + first + i, &y, y_moves_list,
-                                       y_moves, &xs[i], &found);
+                egdb_pass_position(w, block_b + j * rows_a + first + i, &y, y_moves_list,
+                                   y_moves, &xs[i], &found);
             }
-            counted += both ? 2 * size : size;
+            counted += 2 * size;
             if (counted >= (1u << 16)) {
                 __atomic_fetch_add(done, counted, __ATOMIC_RELAXED);
                 counted = 0;

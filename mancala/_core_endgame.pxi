@@ -125,7 +125,7 @@ cdef tuple whole_classes(int n, list ranges):
     return sorted(classes, key=lambda a: (-size(a), a)), left, [tuple(r) for r in merged]
 
 
-def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None):
+def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None, search=False):
     """Build level n = len(levels) into out, from levels 0..n-1: the whole level,
     or the rank ranges [(start, stop), ...] given.
 
@@ -138,7 +138,8 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
     threads taking whole classes, largest first; other ranks by the search
     (egdb_solve), threads sharing each range (from level 8 up).
     progress(done, total) is called from this thread about five times a
-    second. Ctrl-C stops every thread and is raised.
+    second. Ctrl-C stops every thread and is raised. search=True builds every
+    rank by the search: the reference the passes are tested against.
     """
     cdef int rule = check_code(capture, CAPTURE_RULES, "capture")
     cdef unsigned char[::1] view = out
@@ -164,6 +165,8 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
     build.w.capture = rule
     report = None if progress is None else lambda: progress(min(build.done, total), total)
     classes, searched_ranges, merged = whole_classes(n, ranges)
+    if search:
+        classes, searched_ranges = [], merged
     if classes:
         build.n_classes = len(classes)
         for k, a in enumerate(classes):
@@ -188,15 +191,16 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
         progress(total, total)
 
 
-def egdb_build(max_seeds, capture, progress=None, threads=1):
+def egdb_build(max_seeds, capture, progress=None, threads=1, search=False):
     """Every level 0..max_seeds, built in memory: a list of bytearrays (level n's
     values by rank, one signed byte a position; see csrc/egdb.h).
-    progress(seeds, done_positions, all_positions) is called after each level."""
+    progress(seeds, done_positions, all_positions) is called after each level;
+    search: as egdb_build_level's."""
     cdef int top = check_egdb_seeds(max_seeds)
     levels = []
     for n in range(top + 1):
         out = bytearray(level_positions(n))
-        egdb_build_level(levels, out, capture, threads)
+        egdb_build_level(levels, out, capture, threads, search=search)
         levels.append(out)
         if progress is not None:
             progress(n, egdb_count(n), egdb_count(top))
