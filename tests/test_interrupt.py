@@ -145,11 +145,11 @@ def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
                                           os.kill(os.getpid(), signal.SIGINT)))
 
     def progress(seeds, done, total):
-        if seeds == 14:     # level 15 takes about a second: interrupt it early
+        if seeds == 16:     # levels 17..20 take over a second: interrupt them early
             timer.start()
 
     with pytest.raises(KeyboardInterrupt):
-        _core.egdb_build(18, 0, progress, threads=2)
+        _core.egdb_build(20, 0, progress, threads=2)
     took = time.perf_counter() - sent[0]
     timer.join()
     assert took < 0.5, f"{took:.2f} s from SIGINT to KeyboardInterrupt"
@@ -182,10 +182,10 @@ from mancala import Board, Engine, _core
 for i in range(8):
     timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
     def progress(seeds, done, total):
-        if seeds == 14:
+        if seeds == 16:
             timer.start()
     try:
-        _core.egdb_build(18, 0, progress, threads=2)
+        _core.egdb_build(20, 0, progress, threads=2)
     except KeyboardInterrupt:
         pass
     timer.join()
