@@ -110,20 +110,13 @@ static void egdb_row_fill(egdb_row *r, const int *pits, int total)
     }
 }
 
-/* A level's values as bytes to read: the levels below as they are, level n
- * itself as built bytes (egdb_built). */
-static inline const uint8_t *egdb_level_bytes(const egdb_builder *w, int level)
-{
-    return level == w->n ? w->out : (const uint8_t *)w->below->level[level];
-}
-
-/* The child of a move that ends the game or lands in a level below: its byte
- * at base[var[v] * stride]; a move that ends the game reads a zero. */
+/* The child of a move that lands in a level below: its byte at
+ * base[var[v] * stride] of the opponent's row. */
 static inline void egdb_move_lower(egdb_move *m, const egdb_builder *w, int level, int block,
                                    uint64_t offset, uint64_t stride, int v)
 {
     m->kind = EGDB_MOVE_LOWER;
-    m->base = egdb_level_bytes(w, level) + egdb_block[level][block] + offset;
+    m->base = (const uint8_t *)w->below->level[level] + egdb_block[level][block] + offset;
     m->stride = stride;
     m->v = (int8_t)v;
 }
@@ -349,10 +342,10 @@ static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint6
                             uint64_t *searched)
 {
     int n = w->n, b = n - a, tile_pits[KALAH_PITS], row[KALAH_PITS], i, t, size;
-    int self, y_moves;
+    int self, y_count;
     uint64_t rows_a, rows_b, first, j, j0, counted = 0, found = 0, block_a, block_b;
     egdb_row *xs, y;
-    egdb_move *x_moves, *y_moves_list;
+    egdb_move *x_moves, y_moves[KALAH_PITS];
     int *x_count;
     int result = 1;
 
@@ -375,8 +368,7 @@ static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint6
     xs = (egdb_row *)malloc(EGDB_TILE * sizeof *xs);
     x_moves = (egdb_move *)malloc(EGDB_TILE * KALAH_PITS * sizeof *x_moves);
     x_count = (int *)malloc(EGDB_TILE * sizeof *x_count);
-    y_moves_list = (egdb_move *)malloc(KALAH_PITS * sizeof *y_moves_list);
-    if (!xs || !x_moves || !x_count || !y_moves_list) {
+    if (!xs || !x_moves || !x_count) {
         result = -1;
         goto end;
     }
@@ -405,12 +397,12 @@ static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint6
             egdb_row_first(row, b);
         for (j = j0; j < rows_b; j++, egdb_row_next(row)) {
             egdb_row_fill(&y, row, b);
-            y_moves = egdb_row_moves(y_moves_list, w, y.pits, b, a);
+            y_count = egdb_row_moves(y_moves, w, y.pits, b, a);
             for (i = 0; i < size; i++) {
                 egdb_pass_position(w, block_a + (first + i) * rows_b + j, &xs[i],
                                    &x_moves[i * KALAH_PITS], x_count[i], &y, &found);
-                egdb_pass_position(w, block_b + j * rows_a + first + i, &y, y_moves_list,
-                                   y_moves, &xs[i], &found);
+                egdb_pass_position(w, block_b + j * rows_a + first + i, &y, y_moves, y_count,
+                                   &xs[i], &found);
             }
             counted += 2 * size;
             if (counted >= (1u << 16)) {
@@ -430,7 +422,6 @@ end:
     free(xs);
     free(x_moves);
     free(x_count);
-    free(y_moves_list);
     return result;
 }
 
