@@ -215,6 +215,17 @@ static int egdb_row_moves(egdb_move *moves, const egdb_builder *w, const uint8_t
     return count;
 }
 
+/* The board of the position with mover's row x and opponent's row opp (stores empty). */
+static inline void egdb_rows_board(int *pos, const egdb_row *x, const egdb_row *opp)
+{
+    int i;
+    for (i = 0; i < KALAH_PITS; i++) {
+        pos[i] = x->pits[i];
+        pos[KALAH_OPP_PIT + i] = opp->pits[i];
+    }
+    pos[KALAH_STORE] = pos[KALAH_OPP_STORE] = 0;
+}
+
 /* One move's value as the old search plays it: on the board (kalah_play), the
  * child ranked and looked up (or solved, in level n). */
 static int egdb_move_value(const egdb_builder *w, const int *pos, int pit)
@@ -281,11 +292,8 @@ static inline int egdb_pass_value(const egdb_builder *w, const egdb_row *x, cons
                                        opp->total + KALAH_PITS - seeds);
             break;
         default: {      /* EGDB_MOVE_LAPS */
-            int pos[KALAH_SLOTS] = {0}, i;
-            for (i = 0; i < KALAH_PITS; i++) {
-                pos[i] = x->pits[i];
-                pos[KALAH_OPP_PIT + i] = opp->pits[i];
-            }
+            int pos[KALAH_SLOTS];
+            egdb_rows_board(pos, x, opp);
             value = egdb_move_value(w, pos, m->pit);
         }
         }
@@ -301,12 +309,9 @@ static inline void egdb_pass_position(const egdb_builder *w, uint64_t rank, cons
                                       const egdb_move *moves, int count, const egdb_row *opp,
                                       uint64_t *searched)
 {
-    int value = egdb_pass_value(w, x, moves, count, opp), pos[KALAH_SLOTS] = {0}, i;
+    int value = egdb_pass_value(w, x, moves, count, opp), pos[KALAH_SLOTS];
     if (value == EGDB_UNKNOWN) {
-        for (i = 0; i < KALAH_PITS; i++) {
-            pos[i] = x->pits[i];
-            pos[KALAH_OPP_PIT + i] = opp->pits[i];
-        }
+        egdb_rows_board(pos, x, opp);
         egdb_solve(w, pos);
         ++*searched;
         return;
