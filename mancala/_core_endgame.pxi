@@ -172,17 +172,15 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
         for k, a in enumerate(classes):
             build.classes[k] = a
         build.next_work = 0
-        workers = Workers(build.work_classes, [()] * min(threads, len(classes)),
-                          f"mancala endgame level {n}").start()
-        workers.wait(build.halt, report)
+        Workers(build.work_classes, [()] * min(threads, len(classes)),
+                f"mancala endgame level {n}").run(build.halt, report)
         if build.out_of_memory:
             raise MemoryError(f"no memory for a tile of level {n}")
     for start, stop in searched_ranges:
         build.next_work = start
         build.end = stop
-        workers = Workers(build.work, [()] * (threads if n >= EGDB_SHARED_LEVEL else 1),
-                          f"mancala endgame level {n}").start()
-        workers.wait(build.halt, report)
+        Workers(build.work, [()] * (threads if n >= EGDB_SHARED_LEVEL else 1),
+                f"mancala endgame level {n}").run(build.halt, report)
     for start, stop in merged:      # each rank once, however the ranges overlap
         first, end = start, stop
         with nogil:
