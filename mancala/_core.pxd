@@ -59,6 +59,7 @@ cdef extern from "egdb.h" nogil:
     uint64_t egdb_count(int n)
     uint64_t egdb_block[EGDB_MAX_SEEDS + 1][EGDB_MAX_SEEDS + 2]    # egdb_block[n][a]: block a's first rank
     uint64_t level_positions "egdb_level_size"(int n)
+    uint64_t egdb_row_count(int t)      # rows of six pits holding t seeds: C(t + 5, 5)
     uint64_t egdb_rank(const int *b, int seeds)
     void egdb_unrank(int *b, int seeds, uint64_t rank)
     int egdb_value(const egdb_table *t, const int *b, int seeds)
@@ -70,6 +71,11 @@ cdef extern from "egdb.h" nogil:
     int64_t egdb_verify_level(const signed char *values, int n, uint64_t start, uint64_t stop)  # first bad or -1
     const uint64_t egdb_fnv_start     # FNV's offset basis: format 1's hash of nothing yet
     uint64_t egdb_fnv_more(uint64_t h, const signed char *values, uint64_t size)
+
+
+cdef extern from "egdb_build.h" nogil:
+    int egdb_build_class(const egdb_builder *w, int a, const int *stop_flag, uint64_t *done,
+                         uint64_t *searched)     # 1 built, 0 stopped, -1 out of memory
 
 
 cdef extern from "guard.h" nogil:

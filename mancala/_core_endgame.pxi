@@ -54,9 +54,13 @@ cdef class LevelBuild:
     cdef egdb_table below
     cdef egdb_builder w
     cdef int stop               # set to end the build early (Ctrl-C)
-    cdef uint64_t done          # ranks enumerated so far
-    cdef uint64_t next_work     # the first rank no thread has taken yet
+    cdef int out_of_memory      # a thread could not allocate its tile
+    cdef uint64_t done          # positions built so far
+    cdef uint64_t searched      # positions a pass left to the search (egdb_solve)
+    cdef uint64_t next_work     # the first rank (or class, in classes) no thread has taken yet
     cdef uint64_t end           # one past the last rank to build
+    cdef int classes[EGDB_MAX_SEEDS + 1]    # the classes to build by passes (a <= n - a), largest first
+    cdef int n_classes
     cdef list views
 
     def halt(self):
@@ -74,8 +78,54 @@ cdef class LevelBuild:
                 egdb_build_range(&self.w, first, min(first + EGDB_WORK, self.end), &self.stop,
                                  &self.done)
 
+    def work_classes(self):
+        """One thread's share: whole classes taken in turn (largest first) till none is left."""
+        cdef uint64_t k
+        cdef int built
+        with nogil:
+            while not load_flag(&self.stop):
+                k = __atomic_fetch_add(&self.next_work, 1, __ATOMIC_RELAXED)
+                if k >= <uint64_t> self.n_classes:
+                    break
+                built = egdb_build_class(&self.w, self.classes[k], &self.stop, &self.done,
+                                         &self.searched)
+                if built < 0:
+                    store_flag(&self.out_of_memory, True)
+                    store_flag(&self.stop, True)
 
-def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None):
+
+cdef tuple whole_classes(int n, list ranges):
+    """The classes of level n (as a <= n - a, largest first) that the rank
+    ranges cover whole, and the ranges left once their blocks are taken out."""
+    cdef int a
+    merged = []     # (no negative index: this module is compiled without wraparound)
+    for start, stop in sorted(ranges):
+        if merged and start <= merged[len(merged) - 1][1]:
+            merged[len(merged) - 1][1] = max(merged[len(merged) - 1][1], stop)
+        elif start < stop:
+            merged.append([start, stop])
+    covered = lambda first, end: any(lo <= first and end <= hi for lo, hi in merged)
+    classes = []
+    for a in range(n // 2 + 1):
+        if covered(egdb_block[n][a], egdb_block[n][a + 1]) \
+                and covered(egdb_block[n][n - a], egdb_block[n][n - a + 1]):
+            classes.append(a)
+    taken = sorted((egdb_block[n][c], egdb_block[n][c + 1]) for a in classes for c in {a, n - a})
+    left = []
+    for lo, hi in merged:
+        for first, end in taken:
+            if first >= hi or end <= lo:
+                continue
+            if first > lo:
+                left.append((lo, first))
+            lo = max(lo, end)
+        if lo < hi:
+            left.append((lo, hi))
+    size = lambda a: egdb_row_count(a) * egdb_row_count(n - a) * (1 if 2 * a == n else 2)
+    return sorted(classes, key=lambda a: (-size(a), a)), left, [tuple(r) for r in merged]
+
+
+def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None, search=False):
     """Build level n = len(levels) into out, from levels 0..n-1: the whole level,
     or the rank ranges [(start, stop), ...] given.
 
@@ -83,9 +133,13 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
     (a fresh anonymous mapping is); values the build needs beyond the ranges
     are computed into it too (as built bytes, egdb.h), and the ranges' bytes
     are values when it returns (so a range built later in the same buffer must
-    come in the same call). threads build each range together (from level 8
-    up); progress(done, total) is called from this thread about five times a
-    second. Ctrl-C stops every thread and is raised.
+    come in the same call). Classes the ranges cover whole (blocks a and n - a,
+    egdb_blocks) are built by passes over their rows (csrc/egdb_build.h),
+    threads taking whole classes, largest first; other ranks by the search
+    (egdb_solve), threads sharing each range (from level 8 up).
+    progress(done, total) is called from this thread about five times a
+    second. Ctrl-C stops every thread and is raised. search=True builds every
+    rank by the search: the reference the passes are tested against.
     """
     cdef int rule = check_code(capture, CAPTURE_RULES, "capture")
     cdef unsigned char[::1] view = out
@@ -109,13 +163,25 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
     build.w.out = &view[0]
     build.w.n = n
     build.w.capture = rule
-    for start, stop in ranges:
+    report = None if progress is None else lambda: progress(min(build.done, total), total)
+    classes, searched_ranges, merged = whole_classes(n, ranges)
+    if search:
+        classes, searched_ranges = [], merged
+    if classes:
+        build.n_classes = len(classes)
+        for k, a in enumerate(classes):
+            build.classes[k] = a
+        build.next_work = 0
+        Workers(build.work_classes, [()] * min(threads, len(classes)),
+                f"mancala endgame level {n}").run(build.halt, report)
+        if build.out_of_memory:
+            raise MemoryError(f"no memory for a tile of level {n}")
+    for start, stop in searched_ranges:
         build.next_work = start
         build.end = stop
-        workers = Workers(build.work, [()] * (threads if n >= EGDB_SHARED_LEVEL else 1),
-                          f"mancala endgame level {n}").start()
-        workers.wait(build.halt, None if progress is None else lambda: progress(build.done, total))
-    for start, stop in ranges:
+        Workers(build.work, [()] * (threads if n >= EGDB_SHARED_LEVEL else 1),
+                f"mancala endgame level {n}").run(build.halt, report)
+    for start, stop in merged:      # each rank once, however the ranges overlap
         first, end = start, stop
         with nogil:
             egdb_finish(&view[0], first, end)
@@ -123,15 +189,16 @@ def egdb_build_level(levels, out, capture, threads=1, progress=None, ranges=None
         progress(total, total)
 
 
-def egdb_build(max_seeds, capture, progress=None, threads=1):
+def egdb_build(max_seeds, capture, progress=None, threads=1, search=False):
     """Every level 0..max_seeds, built in memory: a list of bytearrays (level n's
     values by rank, one signed byte a position; see csrc/egdb.h).
-    progress(seeds, done_positions, all_positions) is called after each level."""
+    progress(seeds, done_positions, all_positions) is called after each level;
+    search: as egdb_build_level's."""
     cdef int top = check_egdb_seeds(max_seeds)
     levels = []
     for n in range(top + 1):
         out = bytearray(level_positions(n))
-        egdb_build_level(levels, out, capture, threads)
+        egdb_build_level(levels, out, capture, threads, search=search)
         levels.append(out)
         if progress is not None:
             progress(n, egdb_count(n), egdb_count(top))

@@ -8,7 +8,12 @@ the running thread holds), so ``is_alive()`` says False while it still works;
 an endgame build freed its level under such a thread and crashed (SIGSEGV).
 Here each worker sets an Event of its own as its very last act, and the caller
 waits on those; Ctrl-C and SIGTERM are held back while the threads start, so
-no start is cut short after its thread was launched.
+no start is cut short after its thread was launched. Python raises a pending
+Ctrl-C at any call or loop, so every one of those between the first start
+and the last wait is inside a ``try`` that stops the workers and waits again
+(:meth:`Workers.run`); before, a Ctrl-C raised as ``wait`` was entered (or at
+its loop's ``is_set``) left the workers writing into a level its caller then
+freed (valgrind: invalid writes of egdb_pass_position into a freed bytearray).
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ class Workers:
         self.threads = [threading.Thread(target=self._run, args=(target, args, event),
                                          name=name, daemon=True)
                         for args, event in zip(arguments, self.done)]
+        self.late: Optional[BaseException] = None   # a Ctrl-C that came as they started
 
     @staticmethod
     def _run(target: Callable, args: Sequence, event: threading.Event) -> None:
@@ -37,13 +43,19 @@ class Workers:
             event.set()
 
     def start(self) -> "Workers":
+        """Start every worker. Raises only when none has started: a Ctrl-C
+        held back while they started, raised as the mask is put back, is kept
+        for :meth:`wait` (or :meth:`run`) to raise once they have all finished."""
         held = _hold_signals()
         try:
             for thread in self.threads:
                 thread.start()
         finally:
             if held is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                try:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                except BaseException as exc:    # the workers run: never leave them behind
+                    self.late = exc
         return self
 
     def wait(self, stop: Callable[[], None], tick: Optional[Callable[[], None]] = None,
@@ -51,18 +63,45 @@ class Workers:
         """Return once every worker has finished, calling ``tick()`` about every
         ``every`` seconds. An exception on the way (Ctrl-C, or one ``tick``
         raises) calls ``stop()`` to end the workers early and is raised once
-        they all have; a second Ctrl-C meanwhile changes nothing."""
-        raised: Optional[BaseException] = None
-        for event in self.done:
-            while not event.is_set():
-                try:
-                    event.wait(every)
-                    if tick is not None and raised is None:
-                        tick()
-                except BaseException as exc:
-                    if raised is None:
-                        raised = exc
+        they all have; a second Ctrl-C meanwhile changes nothing.
+
+        Python checks for Ctrl-C on entering any function, so one can arrive
+        as this one is entered, before it can catch anything: a caller with
+        nothing to do meanwhile uses :meth:`run`, which waits again then."""
+        raised: Optional[BaseException] = self.late
+        self.late = None
+        finished = 0
+        while True:
+            try:     # every call in here: Ctrl-C is raised at calls and loops
+                if raised is not None:
                     stop()
+                while finished < len(self.done):
+                    if self.done[finished].wait(every):
+                        finished += 1
+                    elif tick is not None and raised is None:
+                        tick()
+                break
+            except BaseException as exc:
+                if raised is None:
+                    raised = exc
+        if raised is not None:
+            raise raised
+
+    def run(self, stop: Callable[[], None], tick: Optional[Callable[[], None]] = None,
+            every: float = 0.2) -> None:
+        """:meth:`start`, then :meth:`wait`: whatever moment Ctrl-C comes, no
+        worker is left running when this returns or raises."""
+        self.start()
+        raised: Optional[BaseException] = None
+        while True:
+            try:
+                if raised is not None:
+                    stop()
+                self.wait(stop, tick if raised is None else None, every)
+                break
+            except BaseException as exc:    # wait raised: they had finished, or it was not entered
+                if raised is None:
+                    raised = exc
         if raised is not None:
             raise raised
 

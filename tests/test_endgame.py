@@ -103,6 +103,21 @@ def test_threads_build_the_same_bytes_as_one(threads):
         assert _core.egdb_build(12, code, threads=threads) == _core.egdb_build(12, code)
 
 
+@pytest.mark.parametrize("capture", mancala.CAPTURE_RULES)
+def test_passes_over_rows_build_the_bytes_of_the_search(capture):
+    """The build by passes over a class's rows (csrc/egdb_build.h, worked out
+    from each row once) gives every level the bytes of the memoised search that
+    plays each move on the board and ranks its child (egdb_solve): up to 14
+    seeds, so with moves of 13 seeds and more, captures after a lap, game ends
+    and every shape of class (a = n - a too), each chain from its own levels."""
+    code = capture_code(capture)
+    searched = _core.egdb_build(14, code, search=True)
+    for threads in (1, 2):
+        passes = _core.egdb_build(14, code, threads=threads)
+        for n in range(15):
+            assert passes[n] == searched[n], (capture, n, threads)
+
+
 def test_a_level_built_in_parts_apart_is_the_level_built_whole():
     """What a cluster's workers do: each builds a class of a level into memory of
     its own (zeros elsewhere), and the parts put together are the level, with the

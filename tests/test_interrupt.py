@@ -145,17 +145,49 @@ def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
                                           os.kill(os.getpid(), signal.SIGINT)))
 
     def progress(seeds, done, total):
-        if seeds == 14:     # level 15 takes about a second: interrupt it early
+        if seeds == 16:     # levels 17..20 take over a second: interrupt them early
             timer.start()
 
     with pytest.raises(KeyboardInterrupt):
-        _core.egdb_build(18, 0, progress, threads=2)
+        _core.egdb_build(20, 0, progress, threads=2)
     took = time.perf_counter() - sent[0]
     timer.join()
     assert took < 0.5, f"{took:.2f} s from SIGINT to KeyboardInterrupt"
     # every part has ended (one may still be listed for a moment as "stopped")
     assert not [thread for thread in threading.enumerate()
                 if "_egdb_build_part" in thread.name and thread.is_alive()]
+
+
+def test_a_ctrl_c_as_a_build_starts_waiting_leaves_no_thread_writing():
+    """Python raises a pending Ctrl-C on entering any function, so one can come
+    as the build enters the wait for its threads, before that wait can catch
+    it (simulated here, deterministically: a trace function raises it at the
+    entry of Workers.wait). The threads must still be stopped and waited for:
+    once the KeyboardInterrupt is out, nothing writes into the level any more
+    (before, they went on building it, into memory the caller then frees)."""
+    from mancala import _core, _threads
+
+    levels = _core.egdb_build(15, 0)
+    out = bytearray(_core.egdb_level_size(16))
+    fired = []
+
+    def trace(frame, event, arg):
+        if event == "call" and frame.f_code is _threads.Workers.wait.__code__ and not fired:
+            fired.append(True)
+            raise KeyboardInterrupt
+        return None
+
+    sys.settrace(trace)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _core.egdb_build_level(levels, out, 0, 2)
+    finally:
+        sys.settrace(None)
+    assert fired
+    seen = bytes(out)
+    time.sleep(0.5)             # the whole level takes about that long on two threads
+    assert bytes(out) == seen
+    assert seen.count(0) > 0    # stopped early: some positions were never built
 
 
 def test_ctrl_c_while_the_commands_are_imported_is_one_line(tmp_path):
@@ -182,10 +214,10 @@ from mancala import Board, Engine, _core
 for i in range(8):
     timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
     def progress(seeds, done, total):
-        if seeds == 14:
+        if seeds == 16:
             timer.start()
     try:
-        _core.egdb_build(18, 0, progress, threads=2)
+        _core.egdb_build(20, 0, progress, threads=2)
     except KeyboardInterrupt:
         pass
     timer.join()
