@@ -199,6 +199,21 @@ class SQLiteFile:
                                        f"{'writing' if write else 'reading'}") from None
         raise AssertionError("unreachable")
 
+    def _write(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``work(db)`` in one immediate transaction (the write lock taken before
+        anything is read, so what it reads is still so when it writes), as
+        :meth:`_run` does it; rolled back if it raises."""
+        def transaction(db: sqlite3.Connection) -> Any:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                answer = work(db)
+                db.execute("COMMIT")
+            except BaseException:
+                _rollback(db)
+                raise
+            return answer
+        return self._run(True, transaction)
+
     @contextlib.contextmanager
     def _connection(self, write: bool) -> Iterator[sqlite3.Connection]:
         """A connection to a sound database (checked once, set aside if damaged).

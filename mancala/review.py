@@ -169,29 +169,36 @@ def move_values(engine: Engine, board: Board, *, nodes: int = DEFAULT_NODES,
     """The value of every legal move from the mover's view: ({pit: value}, exact,
     {pit: principal variation}).
 
-    Exact when every child solves within ``nodes`` in all (the variations are
-    then empty); else every move's score from a search ``depth`` moves deep
-    (exact if every line of it reached the end of the game).
+    Exact when every child solves within ``nodes`` in all (:func:`solved_values`;
+    the variations are then empty); else every move's score from a search
+    ``depth`` moves deep (exact if every line of it reached the end of the game).
     """
-    values: Dict[int, int] = {}
-    spent = 0
-    for pit in board.legal_moves:
-        child = board.copy(stack=False)
-        child.push(pit)
-        left = nodes - spent
-        if left <= 0:
-            break
-        solved = engine.solve(child, nodes=left)
-        spent += solved.nodes
-        if not solved.exact:
-            break
-        values[pit] = solved.score if child.to_move == board.to_move else -solved.score
-    else:
+    values = solved_values(engine, board, nodes=nodes)
+    if values is not None:
         return values, True, {}
     results = engine.analyse(board, depth=depth)
     return ({pit: result.score for pit, result in results.items()},
             all(result.exact for result in results.values()),
             {pit: tuple(result.pv) for pit, result in results.items()})
+
+
+def solved_values(engine: Engine, board: Board, *, nodes: int = DEFAULT_NODES) -> Optional[Dict[int, int]]:
+    """The perfect-play value of every legal move from the mover's view ({pit:
+    value}), each move's position solved by ``engine``; None if the solves do
+    not all finish within ``nodes`` in all ({} for a finished game)."""
+    values: Dict[int, int] = {}
+    spent = 0
+    for pit in board.legal_moves:
+        child = board.copy(stack=False)
+        child.push(pit)
+        if spent >= nodes:
+            return None
+        solved = engine.solve(child, nodes=nodes - spent)
+        spent += solved.nodes
+        if not solved.exact:
+            return None
+        values[pit] = solved.score if child.to_move == board.to_move else -solved.score
+    return values
 
 
 def best_line(engine: Engine, board: Board, first: int, *, nodes: int = DEFAULT_NODES,
@@ -212,5 +219,6 @@ def best_line(engine: Engine, board: Board, first: int, *, nodes: int = DEFAULT_
     return tuple(line)
 
 
-__all__ = ["MoveReview", "Review", "review_game", "review_move", "move_values", "best_line",
+__all__ = ["MoveReview", "Review", "review_game", "review_move", "move_values", "solved_values",
+           "best_line",
            "mark", "MARKS", "DEFAULT_NODES", "DEFAULT_DEPTH", "LINE_PLIES"]
