@@ -1,11 +1,14 @@
 """What the operating system tells us, asked in one place: the memory it can
 still give, whether a process (the writer of a temporary file) is alive, and
-the bytes of a small untrusted file (a save, the opening book)."""
+the bytes of a small untrusted file (a save, the opening book); and a file
+written whole or not at all (an export)."""
 from __future__ import annotations
 
 import os
 import stat
-from typing import Optional
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Optional, TextIO
 
 MEMINFO = "/proc/meminfo"
 
@@ -78,3 +81,26 @@ def read_regular_file(path, limit: int) -> bytes:
     if len(raw) > limit:            # it grew since fstat
         raise FileTooLarge()
     return raw
+
+
+def write_atomically(path: Path, write: Callable[[TextIO], Any]) -> Any:
+    """``write(handle)`` into a temporary text file beside ``path`` (named
+    ``.<name>.<pid>.<random>.tmp``, so a scan can tell a killed writer's), flushed
+    to the disk and renamed over ``path``: a crash leaves the old file or the new
+    one. Returns what ``write`` returns; raises what it or the system raises (the
+    temporary file removed)."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
+                                     suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            answer = write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    return answer

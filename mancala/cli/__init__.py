@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Dict, List, NoReturn, Optional
 
 from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, solve
-from mancala.cli import explain, history
+from mancala.cli import explain, history, puzzle, review
 from mancala.cli.signals import STATUS as TERMINATED, Terminated
 from mancala.errors import CommandError, MancalaError
 
@@ -33,6 +33,8 @@ COMMANDS: Dict[str, ModuleType] = {
     "serve": serve,
     "history": history,
     "explain": explain,
+    "review": review,
+    "puzzle": puzzle,
 }
 
 
