@@ -41,6 +41,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from mancala.board import Board
 from mancala.engine import Engine
 from mancala.errors import IllegalMoveError, InvalidLimitError, quote
+from mancala.geometry import PovScore
 from mancala.limits import check_depth, check_nodes
 
 #: the least seeds lost for each mark, strongest last
@@ -197,7 +198,7 @@ def solved_values(engine: Engine, board: Board, *, nodes: int = DEFAULT_NODES) -
         spent += solved.nodes
         if not solved.exact:
             return None
-        values[pit] = solved.score if child.to_move == board.to_move else -solved.score
+        values[pit] = PovScore(solved.score, child.to_move).pov(board.to_move)
     return values
 
 

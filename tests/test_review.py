@@ -256,7 +256,7 @@ def test_review_last_takes_a_newer_autosaved_game(home):
 
 @pytest.mark.parametrize("content, reason", [
     (None, "no such file"),
-    ("{", "not valid JSON"),
+    ("{", "not JSON"),
     ('{"format": "mancala-save", "version": 9}', "version 9 is not supported"),
     ("tampered", "does not match the move history"),
     ("illegal", "is not legal"),

@@ -18,12 +18,13 @@ from typing import Callable, Optional
 
 from mancala import puzzles as _puzzles
 from mancala._system import write_atomically
-from mancala.board import PLAYER_NAMES, Board
+from mancala.board import Board
 from mancala.cli import options
-from mancala.cli.play import Style, render_board, want_color
+from mancala.cli.entry import Command, legal_pits_text, parse_entry, pit_label
+from mancala.cli.render import Style, render_board, want_color
 from mancala.engine import Engine
+from mancala.geometry import PovScore, SIDE_NAMES
 from mancala.errors import CommandError, EntryError, HistoryError, MancalaError
-from mancala.players import Request, legal_pits_text, parse_entry, pit_label
 from mancala.rating import Rating
 
 GIVE_UP = ("solution", "give up", "resign")
@@ -146,7 +147,7 @@ class Session:
     def play(self, puzzle: _puzzles.Puzzle) -> bool:
         """One puzzle; False if the person quit before its end (nothing is kept then)."""
         attempt = _puzzles.Attempt(puzzle)
-        solver = PLAYER_NAMES[puzzle.to_move]
+        solver = SIDE_NAMES[puzzle.to_move]
         self.output("")
         self.output(f"Puzzle {puzzle.id}, rated {puzzle.rating}, capture {puzzle.capture}: "
                     f"{solver} to move.")
@@ -170,7 +171,7 @@ class Session:
                 return True
             said = f"Right: {pit + 1} ({pit_label(pit, puzzle.to_move)})"
             if attempt.replies:
-                other = PLAYER_NAMES[1 - puzzle.to_move]
+                other = SIDE_NAMES[1 - puzzle.to_move]
                 answers = ", ".join(f"{r + 1} ({pit_label(r, 1 - puzzle.to_move)})"
                                     for r in attempt.replies)
                 said += f". {other} answers {answers}"
@@ -195,7 +196,7 @@ class Session:
             except EntryError as exc:
                 self.output(f"{exc}; legal pits: {legal_pits_text(board)}")
                 continue
-            if isinstance(entry, Request):
+            if isinstance(entry, Command):
                 if entry.command == "quit":
                     return None
                 if entry.command == "help":
@@ -213,7 +214,7 @@ class Session:
         text = f"{pit + 1} ({pit_label(pit, board.to_move)})"
         if not solved.exact:
             return f"{text} does not keep the value."
-        value = solved.score if child.to_move == board.to_move else -solved.score
+        value = PovScore(solved.score, child.to_move).pov(board.to_move)
         kept = puzzle.value         # the line keeps the solver's value all the way
         lost = kept - value
         return (f"{text} is worth {value:+d}, {lost} seed{'' if lost == 1 else 's'} less "
@@ -279,7 +280,7 @@ def line_text(puzzle: _puzzles.Puzzle) -> str:
     words = []
     for pit in puzzle.solution:
         mover = board.to_move
-        words.append(f"{PLAYER_NAMES[mover]} {pit + 1} ({pit_label(pit, mover)})")
+        words.append(f"{SIDE_NAMES[mover]} {pit + 1} ({pit_label(pit, mover)})")
         board.push(pit)
     return ", ".join(words)
 

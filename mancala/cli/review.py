@@ -13,9 +13,9 @@ from typing import List, Optional
 from mancala import history as _history
 from mancala import review as _review
 from mancala import storage
-from mancala.board import PLAYER_NAMES
 from mancala.cli import options
 from mancala.engine import Engine
+from mancala.geometry import SIDE_NAMES
 from mancala.errors import CommandError
 
 
@@ -89,14 +89,14 @@ def run(args: argparse.Namespace) -> int:
     for move in review.moves:
         print("  " + row(move))
     for side in (0, 1):
-        print(summary_line(PLAYER_NAMES[side], review.summary(side)))
+        print(summary_line(SIDE_NAMES[side], review.summary(side)))
     return 0
 
 
 def row(move: _review.MoveReview) -> str:
     """'  10  South    1    +2    14  exact  blunder: better 2 (line 2 6 5 6 1 3 5 4)'."""
     how = "exact" if move.exact else f"d{move.depth}"
-    text = (f"{move.number:4d}  {PLAYER_NAMES[move.side]:5}  {move.pit_index + 1:3d}  "
+    text = (f"{move.number:4d}  {SIDE_NAMES[move.side]:5}  {move.pit_index + 1:3d}  "
             f"{move.value_after:+5d}  {move.loss:4d}  {how:5}")
     if move.loss > 0:
         better = " or ".join(str(pit + 1) for pit in move.best_indices)
