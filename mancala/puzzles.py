@@ -27,7 +27,7 @@ The package ships :data:`DATA_FILE`, puzzles found in engine games by
 ``bench/make_puzzles.py``; :func:`load` reads them. :class:`Attempt` plays
 one out; :class:`PuzzleLog` keeps each attempt and the player's puzzle rating
 (Glicko-2, :mod:`mancala.rating`) in ``puzzles.sqlite3`` in the data folder,
-with the care of :class:`mancala.history.SQLiteFile`.
+with the care of :class:`mancala.sqlitefile.SQLiteFile`.
 
     >>> board = Board([1, 0, 0, 1, 0, 3, 27, 1, 0, 0, 0, 1, 0, 14], to_move=0)
     >>> puzzle = find(board, Engine(hash_mb=1, endgame=None))
@@ -52,7 +52,7 @@ from mancala import rating as _rating
 from mancala.board import CAPTURE_RULES, Board
 from mancala.engine import Engine
 from mancala.errors import HistoryError, IllegalMoveError, InputError, quote
-from mancala.history import SQLiteFile
+from mancala.sqlitefile import SQLiteFile
 from mancala.rating import Rating
 from mancala.review import solved_values
 
