@@ -50,7 +50,7 @@ from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import GameError, HistoryError, InputError, quote
 from mancala.limits import check_seeds
 from mancala.rating import Rating
-from mancala.sqlitefile import SQLiteFile, _Retry, _rollback
+from mancala.sqlitefile import SQLiteFile
 
 FILE_NAME = "history.sqlite3"
 SCHEMA_VERSION = 1               #: PRAGMA user_version of the database this version writes
@@ -194,36 +194,24 @@ class History(SQLiteFile):
         row = {"finished": stamp, "south": south, "north": north, "seeds": seeds,
                "capture": capture, "moves": json.dumps(list(board_moves(board))),
                "south_store": outcome.south, "north_store": outcome.north, "human": human}
-        for attempt in (1, 2):
-            try:
-                with self._connection(write=True) as db:
-                    db.execute("BEGIN IMMEDIATE")          # the write lock, before reading the rating
-                    try:
-                        before = after = None
-                        if level is not None:
-                            before = self._current(db)
-                            mine = outcome.score.pov(human)
-                            score = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
-                            after = _rating.update(before, [(level.elo, level.rd, score)])
-                        values = dict(row, opponent_elo=None if level is None else level.elo,
-                                      opponent_rd=None if level is None else level.rd,
-                                      **_rating_columns(before, after))
-                        names = ", ".join(values)
-                        cursor = db.execute(
-                            f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})",
-                            tuple(values.values()))
-                        db.execute("COMMIT")
-                    except BaseException:
-                        _rollback(db)
-                        raise
-                    return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
-                                      tuple(board_moves(board)), outcome.south, outcome.north,
-                                      human, values["opponent_elo"], before, after)
-            except _Retry:
-                if attempt == 2:
-                    raise HistoryError(f"{self.path}: the database went bad twice while writing") \
-                        from None
-        raise AssertionError("unreachable")
+        def write(db: sqlite3.Connection) -> GameRecord:     # one transaction: the rating read is the last
+            before = after = None
+            if level is not None:
+                before = self._current(db)
+                mine = outcome.score.pov(human)
+                score = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
+                after = _rating.update(before, [(level.elo, level.rd, score)])
+            values = dict(row, opponent_elo=None if level is None else level.elo,
+                          opponent_rd=None if level is None else level.rd,
+                          **_rating_columns(before, after))
+            names = ", ".join(values)
+            cursor = db.execute(
+                f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})",
+                tuple(values.values()))
+            return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
+                              tuple(board_moves(board)), outcome.south, outcome.north,
+                              human, values["opponent_elo"], before, after)
+        return self._write(write)
 
     # -- reading
 
@@ -234,15 +222,8 @@ class History(SQLiteFile):
         """
         if not self.path.exists():
             return []
-        for attempt in (1, 2):
-            try:
-                with self._connection(write=False) as db:
-                    rows = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM games ORDER BY id").fetchall()
-                break
-            except _Retry:
-                if attempt == 2:
-                    raise HistoryError(f"{self.path}: the database went bad twice while reading") \
-                        from None
+        rows = self._run(False, lambda db: db.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM games ORDER BY id").fetchall())
         found, bad = [], 0
         for row in rows:
             game = _game(row)
