@@ -49,7 +49,7 @@ class SQLiteFile:
     docstring) and a new one started. A subclass names its table and schema
     (:attr:`TABLE`, :attr:`COLUMNS`, :attr:`SCHEMA`), its own
     :attr:`APPLICATION_ID` and :attr:`SCHEMA_VERSION`, and what the file is for
-    people (:attr:`WHAT`); it reads and writes inside :meth:`_connection`.
+    people (:attr:`WHAT`); it reads with :meth:`_run` and writes with :meth:`_write`.
     Raises HistoryError (one line) when the file cannot be read or written.
     """
 

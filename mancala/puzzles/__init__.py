@@ -1,0 +1,55 @@
+"""Puzzles: positions from engine games where exactly one move keeps the value.
+
+A **puzzle** is a position, its capture rule and a solution line. Its first
+move is the only move that keeps the position's perfect-play value: every
+other legal move loses at least :data:`MIN_GAP` seeds, each proven by an
+exact solve of the move's position. The **solution line** goes on while it
+stays so:
+
+1. the solver plays the unique move;
+2. if the game is over, or the solver has played :data:`MAX_SOLVER_MOVES`, the line ends;
+3. if the solver moves again (an extra turn), and again exactly one move keeps
+   the value, that move is next (back to 1); else the line ends;
+4. the opponent answers with a move that keeps *its* value (every move of a
+   chain of extra turns, too), the first in pit order after which the solver
+   again has exactly one move that keeps the value (back to 1); if no answer
+   leads to such a position, the line ends before the answer.
+
+So a line always ends with the solver's move, and every solver move in it is
+unique. ``solution`` holds the whole line, pit indices 0..5 of whoever moves.
+
+The **rating** is on the Elo scale of the players' ratings (a newcomer
+starts at 1500; see :func:`rating`): a puzzle is harder the deeper a plain
+search must look before it settles on the solver's moves, the more moves the
+line asks for, and the fewer seeds the second-best move loses.
+
+The package ships :data:`DATA_FILE`, puzzles found in engine games by
+``bench/make_puzzles.py``; :func:`load` reads them. :class:`Attempt` plays
+one out; :class:`PuzzleLog` keeps each attempt and the player's puzzle rating
+(Glicko-2, :mod:`mancala.rating`) in ``puzzles.sqlite3`` in the data folder,
+with the care of :class:`mancala.sqlitefile.SQLiteFile`.
+
+Every name is imported from here; they live in three modules:
+:mod:`mancala.puzzles.shipped` (a puzzle, the shipped ones, an attempt),
+:mod:`mancala.puzzles.finding` (finding and rating new ones) and
+:mod:`mancala.puzzles.log` (the puzzle log).
+
+    >>> from mancala import Board, Engine
+    >>> board = Board([1, 0, 0, 1, 0, 3, 27, 1, 0, 0, 0, 1, 0, 14], to_move=0)
+    >>> puzzle = find(board, Engine(hash_mb=1, endgame=None))
+    >>> puzzle.solution, puzzle.solver_steps()     # South 1, North 1, South 4
+    ((0, 0, 3), (0, 2))
+    >>> puzzle.value, puzzle.gap, puzzle.rating    # South ends 20 ahead; the rest lose 8 or more
+    (20, 8, 850)
+"""
+from mancala.errors import HistoryError
+from mancala.puzzles.shipped import (DATA_FILE, Attempt, Puzzle, by_id, choose, export, load,
+                                     parse_lines, puzzle_id)
+from mancala.puzzles.finding import (MAX_RATING, MAX_SOLVER_MOVES, MIN_GAP, MIN_RATING, find,
+                                     find_depth, rating, unique_best)
+from mancala.puzzles.log import FILE_NAME, AttemptRecord, PuzzleLog
+
+__all__ = ["Puzzle", "Attempt", "PuzzleLog", "AttemptRecord", "find", "find_depth", "rating",
+           "unique_best", "load", "parse_lines", "by_id", "choose", "export", "puzzle_id",
+           "DATA_FILE", "FILE_NAME", "MIN_GAP", "MAX_SOLVER_MOVES", "MIN_RATING", "MAX_RATING",
+           "HistoryError"]
