@@ -42,10 +42,10 @@ shows by how much:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from mancala import _reference as twin
-from mancala.errors import InputError, InvalidBoardError, InvalidLimitError, InvalidRuleError, quote
+from mancala.errors import InvalidBoardError, InvalidLimitError, InvalidRuleError, quote
 
 INF = twin.INF                  #: beyond any value: an open end of a window
 MAX_DEPTH = 8                   #: the deepest explained search (pure Python: seconds at 8)

@@ -31,7 +31,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import List, Optional, Sequence, Union
+from typing import List, Sequence, Union
 
 from mancala.board import Board, start_slots
 from mancala.errors import PlayerFailedError, PlayerSpecError, quote

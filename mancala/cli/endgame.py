@@ -17,7 +17,7 @@ from mancala.cli.format import duration
 from mancala.cli.signals import sigterm_as_interrupt
 from mancala.endgame import files
 from mancala.endgame.building import BuildLock, BuildProgress, build_levels, gigabytes
-from mancala.errors import CommandError, EndgameFileError, EndgameMissingError
+from mancala.errors import EndgameFileError, EndgameMissingError
 from mancala.limits import MAX_ENDGAME_SEEDS
 
 BAR = 24    # characters of the progress bar

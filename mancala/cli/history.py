@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Callable, List, Optional
+from typing import Callable, Optional
 
 from mancala import history as _history
 from mancala.cli import options

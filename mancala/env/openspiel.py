@@ -42,7 +42,7 @@ from mancala.board import Board
 from mancala.env import _common
 from mancala.errors import InputError, quote
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, pit_slot, seen_by
-from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT
+from mancala.limits import DEFAULT_SEEDS
 
 SHORT_NAME = "python_kalah"
 OBSERVATION_SIZE = SLOTS + 1
