@@ -208,6 +208,43 @@ def test_ctrl_c_while_the_commands_are_imported_is_one_line(tmp_path):
     assert done.stderr == "mancala: interrupted\n"
 
 
+@pytest.mark.parametrize("worker", [0, 1])
+def test_a_ctrl_c_inside_thread_start_leaves_no_thread_writing(worker):
+    """A Ctrl-C can be raised inside Thread.start() after the thread was
+    launched (while start waits for it to say it began): blocking SIGINT in the
+    main thread cannot prevent it, as another thread (a timer's) can take the
+    signal. Simulated deterministically at the first and at the second
+    worker's start: the build must stop every worker that began, and nothing
+    writes into the level once the KeyboardInterrupt is out (CI crashed with
+    SIGSEGV in a worker so left running)."""
+    import threading as threading_module
+    from mancala import _core
+
+    levels = _core.egdb_build(15, 0)
+    out = bytearray(_core.egdb_level_size(16))
+    starts = []
+
+    def trace(frame, event, arg):
+        if event == "call" and frame.f_code is threading_module.Event.wait.__code__ \
+                and frame.f_back.f_code is threading_module.Thread.start.__code__:
+            starts.append(True)
+            if len(starts) == worker + 1:
+                raise KeyboardInterrupt
+        return None
+
+    sys.settrace(trace)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _core.egdb_build_level(levels, out, 0, 2)
+    finally:
+        sys.settrace(None)
+    assert len(starts) == worker + 1    # the later workers were never started
+    seen = bytes(out)
+    time.sleep(0.5)             # the whole level takes about that long on two threads
+    assert bytes(out) == seen
+    assert seen.count(0) > 0    # stopped early: some positions were never built
+
+
 INTERRUPTED_OFTEN = """
 import os, signal, sys, threading
 from mancala import Board, Engine, _core
