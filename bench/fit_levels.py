@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
+import mancala.levels  # noqa: F401  (the players' softmax, loaded before the workers fork)
 from mancala.arena import ArenaConfig, play_game
 from mancala.openings import opening_suite
 from mancala.stats import fit_elo
@@ -68,42 +69,46 @@ LADDER = [
     "ai:perfect",
 ]
 SLOW = {"ai:hard", "ai:perfect"}    # timed: seconds a move
-PAIRS = 60              # game pairs per meeting
+PAIRS = 60              # game pairs per meeting and round
 SLOW_PAIRS = 16         # ... when a timed level plays
-PLIES = 3               # the opening suite: every 3-ply opening of Kalah(6,4)
-SEED = 25               # the fit's games; check plays SEED + 1 on the other openings
+ROUNDS = 2              # the second round's openings lie halfway between the first's
+PLIES = 3               # the fit's opening suite: every 3-ply opening of Kalah(6,4) (186)
+CHECK_PLIES = 4         # the check's: every 4-ply opening (943), none of them the fit's
+SEED = 25               # the fit's games; check plays SEED + 1
 BOOTSTRAP = 400
 ANCHOR = "random"
 
 
-def plan(ladder: Sequence[str], pairs: int, slow_pairs: int, check: bool) -> List[Tuple[str, str, int]]:
+def plan(ladder: Sequence[str], pairs: int, slow_pairs: int, plies: int) -> List[Tuple[str, str, int]]:
     """(a, b, game index) of every game: each level against the next two, in pairs.
 
-    A meeting's pairs are spread over the suite (pair j at opening about
-    j * suite / pairs, shifted by the meeting's number); ``check`` takes the
-    openings halfway between.
+    A meeting plays ``ROUNDS`` rounds of ``pairs`` game pairs (``slow_pairs``
+    when a timed level plays), spread over the ``plies``-ply suite: pair j of
+    round r at opening ``(j + r / ROUNDS) * suite / pairs`` shifted by the
+    meeting's number, so no opening is played twice in a meeting.
     """
-    suite = len(opening_suite(PLIES))
+    suite = len(opening_suite(plies))
     games = []
     meeting = 0
     for i, a in enumerate(ladder):
         for b in ladder[i + 1:i + 3]:
             count = slow_pairs if a in SLOW or b in SLOW else pairs
             stride = suite / count
-            for j in range(count):
-                opening = int((j + (0.5 if check else 0.0)) * stride + meeting) % suite
-                games += [(a, b, 2 * opening), (a, b, 2 * opening + 1)]
+            for round_ in range(ROUNDS):
+                for j in range(count):
+                    opening = int((j + round_ / ROUNDS) * stride + meeting) % suite
+                    games += [(a, b, 2 * opening), (a, b, 2 * opening + 1)]
             meeting += 1
     return games
 
 
-def config(a: str, b: str, seed: int) -> ArenaConfig:
-    return ArenaConfig(a, b, games=2 * len(opening_suite(PLIES)), openings=PLIES, seed=seed)
+def config(a: str, b: str, seed: int, plies: int) -> ArenaConfig:
+    return ArenaConfig(a, b, games=2 * len(opening_suite(plies)), openings=plies, seed=seed)
 
 
-def play_one(task: Tuple[str, str, int, int]) -> Dict[str, object]:
-    a, b, index, seed = task
-    game = play_game(config(a, b, seed), index)
+def play_one(task: Tuple[str, str, int, int, int]) -> Dict[str, object]:
+    a, b, index, seed, plies = task
+    game = play_game(config(a, b, seed, plies), index)
     return {"a": a, "b": b, "index": index, "seed": game.seed, "a_side": game.a_side,
             "result": game.result, "margin": game.margin, "a_time": round(game.a_time, 3),
             "b_time": round(game.b_time, 3), "moves": game.a_moves + game.b_moves}
@@ -116,9 +121,9 @@ def read_games(path: Path) -> List[Dict[str, object]]:
 
 
 def play(path: Path, ladder: Sequence[str], pairs: int, slow_pairs: int, seed: int, workers: int,
-         check: bool) -> None:
+         plies: int) -> None:
     done = {(g["a"], g["b"], g["index"]) for g in read_games(path)}
-    todo = [(a, b, index, seed) for a, b, index in plan(ladder, pairs, slow_pairs, check)
+    todo = [(a, b, index, seed, plies) for a, b, index in plan(ladder, pairs, slow_pairs, plies)
             if (a, b, index) not in done]
     # the slow games last, so the cheap part of the scale is whole early
     todo.sort(key=lambda task: (task[0] in SLOW or task[1] in SLOW, ))
@@ -176,8 +181,8 @@ def table(games: Sequence[Dict[str, object]], ladder: Sequence[str], rounds: int
         if spec not in elo:
             continue
         low, high = (0.0, 0.0) if spec == ANCHOR else bounds[spec]
-        rows.append({"spec": spec, "elo": round(elo[spec], 1), "low": round(low, 1),
-                     "high": round(high, 1), "rd": round((high - low) / (2 * 1.959964), 1)})
+        rows.append({"spec": spec, "elo": round(elo[spec]), "low": round(low), "high": round(high),
+                     "rd": round((high - low) / (2 * 1.959964))})
     return rows
 
 
@@ -256,7 +261,8 @@ def main() -> int:
     if args.action in ("play", "check"):
         if is_check:
             ladder = [row["spec"] for row in json.loads(TABLE.read_text())["levels"]]
-        play(path, ladder, args.pairs, args.slow_pairs, SEED + is_check, args.workers, is_check)
+        play(path, ladder, args.pairs, args.slow_pairs, SEED + is_check, args.workers,
+             CHECK_PLIES if is_check else PLIES)
     games = [g for g in read_games(path) if g["a"] in ladder and g["b"] in ladder]
     if is_check:
         return check(games, args.bootstrap)

@@ -215,4 +215,5 @@ def level_elo(spec: str) -> Optional[Level]:
 
 
 __all__ = ["Rating", "Level", "update", "expected_score", "level_table", "level_elo",
-           "level_is_provisional", "levels_measured", "INITIAL_RATING", "INITIAL_RD", "INITIAL_VOLATILITY", "TAU"]
+           "level_is_provisional", "levels_measured", "INITIAL_RATING", "INITIAL_RD",
+           "INITIAL_VOLATILITY", "TAU"]

@@ -363,4 +363,4 @@ def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, f
 
 __all__ = ["score_stats", "elo_from_score", "score_from_elo", "EloEstimate", "elo_estimate",
            "sprt_bounds", "sprt_llr", "sprt_llr_normal", "constrained_mle", "SprtState", "sprt_state", "check_error_rate",
-           "fit_elo", "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95", "wilson_interval"]
+           "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95", "wilson_interval", "fit_elo"]
