@@ -218,11 +218,13 @@ def write_table(rows: Sequence[Dict[str, object]], games: Sequence[Dict[str, obj
                                 "python bench/fit_levels.py fit --write",
                      "games": len(games), "pairs": sum(len(s) for s in pair_results(games).values()),
                      "openings": f"Kalah(6,4), every {PLIES}-ply opening ({len(opening_suite(PLIES))})",
-                     "move_seconds": round(seconds),
+                     "seconds_of_play": round(seconds),      # both players' move times, summed
                      "date": datetime.date.today().isoformat(), "commit": commit()},
         "levels": list(rows),
     }
-    TABLE.write_text(json.dumps(data, indent=1) + "\n")
+    text = json.dumps(dict(data, levels=[]), indent=1)      # one line per level:
+    levels = ",\n".join("  " + json.dumps(row) for row in rows)
+    TABLE.write_text(text.replace('"levels": []', '"levels": [\n' + levels + "\n ]") + "\n")
     print(f"wrote {TABLE}", file=sys.stderr)
 
 
