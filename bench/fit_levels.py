@@ -7,12 +7,18 @@
 The ladder (:data:`LADDER`, weakest first) is ``random``, the softmax levels
 ``ai:depth=N,temp=T`` (:mod:`mancala.levels`) and the named levels, up to
 ``ai:perfect``. Each level meets its neighbour and the level two above in
-game pairs (:data:`PAIRS` pairs per meeting; fewer for the slow timed levels,
-:data:`SLOW_PAIRS`): the same opening twice, sides swapped, over the 3-ply
-opening suite of Kalah(6,4) (186 openings; each meeting's pairs spread over
-it), each game played by the arena's own :func:`mancala.arena.play_game`
-(players made from their specs with the game's seed). ``check`` plays the
-same plan with another seed on the other openings.
+game pairs: the same opening twice, sides swapped, each game played by the
+arena's own :func:`mancala.arena.play_game` (players made from their specs
+with the game's seed). A meeting plays :data:`ROUNDS` rounds of
+:data:`PAIRS` pairs (:data:`SLOW_PAIRS` when a timed level plays: they are
+slow) spread over the 3-ply opening suite of Kalah(6,4) (186 openings), no
+opening twice. ``check`` plays the same plan with another seed over the
+4-ply suite (943 openings, none of them a 3-ply one): a fresh match.
+
+Games are appended to ``bench/data/levels-games.jsonl`` as they finish (an
+interrupted run resumes where it stopped); ``fit --write`` keeps them as
+``levels-games.jsonl.xz``, which the repository holds and ``fit`` reads when
+the plain file is absent (``check``: ``levels-check.jsonl[.xz]``).
 
 The fit (:func:`mancala.stats.fit_elo`) is the maximum-likelihood logistic
 (Bradley-Terry) model over every game, draws as half a win, ``random``
@@ -32,6 +38,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import lzma
 import multiprocessing
 import os
 import random
@@ -115,9 +122,21 @@ def play_one(task: Tuple[str, str, int, int, int]) -> Dict[str, object]:
 
 
 def read_games(path: Path) -> List[Dict[str, object]]:
-    if not path.exists():
+    """The games of a run: the file being played into, else its committed copy (``.xz``)."""
+    packed = path.with_name(path.name + ".xz")
+    if path.exists():
+        text = path.read_text()
+    elif packed.exists():
+        text = lzma.decompress(packed.read_bytes()).decode()
+    else:
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def pack(path: Path, games: Sequence[Dict[str, object]]) -> None:
+    """Keep the games beside the run's file as ``.xz`` (what the repository holds)."""
+    text = "".join(json.dumps(game) + "\n" for game in games)
+    path.with_name(path.name + ".xz").write_bytes(lzma.compress(text.encode(), preset=9))
 
 
 def play(path: Path, ladder: Sequence[str], pairs: int, slow_pairs: int, seed: int, workers: int,
@@ -233,15 +252,19 @@ def check(games: Sequence[Dict[str, object]], rounds: int) -> int:
     shipped = {row["spec"]: row for row in json.loads(TABLE.read_text())["levels"]}
     rows = table(games, list(shipped), rounds)
     outside = 0
-    print(f"{'level':<24}{'shipped':>8}  {'95% interval':<18}{'fresh':>8}  {'fresh interval':<18}")
+    print(f"{'level':<24}{'shipped':>8}  {'95% interval':<16}{'fresh':>8}  {'95% interval':<16}"
+          f"{'z':>6}")
     for row in rows:
         ship = shipped[row["spec"]]
         inside = ship["low"] <= row["elo"] <= ship["high"]
         outside += not inside
-        print(f"{row['spec']:<24}{ship['elo']:>8.0f}  [{ship['low']:6.0f}, {ship['high']:6.0f}]  "
-              f"{row['elo']:>8.0f}  [{row['low']:6.0f}, {row['high']:6.0f}]  "
+        # the difference in units of its own deviation: both measurements are noisy
+        spread = (ship["rd"] ** 2 + row["rd"] ** 2) ** 0.5
+        z = (row["elo"] - ship["elo"]) / spread if spread else 0.0
+        print(f"{row['spec']:<24}{ship['elo']:>8.0f}  [{ship['low']:5.0f}, {ship['high']:5.0f}]  "
+              f"{row['elo']:>8.0f}  [{row['low']:5.0f}, {row['high']:5.0f}]  {z:+5.2f}  "
               f"{'inside' if inside else 'OUTSIDE'}")
-    print(f"{len(rows) - outside} of {len(rows)} levels inside the shipped interval "
+    print(f"{len(rows) - outside} of {len(rows)} levels' fresh Elo inside the shipped 95% interval "
           f"({len(games)} fresh games)")
     return 0 if outside == 0 else 1
 
@@ -249,7 +272,8 @@ def check(games: Sequence[Dict[str, object]], rounds: int) -> int:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("action", choices=("play", "fit", "check"))
-    p.add_argument("--games-file", type=Path, help=f"default {GAMES_FILE} ({CHECK_FILE} for check)")
+    p.add_argument("--games-file", type=Path,
+                   help=f"default {GAMES_FILE} ({CHECK_FILE} for check); read from FILE.xz without it")
     p.add_argument("--ladder", help="the levels, weakest first, separated by ';' (default LADDER)")
     p.add_argument("--pairs", type=int, default=PAIRS)
     p.add_argument("--slow-pairs", type=int, default=SLOW_PAIRS)
@@ -267,10 +291,12 @@ def main() -> int:
              CHECK_PLIES if is_check else PLIES)
     games = [g for g in read_games(path) if g["a"] in ladder and g["b"] in ladder]
     if is_check:
+        pack(path, games)
         return check(games, args.bootstrap)
     rows = table(games, ladder, args.bootstrap)
     show(rows, pair_results(games))
     if args.write:
+        pack(path, games)
         write_table(rows, games)
     return 0
 
