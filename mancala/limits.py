@@ -18,6 +18,8 @@ table (hash_mb)     0..what the machine gives  64 (players: 16)    :func:`check_
 threads             1..64                      1                   :func:`check_threads`
 endgame database    0..36 seeds (solve)        the largest cached  :func:`check_endgame_seeds`
 random seed         0..2**63-1                 none                :func:`check_seed`
+temperature         0..100 seeds               none                :func:`check_temperature`
+level's Elo         the levels' table's range  none                :func:`check_level_elo`
 ==================  =========================  ==================  ===========================
 """
 from __future__ import annotations
@@ -43,6 +45,7 @@ MAX_REFERENCE_DEPTH = 30        # the pure-Python searches take hours long befor
 MAX_NODES = 2 ** 63 - 1         # the core counts nodes in a signed 64-bit integer
 MAX_SEED = 2 ** 63 - 1          # a random seed, as a save file keeps it
 MAX_MOVE_SECONDS = 3600.0       # a computer player's time per move (ai:time=S)
+MAX_TEMPERATURE = 100.0         # a level's softmax, in seeds: far past uniform over the moves it allows
 
 MAX_THREADS = _core.MAX_THREADS
 MAX_ENDGAME_SEEDS = 36          # solve --endgame: C(48, 12) bytes, about 70 GB on disk (space is checked)
@@ -200,6 +203,27 @@ def check_move_seconds(value: object, given: object = None, *,
     return float(value)
 
 
+def check_temperature(value: object, given: object = None, *,
+                      error: Type[InputError] = InvalidLimitError) -> float:
+    """A level's softmax temperature in seeds: 0 to :data:`MAX_TEMPERATURE`, as a
+    float; else ``error`` (InvalidLimitError unless told)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or not 0 <= value <= MAX_TEMPERATURE:
+        raise error(f"temp is seeds, from 0 to {MAX_TEMPERATURE:g}, "
+                    f"not {quote(value if given is None else given)}")
+    return float(value)
+
+
+def check_level_elo(value: object, given: object = None, *,
+                    error: Type[InputError] = InvalidLimitError) -> int:
+    """A level's strength in Elo (``ai:elo=N``): a whole number within the measured
+    levels' range (:func:`mancala.levels.elo_range`: the weakest engine level to
+    perfect play); else ``error`` (InvalidLimitError unless told)."""
+    from mancala.levels import elo_range        # the table is data; read on first use
+    lowest, highest = elo_range()
+    return check_whole(value, "elo", lowest, highest, error=error, given=given)
+
+
 def check_seconds(value: object, given: object = None) -> object:
     """A time limit: a positive finite number of seconds (returned as given), or InvalidLimitError."""
     bad = InvalidLimitError(f"time is a positive number of seconds (more than 0), "
@@ -222,6 +246,7 @@ __all__ = [
     "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
     "parse_whole", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
     "check_endgame_seeds",
-    "check_seconds", "check_move_seconds", "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",
+    "check_seconds", "check_move_seconds", "check_temperature", "check_level_elo", "MAX_TEMPERATURE",
+    "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",
     "default_table_mb",
 ]

@@ -10,12 +10,15 @@ names (``parse_player("ai:hard")``; the spellings are :mod:`mancala.specs`'):
 ``random``          a uniformly random legal move (seedable)
 ``minimax:N``       the textbook full-width search of ``mancala._reference``, N moves deep
 ``alphabeta:N``     the textbook alpha-beta of ``mancala._reference``, N moves deep
-``ai:easy``         the engine 2 moves deep; one move in three is random
-``ai:medium``       the engine 8 moves deep; ties between equal best moves broken at random
+``ai:easy``         every move scored 2 moves deep, one picked by a softmax (``ai:depth=2,temp=1``)
+``ai:medium``       the best move 8 moves deep, ties broken at random (``ai:depth=8,temp=0``)
 ``ai:hard``         the engine for about 1 second per move (iterative deepening)
 ``ai:perfect``      the opening book's move at a standard start; else solves exactly for
                     up to 3 s (with an endgame database when one is built), else searches 1 s
+``ai:elo=N``        a strength of N Elo on the levels' scale (:mod:`mancala.levels`)
 ``ai:depth=N``      the engine N moves deep (1..254)
+``ai:depth=N,temp=T``  every move scored N moves deep, one picked by a softmax at temperature
+                    T seeds, never one more than 4 seeds below the best (:mod:`mancala.levels`)
 ``ai:time=S``       the engine for S seconds per move (0 < S <= 3600)
 ``ai``              the same as ``ai:medium``
 ``engine:"CMD"``    any program speaking the engine protocol (docs/protocol.md),
@@ -46,9 +49,9 @@ from mancala.limits import SMALL_HASH_MB, default_table_mb
 from mancala.specs import EXTERNAL_TIME, PlayerSpec
 
 
-EASY_DEPTH = 2
-EASY_RANDOM = 1 / 3          # share of easy's moves picked at random
-MEDIUM_DEPTH = 8
+#: the depth-limited levels, as (depth, softmax temperature in seeds): where they sit
+#: on the Elo scale is measured (mancala/data/levels.json, bench/fit_levels.py)
+LEVEL_SKILLS = {"easy": (2, 1.0), "medium": (8, 0.0)}
 HARD_TIME = 1.0
 PERFECT_SOLVE_TIME = 3.0
 PERFECT_FALLBACK_TIME = 1.0
@@ -198,23 +201,30 @@ class EnginePlayer(Player):
     """
 
     DESCRIPTIONS = {
-        "easy": f"looks {EASY_DEPTH} moves ahead; one move in three is random",
-        "medium": f"looks {MEDIUM_DEPTH} moves ahead",
+        "easy": f"looks {LEVEL_SKILLS['easy'][0]} moves ahead and often plays a lesser move",
+        "medium": f"looks {LEVEL_SKILLS['medium'][0]} moves ahead",
         "hard": f"searches about {HARD_TIME:g} s per move",
         "perfect": (f"opening book, then solves exactly (up to {PERFECT_SOLVE_TIME:g} s), "
                     f"else searches {PERFECT_FALLBACK_TIME:g} s"),
     }
 
     def __init__(self, level: Optional[str] = None, *, depth: Optional[int] = None,
-                 time: Optional[float] = None, seed: Optional[int] = None) -> None:
+                 time: Optional[float] = None, temperature: Optional[float] = None,
+                 seed: Optional[int] = None) -> None:
         super().__init__()
-        spec = PlayerSpec("ai", level=level, depth=depth, time=time)
+        spec = PlayerSpec("ai", level=level, depth=depth, time=time, temperature=temperature)
         if spec.needs_time:
             raise PlayerSpecError("give one of level, depth or time")
         self.spec = str(spec)
         self.level, self.depth, self.time = spec.level, spec.depth, spec.time
+        self.temperature = spec.temperature
+        if spec.level in LEVEL_SKILLS:
+            self.depth, self.temperature = LEVEL_SKILLS[spec.level]
         if spec.level is not None:
             self.description = self.DESCRIPTIONS[spec.level]
+        elif spec.temperature is not None:
+            self.description = (f"looks {spec.depth} moves ahead, picks by a softmax at "
+                                f"{spec.temperature:g} seeds")
         elif spec.depth is not None:
             self.description = f"looks {spec.depth} moves ahead"
         else:
@@ -238,10 +248,8 @@ class EnginePlayer(Player):
         return self._engine
 
     def choose(self, board: Board) -> int:
-        if self.level == "easy":
-            return self._easy(board)
-        if self.level == "medium":
-            return self._medium(board)
+        if self.temperature is not None:
+            return self._softmax(board)
         if self.level == "hard":
             return self._searched(board, time=HARD_TIME)
         if self.level == "perfect":
@@ -256,22 +264,17 @@ class EnginePlayer(Player):
                              result.exact, note)
         return result.move
 
-    def _easy(self, board: Board) -> int:
-        pit = self._searched(board, depth=EASY_DEPTH)
-        if self._rng.random() < EASY_RANDOM:
-            pit = self._rng.choice(board.legal_moves)
-            self.last = self.last._replace(note="random move")
-        return pit
-
-    def _medium(self, board: Board) -> int:
+    def _softmax(self, board: Board) -> int:
+        from mancala.levels import pick
         start = time.perf_counter()
-        scores = self.engine.analyse(board, depth=MEDIUM_DEPTH)
-        best = max(result.score for result in scores.values())
-        ties: List[int] = [pit for pit, result in scores.items() if result.score == best]
-        pit = self._rng.choice(ties)
-        self.last = MoveInfo(best, MEDIUM_DEPTH, time.perf_counter() - start,
-                             sum(result.nodes for result in scores.values()),
-                             all(result.exact for result in scores.values()))
+        results = self.engine.analyse(board, depth=self.depth)
+        scores = {pit: result.score for pit, result in results.items()}
+        pit = pick(scores, self.temperature, self._rng)
+        best = max(scores.values())
+        note = "" if scores[pit] == best else f"the best move scored {best:+d}"
+        self.last = MoveInfo(scores[pit], self.depth, time.perf_counter() - start,
+                             sum(result.nodes for result in results.values()),
+                             all(result.exact for result in results.values()), note)
         return pit
 
     def _book_entry(self, board: Board) -> Optional[book.BookEntry]:
@@ -364,7 +367,8 @@ def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
                 ask: Optional[Ask] = None) -> Player:
     """The player a spec names (see the module docstring).
 
-    ``seed`` seeds the random choices of ``random`` and ``ai:easy``/``ai:medium``;
+    ``seed`` seeds the random choices of ``random``, ``ai:easy``/``ai:medium``,
+    ``ai:depth=N,temp=T`` and ``ai:elo=N``;
     ``ask`` is given to a ``human``. PlayerSpecError for an ``ai:time`` still
     waiting for its seconds (:meth:`PlayerSpec.timed`).
     """
@@ -380,7 +384,11 @@ def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
         return ExternalPlayer(spec.command, time=spec.seconds)
     if spec.needs_time:
         raise PlayerSpecError(f"{spec} needs its seconds: ai:time=S")
-    return EnginePlayer(spec.level, depth=spec.depth, time=spec.time, seed=seed)
+    if spec.elo is not None:
+        from mancala.levels import EloPlayer       # it makes players of its own
+        return EloPlayer(spec.elo, seed)
+    return EnginePlayer(spec.level, depth=spec.depth, time=spec.time,
+                        temperature=spec.temperature, seed=seed)
 
 
 def parse_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None, *,

@@ -148,40 +148,72 @@ LEVELS_FILE = "levels.json"
 
 
 class Level(NamedTuple):
-    """A computer player and its strength on the levels' Elo scale (``random`` is 0)."""
+    """A computer player and its strength on the levels' Elo scale (``random`` is 0),
+    with the 95% interval of the measurement (None where there is none)."""
 
     spec: str
     elo: float
     rd: float = LEVEL_RD
+    low: Optional[float] = None
+    high: Optional[float] = None
 
 
 _table: Optional[Dict[str, Level]] = None
+
+
+def _levels_data() -> dict:
+    text = resources.files("mancala.data").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
+    return json.loads(text)
 
 
 def level_table() -> List[Level]:
     """The levels' Elo table (``mancala/data/levels.json``), weakest first."""
     global _table
     if _table is None:
-        text = resources.files("mancala.data").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
-        data = json.loads(text)
+        data = _levels_data()
         _table = {entry["spec"]: Level(entry["spec"], float(entry["elo"]),
-                                       float(entry.get("rd", LEVEL_RD)))
+                                       float(entry.get("rd", LEVEL_RD)),
+                                       _number(entry.get("low")), _number(entry.get("high")))
                   for entry in data["levels"]}
     return sorted(_table.values(), key=lambda level: level.elo)
 
 
 def level_is_provisional() -> bool:
     """True while the shipped table is a guess rather than a measurement."""
-    text = resources.files("mancala.data").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
-    return bool(json.loads(text).get("provisional", False))
+    return bool(_levels_data().get("provisional", False))
+
+
+def levels_measured() -> Dict[str, object]:
+    """How the shipped table was measured (command, games, date, ...); empty if it was not."""
+    return dict(_levels_data().get("measured") or {})
+
+
+def _number(value: object) -> Optional[float]:
+    return None if value is None else float(value)
 
 
 def level_elo(spec: str) -> Optional[Level]:
-    """The table's entry for a computer player's canonical spelling, or None if it has none."""
+    """The table's entry for a computer player's canonical spelling, or None if it has none.
+
+    ``ai:elo=N`` is at N by definition (its deviation the one of the two
+    table levels it plays between, interpolated: :func:`mancala.levels.mixture`).
+    """
     level_table()
     assert _table is not None
-    return _table.get(spec)
+    if spec in _table:
+        return _table[spec]
+    from mancala.levels import mixture
+    from mancala.specs import PlayerSpec
+    try:
+        parsed = PlayerSpec.parse(spec)
+    except ValueError:
+        return None
+    if parsed.elo is None or str(parsed) != spec:
+        return None
+    lower, upper, share = mixture(parsed.elo)
+    return Level(spec, float(parsed.elo), lower.rd + share * (upper.rd - lower.rd))
 
 
 __all__ = ["Rating", "Level", "update", "expected_score", "level_table", "level_elo",
-           "level_is_provisional", "INITIAL_RATING", "INITIAL_RD", "INITIAL_VOLATILITY", "TAU"]
+           "level_is_provisional", "levels_measured", "INITIAL_RATING", "INITIAL_RD",
+           "INITIAL_VOLATILITY", "TAU"]

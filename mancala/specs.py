@@ -10,7 +10,11 @@ output hold). The spellings:
 ``minimax:N``       the textbook full-width search of ``mancala._reference``, N moves deep (1..30)
 ``alphabeta:N``     the textbook alpha-beta of ``mancala._reference``, N moves deep (1..30)
 ``ai:LEVEL``        the engine at a level: easy, medium, hard or perfect (``ai`` is ``ai:medium``)
+``ai:elo=N``        the engine at a strength of N Elo (the levels' scale: ``random`` is 0;
+                    the range is :func:`mancala.levels.elo_range`'s)
 ``ai:depth=N``      the engine N moves deep (1..254)
+``ai:depth=N,temp=T``  every move scored N moves deep, one picked by a softmax at
+                    temperature T seeds (0..100; 0: the best, ties at random)
 ``ai:time=S``       the engine for S seconds per move (0 < S <= 3600)
 ``engine:"CMD"``    any program speaking the engine protocol, 0.1 s per move;
                     ``engine:"CMD"@S`` for S seconds per move
@@ -28,14 +32,16 @@ from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 from mancala.errors import PlayerSpecError, quote
-from mancala.limits import MAX_DEPTH, MAX_REFERENCE_DEPTH, check_move_seconds, check_whole
+from mancala.limits import (MAX_DEPTH, MAX_REFERENCE_DEPTH, check_level_elo, check_move_seconds,
+                            check_temperature, check_whole, parse_whole)
 
 KINDS = ("human", "random", "minimax", "alphabeta", "ai", "engine")
 LEVELS = ("easy", "medium", "hard", "perfect")      #: the engine's levels, weakest first
 DEFAULT_LEVEL = "medium"                            #: what ``ai`` alone plays
 EXTERNAL_TIME = 0.1     #: seconds per move of an engine:"..." player without @S
 VALID_SPECS = ("human, random, minimax:N, alphabeta:N, ai, ai:easy, ai:medium, ai:hard, "
-               "ai:perfect, ai:depth=N, ai:time=S, engine:\"COMMAND\", engine:\"COMMAND\"@S")
+               "ai:perfect, ai:elo=N, ai:depth=N, ai:depth=N,temp=T, ai:time=S, "
+               "engine:\"COMMAND\", engine:\"COMMAND\"@S")
 MACHINE_SPECS = ", ".join(form for form in VALID_SPECS.split(", ") if form != "human")
 
 _SECONDS = re.compile(r"[0-9.eE+-]+|nan|inf")       # what may follow engine:CMD@
@@ -46,11 +52,12 @@ class PlayerSpec:
     """A player's spelling as a value: its kind and what that kind takes.
 
     ``kind`` is one of :data:`KINDS`; ``minimax``/``alphabeta`` take a
-    ``depth`` (1..30); ``ai`` takes one of ``level``, ``depth`` (1..254) or
-    ``time`` (seconds per move), or none of them for an ``ai:time`` whose
-    seconds come later (:meth:`timed`: the arena's ``--time``); ``engine``
-    takes a ``command`` and, optionally, a ``time``. Raises PlayerSpecError
-    for any other combination or a value out of its range.
+    ``depth`` (1..30); ``ai`` takes one of ``level``, ``elo`` (the levels'
+    scale), ``depth`` (1..254, with a softmax ``temperature`` in seeds if
+    given) or ``time`` (seconds per move), or none of them for an
+    ``ai:time`` whose seconds come later (:meth:`timed`: the arena's
+    ``--time``); ``engine`` takes a ``command`` and, optionally, a ``time``.
+    Raises PlayerSpecError for any other combination or a value out of its range.
     """
 
     kind: str
@@ -58,18 +65,29 @@ class PlayerSpec:
     depth: Optional[int] = None
     time: Optional[float] = None
     command: Optional[str] = None
+    elo: Optional[int] = None
+    temperature: Optional[float] = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise PlayerSpecError(f"a player's kind is one of {', '.join(KINDS)}, not {quote(self.kind)}")
-        takes = {"minimax": {"depth"}, "alphabeta": {"depth"}, "ai": {"level", "depth", "time"},
+        takes = {"minimax": {"depth"}, "alphabeta": {"depth"},
+                 "ai": {"level", "depth", "time", "elo", "temperature"},
                  "engine": {"command", "time"}}.get(self.kind, set())
-        given = {name for name in ("level", "depth", "time", "command") if getattr(self, name) is not None}
+        given = {name for name in ("level", "depth", "time", "command", "elo", "temperature")
+                 if getattr(self, name) is not None}
         if given - takes:
             raise PlayerSpecError(f"{self.kind} takes {', '.join(sorted(takes)) or 'nothing'}, "
                                   f"not {', '.join(sorted(given - takes))}")
-        if self.kind == "ai" and len(given) > 1:
-            raise PlayerSpecError("give one of level, depth or time")
+        if self.kind == "ai" and len(given - {"temperature"}) > 1:
+            raise PlayerSpecError("give one of level, elo, depth or time")
+        if self.temperature is not None:
+            if self.depth is None:
+                raise PlayerSpecError("a temperature goes with a depth: ai:depth=N,temp=T")
+            object.__setattr__(self, "temperature",
+                               check_temperature(self.temperature, error=PlayerSpecError))
+        if self.elo is not None:
+            check_level_elo(self.elo, error=PlayerSpecError)
         if self.level is not None and self.level not in LEVELS:
             raise PlayerSpecError(f"unknown level {quote(self.level)}; use {', '.join(LEVELS)}")
         if self.depth is not None or self.kind in ("minimax", "alphabeta"):
@@ -118,8 +136,16 @@ class PlayerSpec:
             if arg == "time" and open_time:
                 return cls("ai")
             key, eq, value = arg.partition("=")
-            if eq and key == "depth":
+            if eq and key == "depth" and "," in value:
+                depth, _, setting = value.partition(",")
+                name, eq, temperature = setting.partition("=")
+                if eq and name.strip() == "temp":
+                    return cls("ai", depth=_depth(text, depth.strip(), MAX_DEPTH),
+                               temperature=_temperature(text, temperature))
+            elif eq and key == "depth":
                 return cls("ai", depth=_depth(text, value, MAX_DEPTH))
+            if eq and key == "elo":
+                return cls("ai", elo=_elo(text, value))
             if eq and key == "time":
                 return cls("ai", time=_seconds(text, value))
         raise _bad(text)
@@ -157,6 +183,10 @@ class PlayerSpec:
         if self.kind == "ai":
             if self.level is not None:
                 return f"ai:{self.level}"
+            if self.elo is not None:
+                return f"ai:elo={self.elo}"
+            if self.depth is not None and self.temperature is not None:
+                return f"ai:depth={self.depth},temp={self.temperature:g}"
             if self.depth is not None:
                 return f"ai:depth={self.depth}"
             return "ai:time" if self.time is None else f"ai:time={self.time:g}"
@@ -172,7 +202,7 @@ class PlayerSpec:
     @property
     def needs_time(self) -> bool:
         """An ``ai:time`` still waiting for its seconds (:meth:`timed`)."""
-        return self.kind == "ai" and (self.level, self.depth, self.time) == (None, None, None)
+        return self.kind == "ai" and (self.level, self.depth, self.time, self.elo) == (None,) * 4
 
     @property
     def seconds(self) -> Optional[float]:
@@ -216,6 +246,24 @@ def _depth(text: str, digits: str, highest: int) -> int:
         return check_whole(int(digits), "depth", 1, highest, error=PlayerSpecError)
     except PlayerSpecError:
         raise _bad(text, f"depth is 1..{highest}") from None
+
+
+def _temperature(text: str, word: str) -> float:
+    try:
+        value = float(word)
+    except ValueError:
+        raise _bad(text, "temp is seeds, a number") from None
+    try:
+        return check_temperature(value, given=word.strip(), error=PlayerSpecError)
+    except PlayerSpecError as exc:
+        raise _bad(text, str(exc)) from None
+
+
+def _elo(text: str, digits: str) -> int:
+    try:
+        return check_level_elo(parse_whole(digits.strip()), given=digits.strip(), error=PlayerSpecError)
+    except PlayerSpecError as exc:
+        raise _bad(text, str(exc)) from None
 
 
 def _seconds(text: str, word: str) -> float:

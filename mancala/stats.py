@@ -243,6 +243,101 @@ def sprt_state(counts: Sequence[float], elo0: float, elo1: float,
     return SprtState(elo0, elo1, alpha, beta, lower, upper, llr, verdict)
 
 
+ELO_SLOPE = math.log(10) / 400      # the expected score's slope in Elo is ELO_SLOPE * p * (1 - p)
+
+
+def fit_elo(results: Sequence[Tuple[str, str, float, float]], anchor: str,
+            prior_draws: float = 1.0, iterations: int = 100) -> dict:
+    """One Elo per player from many matches: the maximum-likelihood logistic
+    (Bradley-Terry) model, ``anchor`` held at 0.
+
+    ``results`` are ``(a, b, games, score)`` rows: ``a`` scored ``score``
+    (a draw is half) in ``games`` games against ``b``; rows between the same
+    two players add up. The likelihood is each game's ``p ** s * (1 - p) **
+    (1 - s)`` with ``p = 1 / (1 + 10 ** (-(Ea - Eb) / 400))`` (draws as half
+    a win, as Ordo fits chess engines). ``prior_draws`` adds that many drawn
+    games to every pair of players that met, so a player who won every game
+    still has a finite Elo (BayesElo's virtual draws); 0 adds none. At the
+    maximum each player's expected score over its games equals its actual
+    score. Solved by Newton's method. Returns ``{player: elo}``;
+    InvalidLimitError if ``anchor`` played no games or the players do not all
+    connect to it.
+    """
+    games: dict = {}
+    scores: dict = {}
+    for a, b, n, score in results:
+        if a == b or n < 0 or not 0 <= score <= n:
+            raise InvalidLimitError(f"a result is (a, b != a, games >= 0, score 0..games), "
+                                    f"not {quote((a, b, n, score))}")
+        key = (a, b) if a < b else (b, a)
+        games[key] = games.get(key, 0.0) + n
+        scores[key] = scores.get(key, 0.0) + (score if key[0] == a else n - score)
+    for key in games:
+        games[key] += prior_draws
+        scores[key] += prior_draws / 2
+    players = sorted({name for key in games for name in key})
+    if anchor not in players:
+        raise InvalidLimitError(f"the anchor {quote(anchor)} played no games")
+    free = [name for name in players if name != anchor]
+    _check_connected(players, games, anchor)
+    elo = {name: 0.0 for name in players}
+    for _ in range(iterations):
+        gradient = {name: 0.0 for name in free}
+        hessian = {(x, y): 0.0 for x in free for y in free}
+        for (a, b), n in games.items():
+            p = score_from_elo(elo[a] - elo[b])
+            residual = scores[(a, b)] - n * p              # a's score above what it expects
+            weight = n * p * (1 - p)
+            for x, sign in ((a, 1), (b, -1)):
+                if x in gradient:
+                    gradient[x] += sign * residual
+                    hessian[(x, x)] += weight
+            if a in gradient and b in gradient:
+                hessian[(a, b)] -= weight
+                hessian[(b, a)] -= weight
+        # the log-likelihood's gradient is ELO_SLOPE * gradient, its Hessian
+        # -ELO_SLOPE**2 * hessian: Newton's step is hessian^-1 gradient / ELO_SLOPE
+        step = [delta / ELO_SLOPE for delta in _solve([[hessian[(x, y)] for y in free] for x in free],
+                                                      [gradient[x] for x in free])]
+        for name, delta in zip(free, step):
+            elo[name] += max(-400.0, min(400.0, delta))     # far from the answer: no wild jumps
+        if max((abs(delta) for delta in step), default=0.0) < 1e-7:
+            break
+    return elo
+
+
+def _check_connected(players: Sequence[str], games: dict, anchor: str) -> None:
+    reached, frontier = {anchor}, [anchor]
+    while frontier:
+        here = frontier.pop()
+        for a, b in games:
+            for x, y in ((a, b), (b, a)):
+                if x == here and y not in reached:
+                    reached.add(y)
+                    frontier.append(y)
+    if len(reached) < len(players):
+        apart = sorted(set(players) - reached)
+        raise InvalidLimitError(f"{quote(apart[0])} never meets the anchor's players; "
+                                f"every player must connect to {quote(anchor)}")
+
+
+def _solve(matrix: List[List[float]], vector: List[float]) -> List[float]:
+    """x with ``matrix @ x = vector`` (Gaussian elimination with partial pivoting)."""
+    size = len(vector)
+    rows = [row[:] + [value] for row, value in zip(matrix, vector)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(col + 1, size):
+            factor = rows[r][col] / rows[col][col]
+            for c in range(col, size + 1):
+                rows[r][c] -= factor * rows[col][c]
+    x = [0.0] * size
+    for r in reversed(range(size)):
+        x[r] = (rows[r][size] - sum(rows[r][c] * x[c] for c in range(r + 1, size))) / rows[r][r]
+    return x
+
+
 def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, float]:
     """The Wilson score interval of a win rate ``score / games`` (95% by default).
 
@@ -268,4 +363,4 @@ def wilson_interval(score: float, games: int, z: float = Z_95) -> Tuple[float, f
 
 __all__ = ["score_stats", "elo_from_score", "score_from_elo", "EloEstimate", "elo_estimate",
            "sprt_bounds", "sprt_llr", "sprt_llr_normal", "constrained_mle", "SprtState", "sprt_state", "check_error_rate",
-           "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95", "wilson_interval"]
+           "TRINOMIAL_SCORES", "PENTANOMIAL_SCORES", "Z_95", "wilson_interval", "fit_elo"]

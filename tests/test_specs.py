@@ -22,6 +22,10 @@ from mancala.specs import PlayerSpec, machine_spec
     ("ai:depth=254", PlayerSpec("ai", depth=254), "ai:depth=254"),
     ("ai:time=0.25", PlayerSpec("ai", time=0.25), "ai:time=0.25"),
     ("ai:time=2", PlayerSpec("ai", time=2.0), "ai:time=2"),
+    ("ai:depth=3,temp=0.5", PlayerSpec("ai", depth=3, temperature=0.5), "ai:depth=3,temp=0.5"),
+    (" AI:Depth=12, Temp=2.0 ", PlayerSpec("ai", depth=12, temperature=2.0), "ai:depth=12,temp=2"),
+    ("ai:depth=1,temp=0", PlayerSpec("ai", depth=1, temperature=0.0), "ai:depth=1,temp=0"),
+    ("ai:elo=1000", PlayerSpec("ai", elo=1000), "ai:elo=1000"),
     ('engine:"Prog --Level 3"@0.5', PlayerSpec("engine", command="Prog --Level 3", time=0.5),
      'engine:"Prog --Level 3"@0.5'),
     ("engine:/opt/kalah", PlayerSpec("engine", command="/opt/kalah"), 'engine:"/opt/kalah"'),
@@ -44,7 +48,14 @@ def test_an_engine_plays_a_tenth_of_a_second_unless_told():
 @pytest.mark.parametrize("make, words", [
     (lambda: PlayerSpec("robot"), "kind is one of human, random"),
     (lambda: PlayerSpec("random", depth=3), "random takes nothing, not depth"),
-    (lambda: PlayerSpec("ai", level="hard", depth=3), "give one of level, depth or time"),
+    (lambda: PlayerSpec("ai", level="hard", depth=3), "give one of level, elo, depth or time"),
+    (lambda: PlayerSpec("ai", elo=1000, depth=3), "give one of level, elo, depth or time"),
+    (lambda: PlayerSpec("ai", time=1, temperature=1), "a temperature goes with a depth"),
+    (lambda: PlayerSpec("ai", depth=3, temperature=-0.5), "temp is seeds, from 0 to 100, not -0.5"),
+    (lambda: PlayerSpec("ai", depth=3, temperature=float("inf")), "temp is seeds, from 0 to 100"),
+    (lambda: PlayerSpec("ai", depth=3, temperature=True), "temp is seeds"),
+    (lambda: PlayerSpec("ai", elo=1.5), "elo is a whole number from"),
+    (lambda: PlayerSpec("random", elo=100), "random takes nothing, not elo"),
     (lambda: PlayerSpec("ai", level="brutal"), "unknown level 'brutal'"),
     (lambda: PlayerSpec("minimax"), "depth is a whole number from 1 to 30, not None"),
     (lambda: PlayerSpec("ai", depth=255), "from 1 to 254, not 255"),
@@ -56,6 +67,26 @@ def test_an_engine_plays_a_tenth_of_a_second_unless_told():
 def test_a_value_is_checked_when_it_is_made(make, words):
     with pytest.raises(PlayerSpecError, match=words):
         make()
+
+
+def test_a_levels_elo_is_checked_against_the_measured_range():
+    from mancala.levels import elo_range
+    from mancala.rating import level_table
+    lowest, highest = elo_range()
+    table = level_table()
+    # the range is the table's, from its weakest engine level to its strongest (perfect play)
+    assert table[1].elo <= lowest < table[1].elo + 1 and table[-1].elo - 1 < highest <= table[-1].elo
+    assert PlayerSpec.parse(f"ai:elo={lowest}").elo == lowest
+    assert PlayerSpec.parse(f"ai:elo={highest}").elo == highest
+    for bad in (lowest - 1, highest + 1, 0, -5):
+        with pytest.raises(PlayerSpecError, match=f"elo is a whole number from {lowest} to {highest}"):
+            PlayerSpec("ai", elo=bad)
+    for text in (f"ai:elo={highest + 1}", "ai:elo=", "ai:elo=12.5", "ai:elo=\u0664\u0660\u0660",
+                 "ai:elo=1e3", "ai:depth=3,temp=", "ai:depth=3,temp=x", "ai:depth=3,tmp=1",
+                 "ai:depth=3,temp=nan", "ai:depth=,temp=1", "ai:depth=3,temp=1,temp=2",
+                 "ai:elo=900,temp=1"):
+        with pytest.raises(PlayerSpecError, match="unknown player"):
+            PlayerSpec.parse(text)
 
 
 def test_ai_time_alone_waits_for_the_arenas_time():

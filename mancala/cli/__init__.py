@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Dict, List, NoReturn, Optional
 
 from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, solve
-from mancala.cli import explain, history, puzzle, review
+from mancala.cli import explain, history, levels, puzzle, review
 from mancala.cli.signals import STATUS as TERMINATED, Terminated
 from mancala.errors import CommandError, MancalaError
 
@@ -32,6 +32,7 @@ COMMANDS: Dict[str, ModuleType] = {
     "engine": engine,
     "serve": serve,
     "history": history,
+    "levels": levels,
     "explain": explain,
     "review": review,
     "puzzle": puzzle,

@@ -27,7 +27,9 @@ from mancala.errors import CommandError, quote
 from mancala.game import Game, GameObserver, Hint
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
+from mancala.levels import elo_range
 from mancala.players import EnginePlayer, MoveInfo, canonical_spec
+from mancala.rating import level_elo
 from mancala.specs import LEVELS, VALID_SPECS
 
 DEMO_PLAYER = "ai:medium"
@@ -150,9 +152,34 @@ def ask_player(term: Terminal, side: str, default: int) -> str:
     ], default, free=canonical_spec)
     if kind != "ai":
         return kind
-    return choose(term, f"How strong is the computer playing {side}?", [
-        (f"{level:<10}{EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}") for level in LEVELS
-    ], 2, free=canonical_spec)
+    lowest, highest = elo_range()
+    spec = choose(term, f"How strong is the computer playing {side}? (Elo: random moves are 0)", [
+        (f"{level:<9}{_elo_text(f'ai:{level}')}  {EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}")
+        for level in LEVELS
+    ] + [(f"another strength: ai:elo=N, any N from {lowest} to {highest}", "elo")], 2,
+        free=canonical_spec)
+    while spec == "elo":
+        answer = term.ask(f"Elo, {lowest}-{highest}: ").strip()
+        try:
+            spec = canonical_spec(f"ai:elo={answer}")
+        except ValueError:
+            term.out(f"{quote(answer)} is not a whole number from {lowest} to {highest}.")
+    return spec
+
+
+def _elo_text(spec: str) -> str:
+    """'Elo 1340' for a level of the table, blanks for one without."""
+    level = level_elo(spec)
+    return f"Elo {level.elo:4.0f}" if level is not None else " " * 8
+
+
+def levels_help() -> str:
+    """The levels and their Elo, for --help: 'ai:easy 620, ai:medium 1340, ...'."""
+    lowest, highest = elo_range()
+    found = [level_elo(spec) for spec in ("random", *(f"ai:{level}" for level in LEVELS))]
+    named = ", ".join(f"{level.spec} {level.elo:.0f}" for level in found if level is not None)
+    return (f"The levels' Elo (random moves are 0): {named}; ai:elo=N plays at any N from "
+            f"{lowest} to {highest} (python -m mancala levels lists them all).")
 
 
 def ask_seeds(term: Terminal) -> int:
@@ -244,7 +271,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "play", help="play Kalah in the terminal (menus, or flags for scripts)",
         description="Play Kalah. Without flags on a terminal: menus. Without a terminal and "
                     "without players: the computer plays itself (a demo). Players: "
-                    + VALID_SPECS + ".",
+                    + VALID_SPECS + ". " + levels_help(),
         epilog="In game: a pit 1-6 (from your left) or letter A-F (South) / G-L (North), "
                "or hint, undo, save [FILE], load FILE, help, quit. Every move is autosaved; "
                f"resume with `{RESUME_HINT}`.")

@@ -32,6 +32,7 @@ from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, qu
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
 from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
 from mancala.players import Player, canonical_spec, make_player
+from mancala.rating import level_elo as level_elo_of
 from mancala.specs import LEVELS as ENGINE_LEVELS
 from mancala.specs import PlayerSpec
 
@@ -41,6 +42,12 @@ LEVEL_NAMES = {"human": "Human", "random": "Random moves",
                **{f"ai:{level}": f"Computer: {level}" for level in ENGINE_LEVELS}}
 LEVELS = tuple(LEVEL_NAMES)
 COMPUTER_LEVELS = LEVELS[1:]
+
+
+def level_elo() -> Dict[str, float]:
+    """The Elo of each computer level the page offers (:func:`mancala.rating.level_elo`)."""
+    found = {level: level_elo_of(level) for level in COMPUTER_LEVELS}
+    return {level: entry.elo for level, entry in found.items() if entry is not None}
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...
 MAX_ANALYSIS_SECONDS = 60.0     # ...and for at most this long
 DEFAULT_ANALYSIS_SECONDS = 20.0
@@ -296,6 +303,7 @@ def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
     return {"players": players, "note": "; ".join(notes), "state": answer}
 
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "MAX_MOVES", "parse_position", "state", "move",
+__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "level_elo",
+           "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
            "analysis_update", "move_update", "save_text", "load_text", "CAPTURE_RULES"]

@@ -126,6 +126,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
     async def info(request: Request) -> Dict[str, Any]:
         from mancala.cli import version
         return {"version": version(), "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
+                "level_elo": api.level_elo(),
                 "capture_rules": list(api.CAPTURE_RULES), "seeds": [MIN_SEEDS, MAX_SEEDS_PER_PIT],
                 "default_seeds": DEFAULT_SEEDS, "geometry": layout(),
                 "max_body": MAX_BODY, "max_searches": MAX_SEARCHES,

@@ -7,6 +7,7 @@
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 let NAMES = [];         // the sides as people read them: South, North
 let LEVEL_NAMES = {};   // level -> its name on the page
+let LEVEL_ELO = {};     // level -> its Elo on the levels' scale (random is 0)
 let geometry = null;    // pits, slots, stores and each side's pit slots
 const HINT_LEVEL = "ai:hard";
 const ANALYSIS_SECONDS = 30;
@@ -77,6 +78,7 @@ async function readInfo() {
   geometry = info.geometry;
   NAMES = info.geometry.side_names;
   LEVEL_NAMES = info.level_names;
+  LEVEL_ELO = info.level_elo;
   game.start.seeds = info.default_seeds;
   const seeds = $("seeds");
   [seeds.min, seeds.max, seeds.value] = [info.seeds[0], info.seeds[1], info.default_seeds];
@@ -518,7 +520,9 @@ function setGame(state, players) {
 function fillLevels(select, chosen) {
   select.replaceChildren();
   for (const [level, name] of Object.entries(LEVEL_NAMES)) {
-    const option = new Option(name, level, false, level === chosen);
+    const elo = LEVEL_ELO[level];
+    const text = elo === undefined ? name : `${name} (Elo ${Math.round(elo)})`;
+    const option = new Option(text, level, false, level === chosen);
     select.add(option);
   }
 }
