@@ -305,7 +305,7 @@ def test_the_command_table_lists_exactly_the_commands_the_docs_document():
     section = section[:section.index("\n## ", 1)]
     documented = set(re.findall(r"^\| `python -m mancala (\w+)", section, flags=re.M))
     assert documented == {"play", "analyze", "solve", "endgame", "bench", "arena", "engine", "serve",
-                          "history", "explain", "review", "puzzle"}
+                          "history", "levels", "explain", "review", "puzzle"}
     assert set(COMMANDS) == documented
     choices = next(action.choices for action in build_parser()._actions
                    if getattr(action, "choices", None))
