@@ -380,8 +380,13 @@ function nodeItem(search, record, node, parent, level) {
   label.type = "button";
   label.className = `node ${node.kind === "inner" || node.kind === "table" ? node.role : node.kind}`;
   label.id = `${search}-node-${node.number}`;
-  const best = parent && parent.node.best_index === node.pit_index;
-  label.append(nodeText(search, node, parent, best));
+  const star = document.createElement("span");
+  star.className = "star";
+  star.textContent = "★";
+  star.title = "the best move here";
+  entry.star = parent && parent.node.best_index === node.pit_index ? star : null;
+  if (entry.star) label.appendChild(star);
+  label.append(nodeText(search, node, parent));
   const value = document.createElement("span");
   value.className = "value";
   label.appendChild(value);
@@ -421,8 +426,8 @@ function nodeItem(search, record, node, parent, level) {
   return item;
 }
 
-function nodeText(search, node, parent, best) {
-  let text = `${best ? "★" : ""}#${node.number} `;
+function nodeText(search, node, parent) {
+  let text = `#${node.number} `;
   if (parent) {
     text += `pit ${pitName(parent.node.to_move, node.pit_index)}`;
     if (node.captured) text += ` captures ${node.captured}`;
@@ -462,6 +467,7 @@ function setStep(step) {
       label.classList.toggle("selected", explorer.selected?.search === search && explorer.selected.number === number);
       entry.value.textContent = explorer.step >= entry.last ? valueText(entry.node) : (entry.node.kind === "inner" ? " = ?" : "");
       if (entry.cut) entry.cut.hidden = explorer.step < entry.last;
+      if (entry.star) entry.star.hidden = explorer.step < entry.parent.last;    // known once the parent is done
       if (current) {
         for (let up = entry.parent; up; up = up.parent) up.details.open = true;
         label.scrollIntoView({ block: "nearest" });
@@ -476,7 +482,6 @@ function setStep(step) {
   });
   $("step-text").textContent = (explorer.step === Infinity ? "The whole search. " : `Step ${explorer.step}. `) + parts.join(" · ");
   $("step-back").disabled = explorer.step === 1;
-  $("step").disabled = explorer.step === Infinity;
   $("step-all").disabled = explorer.step === Infinity;
   detail();
 }
