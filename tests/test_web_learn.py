@@ -313,3 +313,54 @@ def test_bad_explain_requests_are_refused_with_one_line(client):
     assert_refused(client.post(url, json={"position": {"seeds": 4, "moves": [0, 0, 0]}}), 400, "move 3")
     assert_refused(client.post(url, json={"depth": 2}), 400, "'position'")
     assert_refused(client.post(url, json={"position": start_, "why": 1}), 400, "unknown field")
+
+
+def test_two_tabs_finishing_puzzles_at_once_are_both_kept(client, home):
+    one, two = [p for p in SHIPPED if len(solver_moves(p)) == 1][:2]
+    attempts = [(start(client, p["id"])["attempt"], p["solution_indices"][0]) for p in (one, two)]
+    barrier = threading.Barrier(2)
+    results = []
+
+    def send(attempt, pit):
+        barrier.wait()
+        results.append(answer(client, attempt, pit).json()["result"])
+    threads = [threading.Thread(target=send, args=pair) for pair in attempts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == ["solved", "solved"]
+    kept = PuzzleLog(home / "puzzles.sqlite3").attempts()
+    assert sorted(a.puzzle for a in kept) == sorted([one["id"], two["id"]])
+    assert kept[1].before == kept[0].after          # the second read the first's rating
+
+
+def test_a_bounded_fuzz_of_the_learners_endpoints(client):
+    """Fixed seed: fields swapped for values of other JSON types; never a 500, one-line errors."""
+    import random
+    rng = random.Random(25)
+    values = [None, True, False, 0, -1, 10 ** 30, 2.5, "", "x" * 300, [], [1, 2], {}, {"a": 1},
+              "natural", "engine", 3]
+    attempt = start(client, SHIPPED[0]["id"])["attempt"]
+    base = {"/api/explain": {"position": {"seeds": 3}, "depth": 2, "order": "engine", "table": True},
+            "/api/puzzle/answer": {"attempt": attempt, "pit_index": 0}}
+    seen = {}
+    for _ in range(300):
+        path = rng.choice(sorted(base))
+        body = json.loads(json.dumps(base[path]))
+        roll = rng.random()
+        if roll < 0.5:
+            body[rng.choice(sorted(body) + ["extra", "give_up"])] = rng.choice(values)
+        elif roll < 0.8 and "position" in body:         # a field of its position
+            fields = {"seeds": 3, "capture": "standard", "moves": [2], "board": [1] * 14, "to_move": 1}
+            position = {k: v for k, v in fields.items() if rng.random() < 0.5}
+            position[rng.choice(sorted(fields))] = rng.choice(values)
+            body["position"] = position
+        else:
+            body = rng.choice(values)
+        response = client.post(path, json=body)
+        seen[response.status_code] = seen.get(response.status_code, 0) + 1
+        assert response.status_code < 500, (path, body, response.text[:200])
+        if response.status_code >= 400:
+            assert "\n" not in response.json()["error"], (path, body)
+    assert seen.get(200, 0) >= 3 and seen.get(400, 0) > 50, seen     # some pass, most are refused
