@@ -116,7 +116,9 @@ class Puzzles:
         return notices
 
     def standing(self) -> Dict[str, Any]:
-        """The player's puzzle rating now and the puzzles tried (reads the log: run in a thread)."""
+        """The player's puzzle rating now and the puzzles tried (reads the log and, the
+        first time, the shipped puzzles: run in a thread)."""
+        _puzzles.load()
         log = self.log()
         records: List[_puzzles.AttemptRecord] = []
         if log is not None:

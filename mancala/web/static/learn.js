@@ -132,6 +132,7 @@ async function newPuzzle(id = null) {
   $("puzzle-error").textContent = "";
   $("puzzle-said").textContent = "";
   $("puzzle-solution").textContent = "";
+  delete document.body.dataset.result;
   puzzle.busy = true;
   try {
     const answer = await call(id ? `/api/puzzle?id=${encodeURIComponent(id)}` : "/api/puzzle");
@@ -164,6 +165,7 @@ async function answer(pit, giveUp = false) {
   puzzle.busy = true;
   drawPuzzle();
   $("puzzle-error").textContent = "";
+  $("puzzle-said").textContent = "";
   const solver = puzzle.data.to_move;
   try {
     const reply = await call("/api/puzzle/answer", giveUp ? { attempt: puzzle.attempt, give_up: true }
