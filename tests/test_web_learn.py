@@ -10,6 +10,7 @@ the real puzzle log is never touched.
 import json
 import lzma
 import threading
+import time
 from importlib import resources
 
 import pytest
@@ -364,3 +365,20 @@ def test_a_bounded_fuzz_of_the_learners_endpoints(client):
         if response.status_code >= 400:
             assert "\n" not in response.json()["error"], (path, body)
     assert seen.get(200, 0) >= 3 and seen.get(400, 0) > 50, seen     # some pass, most are refused
+
+
+def test_a_newer_explain_from_the_same_tab_replaces_the_older(client):
+    answers = {}
+
+    def ask(name, depth):
+        answers[name] = client.post("/api/explain", json={"position": {"seeds": 4}, "depth": depth,
+                                                          "tab": "learner"})
+    slow = threading.Thread(target=ask, args=("slow", 7))      # about a second of pure Python
+    slow.start()
+    deadline = time.monotonic() + 5
+    while client.app.state.server.waiting == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    ask("quick", 1)
+    slow.join()
+    assert answers["quick"].status_code == 200 and answers["quick"].json()["minimax"]["nodes"] == 7
+    assert_refused(answers["slow"], 409, "newer request from the same tab")
