@@ -37,7 +37,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 from mancala.errors import CommandError, InputError, RequestError, quote
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
-from mancala.web import api
+from mancala.web import api, learn
 from mancala.web.analysis import Analysis
 from mancala.web.server import MAX_BODY, MAX_SEARCHES, Job, Refused, Server, Tab, decode, read_body, same_origin
 
@@ -67,6 +67,7 @@ ASSETS = {
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
+    **learn.ASSETS,         # the puzzles and the search-tree explorer
 }
 # the page may load only what the server itself serves: no other host, no inline script
 SECURITY_HEADERS = {
@@ -242,6 +243,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
         Route("/api/load", load, methods=["POST"]),
         WebSocketRoute("/api/analyze", analyze),
     ]
+    routes += learn.routes(server)      # /api/puzzle, /api/puzzle/answer, /api/explain
     middleware = []
     if allowed_hosts is not None:
         from starlette.middleware import Middleware

@@ -470,6 +470,7 @@ function writeHash() {
   const hash = "#" + params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
   history.replaceState(null, "", hash);
   $("link").href = hash;
+  $("explore-link").href = "/explorer" + hash;     // the search-tree explorer, from this position
 }
 
 async function readHash() {
