@@ -56,8 +56,10 @@ def find(names, fallback=None):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    # an empty cache: no endgame database another test built turns analysis into a lookup
-    env = dict(os.environ, MANCALA_CACHE=str(tmp_path_factory.mktemp("empty-cache")))
+    # an empty cache: no endgame database another test built turns analysis into a lookup;
+    # a home of its own: the games the page finishes are kept there, never in the real history
+    env = dict(os.environ, MANCALA_CACHE=str(tmp_path_factory.mktemp("empty-cache")),
+               MANCALA_HOME=str(tmp_path_factory.mktemp("home")))
     process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

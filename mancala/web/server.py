@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 from urllib.parse import urlsplit
 
-from mancala.errors import RequestError
+from mancala.errors import RequestError, quote
 from mancala.limits import parse_whole
 from mancala.untrusted import read_json
 from mancala.web import api
@@ -75,6 +75,16 @@ def same_origin(headers: Any) -> bool:
     if origin is None:
         return True
     return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
+
+
+TAB_ID_CHARS = 64               # a tab's name: at most this long
+
+
+def tab_name(value: Any) -> str:
+    """A request's ``tab`` (a name a browser tab sends with its requests), else RequestError."""
+    if not isinstance(value, str) or len(value) > TAB_ID_CHARS:
+        raise RequestError(f"tab is a name of at most {TAB_ID_CHARS} characters, not {quote(value)}")
+    return value
 
 
 class Job:
@@ -199,5 +209,5 @@ class Server:
         return tab
 
 
-__all__ = ["Server", "Job", "Tab", "Refused", "decode", "read_body", "same_origin", "MAX_BODY",
-           "MAX_SEARCHES"]
+__all__ = ["Server", "Job", "Tab", "Refused", "decode", "read_body", "same_origin", "tab_name",
+           "MAX_BODY", "MAX_SEARCHES", "TAB_ID_CHARS"]
