@@ -521,7 +521,7 @@ function setGame(state, players) {
   epoch++;
   busy = false;
   view = state;
-  tell("kalah:game", { start: { ...game.start } });
+  tell("kalah:game", { start: { ...game.start }, moves: game.moves.slice() });
   draw();
   changed();
 }

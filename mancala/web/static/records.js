@@ -77,13 +77,20 @@ function remembered() {
 }
 
 function onGame(event) {
-  // a reload shows the same game (the link keeps it): it keeps its id, so it is kept once
+  // a reload shows the same game (the link keeps it): it keeps its id, so it is kept once;
+  // the same start opened again after its game was kept is another game
   const signature = JSON.stringify([event.detail.start, event.detail.players]);
   const saved = remembered();
-  gameId = firstGame && saved && saved.signature === signature ? saved.id : newId();
+  const same = firstGame && saved && saved.signature === signature &&
+    (!saved.kept || JSON.stringify(saved.kept) === JSON.stringify(event.detail.moves));
+  gameId = same ? saved.id : newId();
   firstGame = false;
-  try { sessionStorage.setItem(STORED, JSON.stringify({ id: gameId, signature })); } catch (error) { /* no storage */ }
+  remember({ id: gameId, signature, kept: same ? saved.kept : null });
   keptNote("");
+}
+
+function remember(record) {
+  try { sessionStorage.setItem(STORED, JSON.stringify(record)); } catch (error) { /* no storage */ }
 }
 
 async function onOver(event) {
@@ -95,6 +102,8 @@ async function onOver(event) {
   const id = gameId;
   try {
     const answer = await api("/api/finish", { position, players, game: id });
+    const saved = remembered();
+    if (saved && saved.id === id) remember({ ...saved, kept: answer.game.pit_indices });
     keptNote(keptText(answer), answer.game);
   } catch (error) {
     keptNote(`Not kept in your history: ${error.message}`);
