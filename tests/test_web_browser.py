@@ -488,3 +488,54 @@ def test_two_tabs_finishing_games_are_both_kept_and_an_undone_end_is_kept_once(b
         browser.switch_to.window(second)
         browser.close()
         browser.switch_to.window(first)
+
+
+def a_history(home, count=9):
+    """A history to show: games of Kalah(6,3) and (6,4) a day apart, 'human' played by a
+    shallow softmax level against the computer levels (mancala.history keeps and rates them)."""
+    from mancala.history import History
+    from mancala.players import make_player
+    from mancala.specs import PlayerSpec
+    history = History(home / "history.sqlite3")
+    opponents = ["random", "ai:easy", "ai:easy", "ai:medium", "ai:easy", "ai:medium"]
+    start = time.mktime((2026, 5, 1, 18, 0, 0, 0, 0, 0))
+    for number in range(count):
+        me = make_player(PlayerSpec.parse("ai:depth=4,temp=1"), number)
+        opponent = opponents[number % len(opponents)]
+        them = make_player(PlayerSpec.parse(opponent), number)
+        board = mancala.Board(seeds=3 + number % 2)
+        while not board.is_game_over():
+            board.push((me if board.to_move == 0 else them).choose(board.copy(stack=False)))
+        history.record("human", opponent, 3 + number % 2, "standard",
+                       [record.pit for record in board.move_stack], start + number * 86400 * 1.3)
+    return history.games()
+
+
+def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
+    """The history page and a review at desktop and phone widths (docs/web.md shows them)."""
+    to_docs = os.environ.get("MANCALA_DOCS_SCREENSHOTS") == "1"
+    folder = ROOT / "docs" if to_docs else SHOTS
+    folder.mkdir(exist_ok=True)
+    games = a_history(tmp_path / "home")
+    last = [game for game in games if game.seeds == 3][-1]
+    with serving(tmp_path / "empty-cache", tmp_path / "home") as url:
+        try:
+            for name, (width, height) in (("desktop", (1280, 800)), ("phone", (390, 844))):
+                browser.set_window_size(width, height)
+                browser.get("about:blank")
+                browser.get(f"{url}history")
+                wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#rating-chart polyline"))
+                assert len(browser.find_elements(By.CSS_SELECTOR, "#games-rows tr")) == len(games)
+                shots = [folder / f"web-history-{name}.png"]
+                assert browser.save_screenshot(str(shots[-1]))
+                browser.find_element(By.CSS_SELECTOR, f"#game-{last.id} button.review").click()
+                wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart polyline"))
+                browser.execute_script("document.getElementById('records-review').scrollIntoView()")
+                shots.append(folder / f"web-review-{name}.png")
+                assert browser.save_screenshot(str(shots[-1]))
+                for shot in shots:
+                    assert shot.stat().st_size > 10_000
+                width_shown = browser.execute_script("return document.documentElement.scrollWidth")
+                assert width_shown <= width, f"the page scrolls sideways at {width} px"
+        finally:
+            browser.set_window_size(1280, 800)

@@ -21,6 +21,7 @@ let firstGame = true;   // the first game set up after the page loaded (maybe a 
 let shown = null;       // the position the game's view shows, with its players
 let reviewing = 0;      // bumped by each review asked: older answers are dropped
 let reviewed = null;    // {title, position, players, answer} of the review shown
+let listed = null;      // the history shown (GET /api/history's answer)
 
 class ApiError extends Error {}
 
@@ -196,7 +197,7 @@ function buildRecords() {
       element("div", { class: "table-scroll" },
         element("table", { id: "games" },
           element("caption", { class: "visually-hidden", text: "Finished games, newest first" }),
-          element("thead", {}, element("tr", {}, ...["Game", "Finished", "Players", "Result", "Rating", ""].map(
+          element("thead", {}, element("tr", {}, ...["Game", "Players", "Result", "Rating"].map(
             (name) => element("th", { scope: "col", text: name })))),
           element("tbody", { id: "games-rows" })))));
 }
@@ -217,8 +218,8 @@ function render(history) {
     ? `Your rating: none yet; you start at ${Math.round(history.start.rating)} once you finish a game as human against a computer level.`
     : `Your rating: ${Math.round(rating.rating)} (95% between ${Math.round(rating.low)} and ${Math.round(rating.high)}), ` +
       `from ${history.rated_games} rated game${history.rated_games === 1 ? "" : "s"}.`;
-  fit($("rating-chart"));
-  $("rating-chart").replaceChildren(...(history.series.length ? [ratingChart(history)] : []));
+  listed = history;
+  drawRating();
   $("records-notices").textContent = history.notices.join(" ");
   $("games-line").textContent = history.count === 0
     ? `No finished games yet. They are kept on this machine, in ${history.file}.`
@@ -245,21 +246,19 @@ function gameRow(game) {
     element("span", { class: "north", text: `${playerName(game.players.north)}` }),
     element("br"), element("small", { text: rules }));
   return element("tr", { id: `game-${game.id}` },
-    element("td", { text: String(game.id) }),
-    element("td", { text: when(game.finished) }),
+    element("td", {}, String(game.id), element("br"), element("small", { class: "finished", text: when(game.finished) })),
     players,
     element("td", { text: `${RESULT[game.result]} ${score}` }),
-    element("td", { class: "rating", text: rating }),
-    element("td", {}, review));
+    element("td", {}, element("span", { class: "rating", text: rating }), element("br"), review));
 }
 
 // -- charts: inline SVG -------------------------------------------------------------------
 
 const BOX = { width: 640, height: 250, left: 52, right: 14, top: 12, bottom: 40 };
 
-// the chart as wide as its place on the page (so its text is the page's size), 300..900
+// the chart as wide as its place on the page (so its text is the page's size), 300..1200
 function fit(container) {
-  BOX.width = Math.max(300, Math.min(900, container.clientWidth || 640));
+  BOX.width = Math.max(300, Math.min(1200, container.clientWidth || 640));
   BOX.height = BOX.width < 500 ? 220 : 250;
 }
 
@@ -300,6 +299,25 @@ function frame(label, xMax, low, high, xTitle, yTitle) {
   chart.append(axes);
   return { chart, x, y, low, high };
 }
+
+// the charts are drawn as wide as their place: again when it changes
+function drawRating() {
+  if (!listed) return;
+  fit($("rating-chart"));
+  $("rating-chart").replaceChildren(...(listed.series.length ? [ratingChart(listed)] : []));
+}
+
+function drawReview() {
+  if (!reviewed) return;
+  fit($("review-chart"));
+  $("review-chart").replaceChildren(reviewChart(reviewed.answer));
+}
+
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => { if (document.body.dataset.view === "records") { drawRating(); drawReview(); } }, 150);
+});
 
 function ratingChart(history) {
   const points = [{ ...history.start, title: "your start" },
@@ -351,6 +369,8 @@ async function askReview(title, position, players) {
   const mine = ++reviewing;
   const section = $("records-review");
   section.hidden = false;
+  reviewed = null;
+  drawRating();                 // its column is narrower now
   $("review-title").textContent = `Review: ${title}`;
   $("review-chart").replaceChildren();
   $("review-summary").replaceChildren();
@@ -381,8 +401,7 @@ function showReview(answer, players) {
   $("review-status").textContent = `${answer.moves.length} moves reviewed in ${answer.seconds.toFixed(1)} s: ` +
     `${exact} exact (perfect play), ${answer.moves.length - exact} by a search ${answer.depth} moves deep. ` +
     "Values are for the mover, in seeds.";
-  fit($("review-chart"));
-  $("review-chart").replaceChildren(reviewChart(answer));
+  drawReview();
   $("review-summary").replaceChildren(...KEYS.map((key, side) => {
     const s = answer.summary[key];
     const counts = answer.marks.map(({ mark }) => `${s[mark]} ${s[mark] === 1 ? mark : plural(mark)}`).join(", ");
