@@ -163,6 +163,58 @@ def test_games_finished_at_once_are_all_kept_with_one_chain_of_ratings(client, h
         assert later.before == earlier.after
 
 
+def test_another_sites_page_may_not_keep_a_game(client, home):
+    body = {"position": POSITION, "players": PLAYERS, "game": "g"}
+    refused = client.post("/api/finish", json=body, headers={"origin": "http://evil.example"})
+    assert_refused(refused, 403, "another site's page")
+    assert kept(home) == []
+    same = client.post("/api/finish", json=body, headers={"origin": "http://testserver"})
+    assert same.status_code == 200 and len(kept(home)) == 1
+
+
+def test_a_bounded_fuzz_of_the_records_endpoints(client, home):
+    """Fixed seed: fields swapped for values of other JSON types; 0 answers of 500,
+    one-line errors, and only finished games kept."""
+    import json
+    import random
+    import time
+    rng = random.Random(25)
+    values = [None, True, False, 0, -1, 10 ** 30, 2.5, "", "x" * 300, "human", [], [1, 2], {},
+              {"south": "human"}, [[]], -0.0]
+    base = {
+        "/api/finish": {"position": POSITION, "players": PLAYERS, "game": "g"},
+        "/api/review": {"position": POSITION, "tab": "fuzz"},
+    }
+    position_fields = {"seeds": 1, "capture": "standard", "moves": GAME, "board": [1] * 14,
+                       "to_move": 0}
+    seen = {}
+    deadline = time.monotonic() + 8
+    for count in range(400):
+        if time.monotonic() > deadline:
+            break
+        path = rng.choice(sorted(base))
+        body = json.loads(json.dumps(base[path]))
+        roll = rng.random()
+        if roll < 0.4:
+            body[rng.choice(sorted(body) + ["extra"])] = rng.choice(values)
+        elif roll < 0.8:
+            position = {k: v for k, v in position_fields.items() if rng.random() < 0.7}
+            position[rng.choice(sorted(position_fields))] = rng.choice(values)
+            body["position"] = position
+        else:
+            body = rng.choice(values)
+        response = client.post(path, json=body)
+        seen[response.status_code] = seen.get(response.status_code, 0) + 1
+        assert response.status_code in (200, 400, 409), (path, body, response.text)
+        if response.status_code != 200:
+            assert_refused(response, response.status_code)
+    assert seen.get(400, 0) > 20 and sum(seen.values()) > 60, seen
+    for game in kept(home):
+        assert game.south_store + game.north_store == 12          # Kalah(6,1): every seed home
+    for response in (client.get("/api/history?last="), client.get("/api/history?last=%00")):
+        assert_refused(response, 400)
+
+
 def test_a_history_that_cannot_be_written_is_a_one_line_503(client, home):
     home.parent.mkdir(exist_ok=True)
     home.write_text("a file where the data folder should be")

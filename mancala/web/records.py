@@ -13,7 +13,9 @@ never takes a client's word for who won.
 ``POST /api/review``        every move of a game reviewed (a worker thread)
 ==========================  ===============================================
 
-:func:`routes` gives them to :func:`mancala.web.app.create_app`. The
+Only the app's own page (or a client that is not a browser: no ``Origin``)
+may keep a game: a page of another site cannot write the history from a
+visitor's browser. :func:`routes` gives them to :func:`mancala.web.app.create_app`. The
 functions above it read requests and write answers without the web (JSON in,
 JSON out, :class:`mancala.errors.InputError` for bad input), as
 :mod:`mancala.web.api` does.
@@ -217,12 +219,14 @@ def routes(server: Any) -> list:
 
     from mancala.engine import Engine
     from mancala.web.app import MAX_WAITING, RETRY_AFTER, DISCONNECT_POLL, endpoint
-    from mancala.web.server import MAX_SEARCHES, Tab, decode, read_body
+    from mancala.web.server import MAX_SEARCHES, Tab, decode, read_body, same_origin
 
     finished = Finished()
 
     @endpoint
     async def finish(request: Request) -> Dict[str, Any]:
+        if not same_origin(request.headers):    # a page of another site may not write the history
+            raise Refused(403, "another site's page may not keep games in this history")
         game_id, players, spec, board = finish_request(decode(await read_body(request)))
         key = (players, spec["seeds"], spec["capture"], tuple(spec["moves"]))
         entry, mine = finished.claim(game_id, key)
