@@ -43,11 +43,10 @@ from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 from mancala.web import api, records
 from mancala.web.analysis import Analysis
-from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Job, Refused, Server, Tab, decode, read_body,
+from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Job, Refused, Server, decode, read_body,
                                  same_origin, tab_name)
 
 try:
-    import anyio
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
     from starlette.requests import Request
@@ -61,7 +60,6 @@ else:
 
 MAX_WAITING = 4                 # /api/ai requests waiting for a search slot; past it: 503
 RETRY_AFTER = 2                 # seconds a busy server asks a client to wait
-DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
 MAX_SOCKETS = 64                # analysis WebSockets open at once
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
 
@@ -162,14 +160,9 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
         if server.waiting >= MAX_SEARCHES + MAX_WAITING:
             raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
                                f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
-        tab = server.tab(key) if key else Tab()
         player = server.player(key, data["level"], server.busy)
-        if tab.job is not None:         # this tab's last request is out of date
-            tab.job.cancelled = True
-            tab.job.stop()
-        job = tab.job = Job()
 
-        def work() -> int:
+        def work(job: Job) -> int:
             if job.cancelled:
                 return -1
             engine = job.engine = getattr(player, "engine", None)
@@ -179,26 +172,11 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
                 return -1
             return player.choose(board.copy(stack=False))
 
-        async def watch() -> None:      # a client that has gone stops its search
-            while not await request.is_disconnected():
-                await anyio.sleep(DISCONNECT_POLL)
-            job.cancelled = True
-            job.stop()
-
-        server.waiting += 1
         server.busy.add(id(player))
         try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(watch)
-                try:
-                    pit = await server.run(work)
-                finally:
-                    group.cancel_scope.cancel()
+            pit, job = await server.run_job(request, key, work)
         finally:
-            server.waiting -= 1
             server.busy.discard(id(player))
-            if tab.job is job:
-                tab.job = None
         if job.cancelled:
             raise Refused(409, "stopped: a newer request from the same tab replaced this one, "
                                "or the client went away")

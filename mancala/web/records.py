@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from mancala import history as _history
 from mancala import review as _review
@@ -176,11 +176,7 @@ def review_answer(review: _review.Review, seconds: float) -> Dict[str, Any]:
 
 
 class Stopped(Exception):
-    """A review stopped between two searches: ``reason`` is 'stopped' or 'time'."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    """A review stopped between two searches (its job cancelled or out of time)."""
 
 
 class StoppableEngine:
@@ -189,16 +185,13 @@ class StoppableEngine:
     cancelled or its time is up: ``Engine.stop()`` ends the running search,
     this ends the review."""
 
-    def __init__(self, engine: Any, job: Job, deadline: float) -> None:
+    def __init__(self, engine: Any, job: Job) -> None:
         self.engine = engine
         self.job = job
-        self.deadline = deadline
 
     def check(self) -> None:
-        if self.job.cancelled:
-            raise Stopped("stopped")
-        if time.monotonic() > self.deadline:
-            raise Stopped("time")
+        if self.job.cancelled or self.job.timed_out:
+            raise Stopped()
 
     def solve(self, *args: Any, **kwargs: Any) -> Any:
         self.check()
@@ -218,8 +211,8 @@ def routes(server: Any) -> list:
     from starlette.routing import Route
 
     from mancala.engine import Engine
-    from mancala.web.app import MAX_WAITING, RETRY_AFTER, DISCONNECT_POLL, endpoint
-    from mancala.web.server import MAX_SEARCHES, Tab, decode, read_body, same_origin
+    from mancala.web.app import MAX_WAITING, RETRY_AFTER, endpoint
+    from mancala.web.server import MAX_SEARCHES, decode, read_body, same_origin
 
     finished = Finished()
 
@@ -270,57 +263,26 @@ def routes(server: Any) -> list:
         if server.waiting >= MAX_SEARCHES + MAX_WAITING:
             raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
                                f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
-        tab = server.tab("review\n" + key) if key else Tab()
-        if tab.job is not None:         # this tab's last review is out of date
-            tab.job.cancelled = True
-            tab.job.stop()
-        job = tab.job = Job()
         started = time.monotonic()
 
-        def work(take_turns) -> Optional[_review.Review]:
+        def work(job: Job, take_turns: Callable[[], None]) -> Optional[_review.Review]:
             engine = job.engine = Engine(hash_mb=_review.REVIEW_HASH_MB)
             engine.endgame = server.endgame(spec["capture"]) or "auto"     # one database, shared
-            stoppable = StoppableEngine(engine, job, started + MAX_REVIEW_SECONDS)
 
             def progress(done: int, total: int) -> None:
                 take_turns()            # a long review lets waiting searches run between moves
             try:
-                return _review.review_game(spec["seeds"], spec["capture"], spec["moves"], stoppable,
-                                           progress=progress)
-            except Stopped as exc:
-                job.reason = exc.reason
-                return None
-            except SearchStoppedError:      # Engine.stop() ended a search before its first answer
-                job.reason = "stopped" if job.cancelled else "time"
+                return _review.review_game(spec["seeds"], spec["capture"], spec["moves"],
+                                           StoppableEngine(engine, job), progress=progress)
+            except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
                 return None
             finally:
                 job.engine = None
 
-        async def watch() -> None:      # a client that has gone stops its review
-            while not await request.is_disconnected():
-                await anyio.sleep(DISCONNECT_POLL)
-            job.cancelled = True
-            job.stop()
-
-        async def clock() -> None:      # the time is up: the running search ends too
-            await anyio.sleep(MAX_REVIEW_SECONDS)
-            job.stop()
-
-        server.waiting += 1
-        try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(watch)
-                group.start_soon(clock)
-                try:
-                    reviewed = await server.run_in_turns(work)
-                finally:
-                    group.cancel_scope.cancel()
-        finally:
-            server.waiting -= 1
-            if tab.job is job:
-                tab.job = None
+        reviewed, job = await server.run_job(request, "review\n" + key if key else "", work,
+                                             in_turns=True, seconds=MAX_REVIEW_SECONDS)
         if reviewed is None:
-            if getattr(job, "reason", "") == "time":
+            if job.timed_out and not job.cancelled:
                 raise Refused(503, f"the review took more than {MAX_REVIEW_SECONDS:g} s and was "
                                    "stopped; python -m mancala review has no limit")
             raise Refused(409, "stopped: a newer review from the same tab replaced this one, "
