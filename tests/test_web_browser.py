@@ -182,15 +182,19 @@ def south_turn_or_over(browser):
     return False
 
 
-def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
-    rng = random.Random(1)
-    for _ in range(300):
+def play_south_to_the_end(browser, rng, moves=300):
+    """South's pits clicked at random, each after the computer's reply, until the game ends."""
+    for _ in range(moves):
         if wait(browser, south_turn_or_over) == "over":
             break
         before = moves_listed(browser)
         rng.choice(browser.find_elements(By.CSS_SELECTOR, "#row-south .pit:not([disabled])")).click()
         wait(browser, lambda d: moves_listed(d) > before)
+
+
+def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    play_south_to_the_end(browser, random.Random(1))
     board = replay(shown_hash(browser))
     outcome = board.outcome()
     assert outcome is not None, "the game did not end"
@@ -390,13 +394,7 @@ def open_view(browser, name):
 
 def test_a_game_won_or_lost_in_the_page_is_in_the_history_with_a_rating(browser, server, home):
     open_page(browser, server, "seeds=1&capture=standard&south=human&north=ai:easy")
-    rng = random.Random(7)
-    for _ in range(100):
-        if wait(browser, south_turn_or_over) == "over":
-            break
-        before = moves_listed(browser)
-        rng.choice(browser.find_elements(By.CSS_SELECTOR, "#row-south .pit:not([disabled])")).click()
-        wait(browser, lambda d: moves_listed(d) > before)
+    play_south_to_the_end(browser, random.Random(7))
     number = wait(browser, kept_number)
     board = replay(shown_hash(browser))
     assert board.is_game_over()

@@ -16,6 +16,8 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the tes
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from conftest import assert_refused  # noqa: E402
+
 from mancala import review as library_review  # noqa: E402
 from mancala.history import History  # noqa: E402
 from mancala.web import app as web  # noqa: E402
@@ -61,16 +63,6 @@ def first_moves_game(seeds, capture):
     while not board.is_game_over():
         board.push(board.legal_moves[0])
     return [record.pit for record in board.move_stack]
-
-
-def assert_refused(response, status=400, *words):
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}
-    assert "\n" not in body["error"] and "Traceback" not in body["error"]
-    for word in words:
-        assert word in body["error"], body["error"]
-    return body["error"]
 
 
 # -- /api/finish ---------------------------------------------------------------------------
