@@ -537,3 +537,19 @@ def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
                 assert width_shown <= width, f"the page scrolls sideways at {width} px"
         finally:
             browser.set_window_size(1280, 800)
+
+
+def test_review_a_loaded_save_file(browser, server, tmp_path):
+    game = storage.SavedGame(1, "standard", "human", "ai:easy", [5, 4, 4, 3, 3, 2, 5])
+    saved = tmp_path / "hand-game.json"
+    saved.write_text(storage.dumps(game))
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=human")
+    assert browser.find_element(By.ID, "review-game").get_attribute("disabled")   # no moves yet
+    browser.find_element(By.ID, "load-file").send_keys(str(saved))
+    wait(browser, lambda d: shown_hash(d).get("seeds") == "1")
+    browser.find_element(By.ID, "review-game").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg polyline"))
+    assert text(browser, "review-title") == "Review: This game (7 moves)"
+    marks = browser.find_elements(By.CSS_SELECTOR, "#review-moves .mark")
+    assert [m.get_attribute("class") for m in marks] == ["mark mistake"]    # move 3, worked by hand
+    assert "Move 3: North pit 5" in text(browser, "review-detail")         # the first mark chosen
