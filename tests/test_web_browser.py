@@ -516,25 +516,32 @@ def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
     folder.mkdir(exist_ok=True)
     games = a_history(tmp_path / "home")
     last = [game for game in games if game.seeds == 3][-1]
+    sizes = {"desktop": (1280, 800), "phone": (390, 844)}
+
+    def shoot(page, name):          # at a width (the charts redraw to fit), then no sideways scroll
+        browser.set_window_size(*sizes[name])
+        time.sleep(0.5)
+        if page == "review":
+            browser.execute_script("document.getElementById('records-review').scrollIntoView()")
+        path = folder / f"web-{page}-{name}.png"
+        assert browser.save_screenshot(str(path))
+        assert path.stat().st_size > 10_000
+        width_shown = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width_shown <= sizes[name][0], f"the {page} page scrolls sideways at {name} width"
+
     with serving(tmp_path / "empty-cache", tmp_path / "home") as url:
         try:
-            for name, (width, height) in (("desktop", (1280, 800)), ("phone", (390, 844))):
-                browser.set_window_size(width, height)
-                browser.get("about:blank")
-                browser.get(f"{url}history")
-                wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#rating-chart polyline"))
-                assert len(browser.find_elements(By.CSS_SELECTOR, "#games-rows tr")) == len(games)
-                shots = [folder / f"web-history-{name}.png"]
-                assert browser.save_screenshot(str(shots[-1]))
-                browser.find_element(By.CSS_SELECTOR, f"#game-{last.id} button.review").click()
-                wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart polyline"))
-                browser.execute_script("document.getElementById('records-review').scrollIntoView()")
-                shots.append(folder / f"web-review-{name}.png")
-                assert browser.save_screenshot(str(shots[-1]))
-                for shot in shots:
-                    assert shot.stat().st_size > 10_000
-                width_shown = browser.execute_script("return document.documentElement.scrollWidth")
-                assert width_shown <= width, f"the page scrolls sideways at {width} px"
+            browser.set_window_size(*sizes["desktop"])
+            browser.get("about:blank")
+            browser.get(f"{url}history")
+            wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#rating-chart polyline"))
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#games-rows tr")) == len(games)
+            shoot("history", "desktop")
+            shoot("history", "phone")
+            browser.find_element(By.CSS_SELECTOR, f"#game-{last.id} button.review").click()
+            wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart polyline"))
+            shoot("review", "phone")
+            shoot("review", "desktop")
         finally:
             browser.set_window_size(1280, 800)
 
