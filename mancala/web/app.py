@@ -58,7 +58,7 @@ except ImportError as exc:      # the web extra is not installed
 else:
     MISSING = None
 
-MAX_WAITING = 4                 # /api/ai requests waiting for a search slot; past it: 503
+MAX_WAITING = 4                 # /api/ai and /api/review requests waiting for a search slot; past it: 503
 RETRY_AFTER = 2                 # seconds a busy server asks a client to wait
 MAX_SOCKETS = 64                # analysis WebSockets open at once
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
