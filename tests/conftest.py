@@ -144,3 +144,15 @@ def played_games(report):
     import dataclasses
     return [{k: v for k, v in dataclasses.asdict(game).items() if k not in ("a_time", "b_time")}
             for game in report.games]
+
+
+def assert_refused(response, status=400, *words):
+    """A web answer refused as the API promises: ``status``, a body that is only
+    ``{"error": "one line"}`` holding each of ``words``; the message."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert "\n" not in body["error"] and "Traceback" not in body["error"]
+    for word in words:
+        assert word in body["error"], body["error"]
+    return body["error"]

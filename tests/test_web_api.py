@@ -17,6 +17,8 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the tes
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from conftest import assert_refused  # noqa: E402
+
 import mancala  # noqa: E402
 from mancala import _reference, storage  # noqa: E402
 from mancala.players import canonical_spec  # noqa: E402
@@ -45,16 +47,6 @@ def client(tmp_path_factory):
 
 def post(client, path, data):
     return client.post(path, json=data)
-
-
-def assert_refused(response, status=400, *words):
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}
-    assert "\n" not in body["error"] and "Traceback" not in body["error"]
-    for word in words:
-        assert word in body["error"], body["error"]
-    return body["error"]
 
 
 def replay(position):

@@ -12,6 +12,7 @@ Screenshots go to ``tests/screenshots/`` (git-ignored); with
 ``MANCALA_DOCS_SCREENSHOTS=1`` the desktop and phone ones are written to
 ``docs/`` for the README.
 """
+import contextlib
 import json
 import os
 import random
@@ -55,9 +56,16 @@ def find(names, fallback=None):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # an empty cache: no endgame database another test built turns analysis into a lookup
-    env = dict(os.environ, MANCALA_CACHE=str(tmp_path_factory.mktemp("empty-cache")))
+def home(tmp_path_factory):
+    """The server's MANCALA_HOME: the games the page finishes are kept there, never in
+    the real history."""
+    return tmp_path_factory.mktemp("home")
+
+
+@contextlib.contextmanager
+def serving(cache, home):
+    """``python -m mancala serve --port 0`` with its own cache and home: its URL."""
+    env = dict(os.environ, MANCALA_CACHE=str(cache), MANCALA_HOME=str(home))
     process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
@@ -71,6 +79,13 @@ def server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, home):
+    # an empty cache: no endgame database another test built turns analysis into a lookup
+    with serving(tmp_path_factory.mktemp("empty-cache"), home) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -167,15 +182,19 @@ def south_turn_or_over(browser):
     return False
 
 
-def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
-    rng = random.Random(1)
-    for _ in range(300):
+def play_south_to_the_end(browser, rng, moves=300):
+    """South's pits clicked at random, each after the computer's reply, until the game ends."""
+    for _ in range(moves):
         if wait(browser, south_turn_or_over) == "over":
             break
         before = moves_listed(browser)
         rng.choice(browser.find_elements(By.CSS_SELECTOR, "#row-south .pit:not([disabled])")).click()
         wait(browser, lambda d: moves_listed(d) > before)
+
+
+def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    play_south_to_the_end(browser, random.Random(1))
     board = replay(shown_hash(browser))
     outcome = board.outcome()
     assert outcome is not None, "the game did not end"
@@ -353,3 +372,191 @@ def test_screenshots_at_desktop_and_phone_widths(browser, server):
             assert width_shown <= width, f"the page scrolls sideways at {width} px"
     finally:
         browser.set_window_size(1280, 800)
+
+
+# -- the records: games kept, the history page, the review (mancala.web.records) ----------
+
+def kept_games(home):
+    """The history file read as the terminal's ``history`` reads it."""
+    from mancala.history import History
+    return History(home / "history.sqlite3").games()
+
+
+def kept_number(browser):
+    match = re.match(r"(?:Kept in|Already in) your history as game (\d+)\.", text(browser, "kept-note"))
+    return int(match.group(1)) if match else None
+
+
+def open_view(browser, name):
+    browser.find_element(By.CSS_SELECTOR, f'#views a[data-view="{name}"]').click()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.view") == name)
+
+
+def test_a_game_won_or_lost_in_the_page_is_in_the_history_with_a_rating(browser, server, home):
+    open_page(browser, server, "seeds=1&capture=standard&south=human&north=ai:easy")
+    play_south_to_the_end(browser, random.Random(7))
+    number = wait(browser, kept_number)
+    board = replay(shown_hash(browser))
+    assert board.is_game_over()
+    [game] = [g for g in kept_games(home) if g.id == number]
+    assert list(game.pit_indices) == [r.pit for r in board.move_stack]     # the page's game
+    assert (game.south_store, game.north_store) == (board.outcome().south, board.outcome().north)
+    assert game.players == ("human", "ai:easy") and game.rated
+    shown = f"{game.after.rating:.0f} ({game.after.rating - game.before.rating:+.0f})"
+    assert f"Your rating: {game.after.rating:.0f} (" in text(browser, "kept-note")
+    # the history page: the game, its rating, and the curve through every rated game
+    open_view(browser, "records")
+    assert browser.execute_script("return location.pathname") == "/history"
+    wait(browser, lambda d: d.find_elements(By.ID, f"game-{number}"))
+    row = browser.find_element(By.ID, f"game-{number}")
+    assert row.find_element(By.CSS_SELECTOR, ".rating").text == shown
+    rated = [g for g in kept_games(home) if g.rated]
+    assert text(browser, "rating-line").startswith(f"Your rating: {rated[-1].after.rating:.0f} (95% between")
+    points = browser.execute_script(
+        "return document.querySelector('#rating-chart polyline').getAttribute('points')").split()
+    assert len(points) == len(rated) + 1                    # the start, then each rated game
+    assert browser.find_elements(By.CSS_SELECTOR, "#rating-chart polygon.band")
+    # a reload of the finished game keeps nothing twice; the address opens the history view
+    count = len(kept_games(home))
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    assert browser.execute_script("return document.body.dataset.view") == "records"
+    wait(browser, lambda d: d.find_elements(By.ID, f"game-{number}"))
+    assert len(kept_games(home)) == count
+
+
+# tests/test_history.py's Kalah(6,1) game worked by hand; its third move (North 5) is the
+# mistake mancala.review's docstring works: it loses 4 seeds; pits 2, 3, 4 and 6 keep -2
+HAND_GAME = "seeds=1&capture=standard&moves=6,5,5,4,4,3&south=human&north=human"
+
+
+def test_review_a_game_finished_in_the_page_chart_marks_and_the_better_move(browser, server, home):
+    open_page(browser, server, HAND_GAME)
+    browser.find_element(By.ID, "pit-12").click()          # North's pit 6: the game ends 9-3
+    wait(browser, kept_number)
+    assert "Not rated: no one side is a person" in text(browser, "kept-note")
+    browser.find_element(By.ID, "kept-review").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg polyline"))
+    assert browser.execute_script("return location.pathname") == "/history"
+    points = browser.execute_script(
+        "return document.querySelector('#review-chart polyline').getAttribute('points')").split()
+    assert len(points) == 8                                   # the start and after each of 7 moves
+    third = browser.find_element(By.ID, "review-move-3")
+    assert third.text.startswith("3. N 5")
+    mark = third.find_element(By.CSS_SELECTOR, ".mark")
+    assert mark.text == "?" and "mistake" in mark.get_attribute("class")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#review-moves .mark")) == 1   # the only loss
+    assert browser.find_elements(By.CSS_SELECTOR, "#review-chart circle.mark.mistake")
+    third.click()
+    detail = text(browser, "review-detail")
+    assert "Move 3: North pit 5 is worth -6 for North (exact)." in detail
+    assert "Mistake ?: it lost 4 seeds. Better: pit 2 or 3 or 4 or 6 (-2)" in detail
+    browser.find_element(By.ID, "review-on-board").click()   # the position it was played in
+    wait(browser, lambda d: shown_hash(d).get("moves") == "6,5")
+    assert browser.execute_script("return document.body.dataset.view") == "play"
+    board = mancala.Board(seeds=1)
+    board.push(5)
+    board.push(4)
+    assert slots_shown(browser) == board.pits
+
+
+def test_two_tabs_finishing_games_are_both_kept_and_an_undone_end_is_kept_once(browser, server, home):
+    first = browser.current_window_handle
+    open_page(browser, server, HAND_GAME)
+    browser.switch_to.new_window("tab")
+    second = browser.current_window_handle
+    try:
+        open_page(browser, server, HAND_GAME)
+        before = len(kept_games(home))
+        for handle in (first, second):      # each tab's last move, one right after the other
+            browser.switch_to.window(handle)
+            browser.find_element(By.ID, "pit-12").click()
+        numbers = []
+        for handle in (first, second):
+            browser.switch_to.window(handle)
+            numbers.append(wait(browser, kept_number))
+        assert len(set(numbers)) == 2 and len(kept_games(home)) == before + 2
+        # the last move taken back and played again: the same game, kept once
+        browser.find_element(By.ID, "undo").click()
+        wait(browser, lambda d: moves_listed(d) == 7 and "viewing move 6" in text(d, "status"))
+        browser.find_element(By.ID, "pit-12").click()
+        wait(browser, lambda d: text(d, "kept-note").startswith("Already in your history"))
+        assert kept_number(browser) == numbers[1] and len(kept_games(home)) == before + 2
+    finally:
+        browser.switch_to.window(second)
+        browser.close()
+        browser.switch_to.window(first)
+
+
+def a_history(home, count=9):
+    """A history to show: games of Kalah(6,3) and (6,4) a day apart, 'human' played by a
+    shallow softmax level against the computer levels (mancala.history keeps and rates them)."""
+    from mancala.history import History
+    from mancala.players import make_player
+    from mancala.specs import PlayerSpec
+    history = History(home / "history.sqlite3")
+    opponents = ["random", "ai:easy", "ai:easy", "ai:medium", "ai:easy", "ai:medium"]
+    start = time.mktime((2026, 5, 1, 18, 0, 0, 0, 0, 0))
+    for number in range(count):
+        me = make_player(PlayerSpec.parse("ai:depth=4,temp=1"), number)
+        opponent = opponents[number % len(opponents)]
+        them = make_player(PlayerSpec.parse(opponent), number)
+        board = mancala.Board(seeds=3 + number % 2)
+        while not board.is_game_over():
+            board.push((me if board.to_move == 0 else them).choose(board.copy(stack=False)))
+        history.record("human", opponent, 3 + number % 2, "standard",
+                       [record.pit for record in board.move_stack], start + number * 86400 * 1.3)
+    return history.games()
+
+
+def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
+    """The history page and a review at desktop and phone widths (docs/web.md shows them)."""
+    to_docs = os.environ.get("MANCALA_DOCS_SCREENSHOTS") == "1"
+    folder = ROOT / "docs" if to_docs else SHOTS
+    folder.mkdir(exist_ok=True)
+    games = a_history(tmp_path / "home")
+    last = [game for game in games if game.seeds == 3][-1]
+    sizes = {"desktop": (1280, 800), "phone": (390, 844)}
+
+    def shoot(page, name):          # at a width (the charts redraw to fit), then no sideways scroll
+        browser.set_window_size(*sizes[name])
+        time.sleep(0.5)
+        if page == "review":
+            browser.execute_script("document.getElementById('records-review').scrollIntoView()")
+        path = folder / f"web-{page}-{name}.png"
+        assert browser.save_screenshot(str(path))
+        assert path.stat().st_size > 10_000
+        width_shown = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width_shown <= sizes[name][0], f"the {page} page scrolls sideways at {name} width"
+
+    with serving(tmp_path / "empty-cache", tmp_path / "home") as url:
+        try:
+            browser.set_window_size(*sizes["desktop"])
+            browser.get("about:blank")
+            browser.get(f"{url}history")
+            wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#rating-chart polyline"))
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#games-rows tr")) == len(games)
+            shoot("history", "desktop")
+            shoot("history", "phone")
+            browser.find_element(By.CSS_SELECTOR, f"#game-{last.id} button.review").click()
+            wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart polyline"))
+            shoot("review", "phone")
+            shoot("review", "desktop")
+        finally:
+            browser.set_window_size(1280, 800)
+
+
+def test_review_a_loaded_save_file(browser, server, tmp_path):
+    game = storage.SavedGame(1, "standard", "human", "ai:easy", [5, 4, 4, 3, 3, 2, 5])
+    saved = tmp_path / "hand-game.json"
+    saved.write_text(storage.dumps(game))
+    open_page(browser, server, "seeds=4&capture=standard&south=human&north=human")
+    assert browser.find_element(By.ID, "review-game").get_attribute("disabled")   # no moves yet
+    browser.find_element(By.ID, "load-file").send_keys(str(saved))
+    wait(browser, lambda d: shown_hash(d).get("seeds") == "1")
+    browser.find_element(By.ID, "review-game").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg polyline"))
+    assert text(browser, "review-title") == "Review: This game (7 moves)"
+    marks = browser.find_elements(By.CSS_SELECTOR, "#review-moves .mark")
+    assert [m.get_attribute("class") for m in marks] == ["mark mistake"]    # move 3, worked by hand
+    assert "Move 3: North pit 5" in text(browser, "review-detail")         # the first mark chosen

@@ -271,16 +271,27 @@ def save_text(data: Any) -> str:
     if "board" in spec:
         raise RequestError("only a game from a start can be saved (the save format keeps the "
                            "rules and the moves, not a board set by hand)")
-    players = fields(data.get("players", {}), "players", {"south", "north"})
+    south, north = players(data.get("players", {}))
+    game = storage.SavedGame.from_board(board, spec["seeds"], south, north)
+    return storage.dumps(game)
+
+
+DEFAULT_PLAYERS = {"south": "human", "north": "ai:medium"}
+
+
+def players(data: Any, required: bool = False) -> Tuple[str, str]:
+    """A ``players`` field ``{"south", "north"}``, each one of :data:`LEVELS`, as
+    (south, north); a side left out is :data:`DEFAULT_PLAYERS`' unless ``required``.
+    RequestError naming the side otherwise."""
+    data = fields(data, "players", {"south", "north"}, {"south", "north"} if required else set())
     specs = []
-    for side, default in (("south", "human"), ("north", "ai:medium")):
-        spec_text = players.get(side, default)
+    for side, default in DEFAULT_PLAYERS.items():
+        spec_text = data.get(side, default)
         if not isinstance(spec_text, str) or spec_text not in LEVELS:
             raise RequestError(f"the {side} player is one of {', '.join(LEVELS)}, "
                                f"not {quote(spec_text)}")
         specs.append(spec_text)
-    game = storage.SavedGame.from_board(board, spec["seeds"], specs[0], specs[1])
-    return storage.dumps(game)
+    return specs[0], specs[1]
 
 
 def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
@@ -306,4 +317,4 @@ def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
 __all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "level_elo",
            "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
-           "analysis_update", "move_update", "save_text", "load_text", "CAPTURE_RULES"]
+           "analysis_update", "move_update", "save_text", "load_text", "players", "CAPTURE_RULES"]

@@ -12,6 +12,9 @@ Routes (docs/web.md has the API):
 ``POST /api/save``          the save file of a game (the terminal game's format)
 ``POST /api/load``          a save file's game, checked as the terminal game checks it
 ``WS /api/analyze``         a live analysis, one message per finished depth
+``POST /api/finish``        a game finished in the page, kept in the history
+``GET /api/history``        the games kept and the rating's series
+``POST /api/review``        every move of a game reviewed
 ==========================  ===============================================
 
 Engine work runs in worker threads (the core releases the GIL), at most
@@ -24,7 +27,8 @@ served, read once from the package: no path from a request reaches the
 file system.
 
 The state behind the routes (search slots, tabs, players) is
-:mod:`mancala.web.server`'s; the live analysis is :mod:`mancala.web.analysis`'s.
+:mod:`mancala.web.server`'s; the live analysis is :mod:`mancala.web.analysis`'s;
+the history and the review are :mod:`mancala.web.records`'.
 Starlette is imported only when it is installed (the ``web`` extra), so the
 package imports without it; :func:`create_app` then raises CommandError.
 """
@@ -37,12 +41,12 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 from mancala.errors import CommandError, InputError, RequestError, quote
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
-from mancala.web import api, learn
+from mancala.web import api, learn, records
 from mancala.web.analysis import Analysis
-from mancala.web.server import MAX_BODY, MAX_SEARCHES, Job, Refused, Server, Tab, decode, read_body, same_origin
+from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Job, Refused, Server, decode, read_body,
+                                 same_origin, tab_name)
 
 try:
-    import anyio
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
     from starlette.requests import Request
@@ -54,11 +58,9 @@ except ImportError as exc:      # the web extra is not installed
 else:
     MISSING = None
 
-MAX_WAITING = 4                 # /api/ai requests waiting for a search slot; past it: 503
+MAX_WAITING = 4                 # /api/ai and /api/review requests waiting for a search slot; past it: 503
 RETRY_AFTER = 2                 # seconds a busy server asks a client to wait
-DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
 MAX_SOCKETS = 64                # analysis WebSockets open at once
-TAB_ID_CHARS = 64
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
 
 #: the packaged files the server answers with: URL path -> (file in static/, media type)
@@ -68,6 +70,9 @@ ASSETS = {
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
     **learn.ASSETS,         # the puzzles and the search-tree explorer
+    "/history": ("index.html", "text/html; charset=utf-8"),     # the page, opening its history view
+    "/records.js": ("records.js", "text/javascript; charset=utf-8"),
+    "/records.css": ("records.css", "text/css; charset=utf-8"),
 }
 # the page may load only what the server itself serves: no other host, no inline script
 SECURITY_HEADERS = {
@@ -152,20 +157,13 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
         _, board = api.parse_position(data["position"])
         if board.is_game_over():
             raise RequestError("the game is over: there is no move to choose")
-        key = data.get("tab", "")
-        if not isinstance(key, str) or len(key) > TAB_ID_CHARS:
-            raise RequestError(f"tab is a name of at most {TAB_ID_CHARS} characters, not {quote(key)}")
+        key = tab_name(data.get("tab", ""))
         if server.waiting >= MAX_SEARCHES + MAX_WAITING:
             raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
                                f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
-        tab = server.tab(key) if key else Tab()
         player = server.player(key, data["level"], server.busy)
-        if tab.job is not None:         # this tab's last request is out of date
-            tab.job.cancelled = True
-            tab.job.stop()
-        job = tab.job = Job()
 
-        def work() -> int:
+        def work(job: Job) -> int:
             if job.cancelled:
                 return -1
             engine = job.engine = getattr(player, "engine", None)
@@ -175,26 +173,11 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
                 return -1
             return player.choose(board.copy(stack=False))
 
-        async def watch() -> None:      # a client that has gone stops its search
-            while not await request.is_disconnected():
-                await anyio.sleep(DISCONNECT_POLL)
-            job.cancelled = True
-            job.stop()
-
-        server.waiting += 1
         server.busy.add(id(player))
         try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(watch)
-                try:
-                    pit = await server.run(work)
-                finally:
-                    group.cancel_scope.cancel()
+            pit, job = await server.run_job(request, key, work)
         finally:
-            server.waiting -= 1
             server.busy.discard(id(player))
-            if tab.job is job:
-                tab.job = None
         if job.cancelled:
             raise Refused(409, "stopped: a newer request from the same tab replaced this one, "
                                "or the client went away")
@@ -244,6 +227,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
         WebSocketRoute("/api/analyze", analyze),
     ]
     routes += learn.routes(server)      # /api/puzzle, /api/puzzle/answer, /api/explain
+    routes += records.routes(server)        # the history and the review: mancala.web.records
     middleware = []
     if allowed_hosts is not None:
         from starlette.middleware import Middleware

@@ -12,10 +12,10 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
-from mancala.errors import RequestError
+from mancala.errors import RequestError, quote
 from mancala.limits import parse_whole
 from mancala.untrusted import read_json
 from mancala.web import api
@@ -33,6 +33,7 @@ MAX_SEARCHES = 2                # engine searches running at once, across all cl
 MAX_TABS = 16                   # tabs whose computer players are kept...
 MAX_TABLE_MB = 1024             # ...while their tables total at most this (idle ones go first)
 IDLE_SECONDS = 600.0            # a player unused this long is dropped, its table freed
+DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
 
 
 class Refused(Exception):
@@ -77,11 +78,22 @@ def same_origin(headers: Any) -> bool:
     return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
 
 
+TAB_ID_CHARS = 64               # a tab's name: at most this long
+
+
+def tab_name(value: Any) -> str:
+    """A request's ``tab`` (a name a browser tab sends with its requests), else RequestError."""
+    if not isinstance(value, str) or len(value) > TAB_ID_CHARS:
+        raise RequestError(f"tab is a name of at most {TAB_ID_CHARS} characters, not {quote(value)}")
+    return value
+
+
 class Job:
     """One search a tab asked for: stoppable from the event loop thread."""
 
     def __init__(self) -> None:
-        self.cancelled = False
+        self.cancelled = False          # replaced by the tab's newer request, or its client went away
+        self.timed_out = False          # its time ran out
         self.engine = None
 
     def stop(self) -> None:
@@ -150,6 +162,50 @@ class Server:
                     anyio.from_thread.run_sync(limiter.release_on_behalf_of, token)
         return await anyio.to_thread.run_sync(in_thread)
 
+    async def run_job(self, request: "Request", key: str, work: Callable[..., Any], *,
+                      in_turns: bool = False, seconds: Optional[float] = None) -> Tuple[Any, Job]:
+        """``work(job)`` in a worker thread for a tab's request (``key``: its tab, ""
+        for none), in one of the search slots; with ``in_turns``, ``work(job,
+        take_turns)`` as :meth:`run_in_turns` runs it. The tab's older job is
+        stopped (``cancelled``); a client that hangs up stops this one (``cancelled``),
+        and so does ``seconds`` passing (``timed_out``). Returns (what ``work``
+        returned, the job), and counts the request in :attr:`waiting` meanwhile."""
+        tab = self.tab(key) if key else Tab()
+        if tab.job is not None:         # this tab's last request is out of date
+            tab.job.cancelled = True
+            tab.job.stop()
+        job = tab.job = Job()
+
+        async def watch() -> None:      # a client that has gone stops its search
+            while not await request.is_disconnected():
+                await anyio.sleep(DISCONNECT_POLL)
+            job.cancelled = True
+            job.stop()
+
+        async def clock() -> None:
+            await anyio.sleep(seconds)
+            job.timed_out = True
+            job.stop()
+
+        self.waiting += 1
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(watch)
+                if seconds is not None:
+                    group.start_soon(clock)
+                try:
+                    if in_turns:
+                        done = await self.run_in_turns(lambda take_turns: work(job, take_turns))
+                    else:
+                        done = await self.run(lambda: work(job))
+                finally:
+                    group.cancel_scope.cancel()
+        finally:
+            self.waiting -= 1
+            if tab.job is job:
+                tab.job = None
+        return done, job
+
     def endgame(self, capture: str):
         """The endgame database cached for a capture rule (None if none is), looked
         for once per rule and shared by every analysis (it is only read)."""
@@ -199,5 +255,5 @@ class Server:
         return tab
 
 
-__all__ = ["Server", "Job", "Tab", "Refused", "decode", "read_body", "same_origin", "MAX_BODY",
-           "MAX_SEARCHES"]
+__all__ = ["Server", "Job", "Tab", "Refused", "decode", "read_body", "same_origin", "tab_name",
+           "MAX_BODY", "MAX_SEARCHES", "TAB_ID_CHARS"]

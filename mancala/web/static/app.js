@@ -3,6 +3,10 @@
 // computer's moves and streams the analysis; this script only shows them.
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
 // The board's geometry, the levels and the seeds range come from /api/info.
+// Other pages' scripts (records.js: the history and the review) hear about the game
+// through events on document: kalah:game (a game set up: new, loaded, from a link),
+// kalah:over (a move played here ended it), kalah:shown (another position shown) and
+// kalah:view (another view opened: the nav's links, each view a .view element).
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 let NAMES = [];         // the sides as people read them: South, North
@@ -253,6 +257,7 @@ async function play(pit, how = "") {
     busy = false;
     draw();
     changed();
+    if (view.game_over && game.cursor === game.moves.length) tell("kalah:over", { position: view.position });
   } catch (error) {
     if (mine === epoch) { fail(error.message); busy = false; draw(); }
   } finally {
@@ -294,6 +299,11 @@ function changed() {
   writeHash();
   analyse();
   computerMove();
+  tell("kalah:shown", { position: view.position, game_over: view.game_over });
+}
+
+function tell(name, detail) {
+  document.dispatchEvent(new CustomEvent(name, { detail: { ...detail, players: { ...game.players } } }));
 }
 
 async function computerMove() {
@@ -379,7 +389,7 @@ function send(message) {
 
 function analyse() {
   const rows = $("analysis-rows");
-  if (!$("analyse").checked || !view) {
+  if (!$("analyse").checked || !view || shownView() !== "play") {
     send({ type: "stop" });
     rows.replaceChildren();
     $("analysis-status").textContent = "Analysis off";
@@ -512,6 +522,7 @@ function setGame(state, players) {
   epoch++;
   busy = false;
   view = state;
+  tell("kalah:game", { start: { ...game.start }, moves: game.moves.slice() });
   draw();
   changed();
 }
@@ -627,11 +638,35 @@ async function load(file) {
   }
 }
 
+// -- views: the game, and the pages other scripts fill (each a .view element, #view-NAME) --
+
+function shownView() { return document.body.dataset.view || "play"; }
+
+function viewLinks() { return [...document.querySelectorAll("#views a[data-view]")]; }
+
+function showView(name, push = false, first = false) {
+  const link = viewLinks().find((a) => a.dataset.view === name) || viewLinks()[0];
+  name = link.dataset.view;
+  if (push && location.pathname !== link.pathname) history.pushState(null, "", link.pathname + location.search + location.hash);
+  document.querySelectorAll(".view").forEach((section) => { section.hidden = section.id !== `view-${name}`; });
+  viewLinks().forEach((a) => (a === link ? a.setAttribute("aria-current", "page") : a.removeAttribute("aria-current")));
+  const changedView = shownView() !== name;
+  document.body.dataset.view = name;
+  if (changedView) analyse();
+  if (changedView || first) document.dispatchEvent(new CustomEvent("kalah:view", { detail: { name } }));
+}
+
+function viewOfPath() {
+  const link = viewLinks().find((a) => a.pathname === location.pathname);
+  return link ? link.dataset.view : "play";
+}
+
 // -- keys and start ---------------------------------------------------------------------
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea, dialog")) return;
+  if (shownView() !== "play") return;
   const key = event.key.toLowerCase();
   if (key >= "1" && key <= String(geometry.pits) && view) {
     humanMove(Number(key) - 1, view.to_move);
@@ -651,6 +686,13 @@ async function main() {
     return;
   }
   buildBoard();
+  document.body.dataset.view = viewOfPath();
+  viewLinks().forEach((a) => a.addEventListener("click", (event) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    showView(a.dataset.view, true);
+  }));
+  window.addEventListener("popstate", () => showView(viewOfPath()));
   const chosen = new URLSearchParams(location.search).get("speed");
   if (chosen in SPEEDS) speed = SPEEDS[chosen];
   $("new-game").addEventListener("click", openNewGame);
@@ -677,6 +719,7 @@ async function main() {
     const state = await call("/api/validate", { position: position() }).catch((error) => { fail(error.message); });
     if (state) setGame(state, game.players);
   }
+  showView(viewOfPath(), false, true);
   performance.mark("ready");     // the first position drawn (bench/web_load.py reads it)
   document.body.dataset.ready = "1";
 }

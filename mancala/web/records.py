@@ -1,0 +1,301 @@
+"""The web app's records: games finished in the page kept in the history, the
+history with the rating's curve, and the review of a game (issue 25, parts 2-3).
+
+A thin transport over the library: :class:`mancala.history.History` keeps and
+rates the games (the terminal's database, in the same data folder),
+:func:`mancala.review.review_game` reviews them. Nothing here decides a result
+or a value: the server replays the moves (``History.record`` does, again) and
+never takes a client's word for who won.
+
+==========================  ===============================================
+``POST /api/finish``        a game finished in the page, kept once per game id
+``GET /api/history``        the games kept and the rating's series
+``POST /api/review``        every move of a game reviewed (a worker thread)
+==========================  ===============================================
+
+Only the app's own page (or a client that is not a browser: no ``Origin``)
+may keep a game: a page of another site cannot write the history from a
+visitor's browser. :func:`routes` gives them to :func:`mancala.web.app.create_app`. The
+functions above it read requests and write answers without the web (JSON in,
+JSON out, :class:`mancala.errors.InputError` for bad input), as
+:mod:`mancala.web.api` does.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from mancala import history as _history
+from mancala import review as _review
+from mancala.board import Board
+from mancala.errors import HistoryError, RequestError, SearchStoppedError, quote
+from mancala.geometry import SIDE_KEYS, PovScore
+from mancala.limits import check_whole, parse_whole
+from mancala.rating import Rating, level_is_provisional
+from mancala.web import api
+from mancala.web.server import Job, Refused, tab_name
+
+GAME_ID_CHARS = 64          # a game's id (the page makes one per game): at most this long
+KEEP_IDS = 4096             # game ids remembered, so a repeated request records nothing (oldest forgotten)
+MAX_REVIEW_MOVES = 400      # longer games are not reviewed here (the terminal's review has no cap)
+MAX_REVIEW_SECONDS = 180.0  # a review still running after this is stopped (503)
+
+
+# -- POST /api/finish ------------------------------------------------------------------
+
+def finish_request(data: Any) -> Tuple[str, Tuple[str, str], Dict[str, Any], Board]:
+    """``{"position", "players", "game"}``: (game id, (south, north), position, board).
+
+    Only a finished game from a start (the history keeps rules and moves, not
+    a board set by hand); the players are the page's levels. RequestError or
+    what :func:`mancala.web.api.parse_position` raises otherwise.
+    """
+    data = api.fields(data, "the request", {"position", "players", "game"},
+                      {"position", "players", "game"})
+    game_id = data["game"]
+    if not isinstance(game_id, str) or not game_id or len(game_id) > GAME_ID_CHARS:
+        raise RequestError(f"game is the page's name for the game, 1 to {GAME_ID_CHARS} "
+                           f"characters, not {quote(game_id)}")
+    players = api.players(data["players"], required=True)
+    spec, board = api.parse_position(data["position"])
+    if "board" in spec:
+        raise RequestError("only a game from a start is kept in the history "
+                           "(it keeps the rules and the moves, not a board set by hand)")
+    if not board.is_game_over():
+        raise RequestError(f"the game is not over after its {len(spec['moves'])} moves; "
+                           "only finished games are kept")
+    return game_id, players, spec, board
+
+
+def rating_json(rating: Optional[Rating]) -> Optional[Dict[str, float]]:
+    """A rating with its 95% interval (:meth:`Rating.interval`), or None."""
+    if rating is None:
+        return None
+    low, high = rating.interval()
+    return {"rating": round(rating.rating, 2), "rd": round(rating.rd, 2),
+            "low": round(low, 2), "high": round(high, 2)}
+
+
+def finish_answer(kept: _history.GameRecord, notices: List[str], new: bool) -> Dict[str, Any]:
+    """What the page shows once a game is kept: the game and the rating it moved."""
+    change = None if not kept.rated else round(kept.after.rating - kept.before.rating, 2)
+    return {"new": new, "game": kept.to_json(), "rated": kept.rated,
+            "rating": rating_json(kept.after), "change": change, "notices": list(notices)}
+
+
+class Finished:
+    """The games this server has kept, by the page's game id (the last
+    :data:`KEEP_IDS`): the same game sent again (a retry, a second click, the
+    last move undone and played again) is answered as kept, never kept twice."""
+
+    def __init__(self) -> None:
+        self.games: "OrderedDict[str, Dict[str, Any]]" = OrderedDict()
+
+    def claim(self, game_id: str, key: tuple) -> Tuple[Dict[str, Any], bool]:
+        """(the entry of ``game_id``, whether this request is the one to record it).
+
+        Refused (409) when the id was kept with other moves or players.
+        """
+        entry = self.games.get(game_id)
+        if entry is not None:
+            if entry["key"] != key:
+                number = entry["answer"]["game"]["id"] if entry.get("answer") else None
+                kept = f" (game {number})" if number else ""
+                raise Refused(409, f"this game is already in the history{kept} with other moves; "
+                                   "a game is kept once, as it first ended")
+            return entry, False
+        import anyio
+        entry = {"key": key, "done": anyio.Event(), "answer": None, "error": None}
+        self.games[game_id] = entry
+        while len(self.games) > KEEP_IDS:
+            self.games.popitem(last=False)
+        return entry, True
+
+    def forget(self, game_id: str) -> None:
+        self.games.pop(game_id, None)
+
+
+# -- GET /api/history ------------------------------------------------------------------
+
+def history_answer(games: List[_history.GameRecord], notices: List[str], path: str,
+                   last: Optional[int] = None) -> Dict[str, Any]:
+    """The history page's data: the games (``history --json``'s form; the last
+    ``last`` of them), the rating now and its series over every rated game."""
+    rated = [game for game in games if game.rated]
+    series = [dict(rating_json(game.after), id=game.id, finished=game.finished,
+                   opponent=game.players[1 - game.human], result=game.result)
+              for game in rated]
+    shown = games[-last:] if last else games
+    return {"file": path, "count": len(games), "games": [game.to_json() for game in shown],
+            "rating": rating_json(rated[-1].after) if rated else None,
+            "start": rating_json(Rating()), "rated_games": len(rated), "series": series,
+            "provisional": level_is_provisional(), "notices": list(notices)}
+
+
+def history_last(query: Any) -> Optional[int]:
+    """The ``last`` query parameter: how many games to list (None: all)."""
+    text = query.get("last")
+    if text is None:
+        return None
+    return check_whole(parse_whole(text), "last (games to list)", 1, 10 ** 9, given=text)
+
+
+# -- POST /api/review ------------------------------------------------------------------
+
+def review_request(data: Any) -> Tuple[Dict[str, Any], str]:
+    """``{"position", "tab"?}``: (the game's position, the tab's name)."""
+    data = api.fields(data, "the request", {"position", "tab"}, {"position"})
+    tab = tab_name(data.get("tab", ""))
+    spec, _ = api.parse_position(data["position"])
+    if "board" in spec:
+        raise RequestError("only a game from a start can be reviewed "
+                           "(the review replays it from its rules)")
+    if not spec["moves"]:
+        raise RequestError("the game has no moves to review")
+    if len(spec["moves"]) > MAX_REVIEW_MOVES:
+        raise RequestError(f"the game has {len(spec['moves']):,} moves; the web reviews at most "
+                           f"{MAX_REVIEW_MOVES} (python -m mancala review has no limit)")
+    return spec, tab
+
+
+def review_answer(review: _review.Review, seconds: float) -> Dict[str, Any]:
+    """The review: each move as ``review --json`` prints it, with South's view of
+    the value before and after it (for the chart), and each side's summary."""
+    moves = []
+    for move in review.moves:
+        entry = move.to_json()
+        entry["south_before"] = PovScore(move.value_before, move.side).south()
+        entry["south_after"] = PovScore(move.value_after, move.side).south()
+        moves.append(entry)
+    return {"seeds": review.seeds, "capture": review.capture, "moves": moves,
+            "summary": {key: review.summary(side) for side, key in enumerate(SIDE_KEYS)},
+            "marks": [{"mark": name, "least": least} for name, least in _review.MARKS],
+            "nodes": _review.DEFAULT_NODES, "depth": _review.DEFAULT_DEPTH,
+            "seconds": round(seconds, 3)}
+
+
+class Stopped(Exception):
+    """A review stopped between two searches (its job cancelled or out of time)."""
+
+
+class StoppableEngine:
+    """The engine a review uses, as :func:`mancala.review.review_game` calls it
+    (``solve``, ``analyse``), refusing to start a search once the job is
+    cancelled or its time is up: ``Engine.stop()`` ends the running search,
+    this ends the review."""
+
+    def __init__(self, engine: Any, job: Job) -> None:
+        self.engine = engine
+        self.job = job
+
+    def check(self) -> None:
+        if self.job.cancelled or self.job.timed_out:
+            raise Stopped()
+
+    def solve(self, *args: Any, **kwargs: Any) -> Any:
+        self.check()
+        return self.engine.solve(*args, **kwargs)
+
+    def analyse(self, *args: Any, **kwargs: Any) -> Any:
+        self.check()
+        return self.engine.analyse(*args, **kwargs)
+
+
+# -- the routes --------------------------------------------------------------------------
+
+def routes(server: Any) -> list:
+    """The records' routes, for :func:`mancala.web.app.create_app` to add."""
+    import anyio
+    from starlette.requests import Request
+    from starlette.routing import Route
+
+    from mancala.engine import Engine
+    from mancala.web.app import MAX_WAITING, RETRY_AFTER, endpoint
+    from mancala.web.server import MAX_SEARCHES, decode, read_body, same_origin
+
+    finished = Finished()
+
+    @endpoint
+    async def finish(request: Request) -> Dict[str, Any]:
+        if not same_origin(request.headers):    # a page of another site may not write the history
+            raise Refused(403, "another site's page may not keep games in this history")
+        game_id, players, spec, board = finish_request(decode(await read_body(request)))
+        key = (players, spec["seeds"], spec["capture"], tuple(spec["moves"]))
+        entry, mine = finished.claim(game_id, key)
+        if not mine:
+            await entry["done"].wait()
+            if entry["error"] is not None:
+                raise entry["error"]
+            return dict(entry["answer"], new=False)
+
+        def record() -> Tuple[_history.GameRecord, List[str]]:
+            return _history.record_game(players[0], players[1], spec["seeds"], spec["capture"],
+                                        spec["moves"])
+        try:
+            kept, notices = await anyio.to_thread.run_sync(record)
+            entry["answer"] = finish_answer(kept, notices, True)
+        except BaseException as exc:
+            finished.forget(game_id)            # not kept: the page may try again
+            entry["error"] = (Refused(503, f"the game could not be kept: {exc}")
+                              if isinstance(exc, HistoryError) else exc)
+            raise entry["error"] from None
+        finally:
+            entry["done"].set()             # those waiting for the same game read the answer
+        return entry["answer"]
+
+    @endpoint
+    async def history(request: Request) -> Dict[str, Any]:
+        last = history_last(request.query_params)
+        kept = _history.History()
+
+        def read() -> List[_history.GameRecord]:
+            return kept.games()
+        try:
+            games = await anyio.to_thread.run_sync(read)
+        except HistoryError as exc:
+            raise Refused(503, f"the history cannot be read: {exc}") from None
+        return history_answer(games, kept.notices, str(kept.path), last)
+
+    @endpoint
+    async def review(request: Request) -> Dict[str, Any]:
+        spec, key = review_request(decode(await read_body(request)))
+        if server.waiting >= MAX_SEARCHES + MAX_WAITING:
+            raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
+                               f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
+        started = time.monotonic()
+
+        def work(job: Job, take_turns: Callable[[], None]) -> Optional[_review.Review]:
+            engine = job.engine = Engine(hash_mb=_review.REVIEW_HASH_MB)
+            engine.endgame = server.endgame(spec["capture"]) or "auto"     # one database, shared
+
+            def progress(done: int, total: int) -> None:
+                take_turns()            # a long review lets waiting searches run between moves
+            try:
+                return _review.review_game(spec["seeds"], spec["capture"], spec["moves"],
+                                           StoppableEngine(engine, job), progress=progress)
+            except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
+                return None
+            finally:
+                job.engine = None
+
+        reviewed, job = await server.run_job(request, "review\n" + key if key else "", work,
+                                             in_turns=True, seconds=MAX_REVIEW_SECONDS)
+        if reviewed is None:
+            if job.timed_out and not job.cancelled:
+                raise Refused(503, f"the review took more than {MAX_REVIEW_SECONDS:g} s and was "
+                                   "stopped; python -m mancala review has no limit")
+            raise Refused(409, "stopped: a newer review from the same tab replaced this one, "
+                               "or the client went away")
+        return review_answer(reviewed, time.monotonic() - started)
+
+    return [
+        Route("/api/finish", finish, methods=["POST"]),
+        Route("/api/history", history),
+        Route("/api/review", review, methods=["POST"]),
+    ]
+
+
+__all__ = ["routes", "finish_request", "finish_answer", "history_answer", "review_request",
+           "review_answer", "Finished", "StoppableEngine", "MAX_REVIEW_MOVES",
+           "MAX_REVIEW_SECONDS", "GAME_ID_CHARS"]

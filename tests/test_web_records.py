@@ -1,0 +1,349 @@
+"""The web app's records (mancala.web.records) through Starlette's in-process test
+client: games finished in the page kept in the history (/api/finish), the history
+with the rating's series (/api/history), and the review of a game (/api/review).
+
+Expected values come from elsewhere: a Kalah(6,1) game worked by hand, the
+history database read back with mancala.history (what the terminal's
+``history`` reads), and mancala.review called directly on the same literal game.
+Every test has its own MANCALA_HOME: the real history is never touched.
+"""
+import threading
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from conftest import assert_refused  # noqa: E402
+
+from mancala import review as library_review  # noqa: E402
+from mancala.history import History  # noqa: E402
+from mancala.web import app as web  # noqa: E402
+from mancala.web import records  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+# A whole Kalah(6,1) game worked by hand (tests/test_history.py draws it move by move):
+# South 6 (extra turn), South 5 captures 2, North 5, South 4 captures 2, North 4 captures 2,
+# South 3 captures 2, North 6 empties North's row: South sweeps 2. South 9, North 3.
+GAME = [5, 4, 4, 3, 3, 2, 5]
+POSITION = {"seeds": 1, "capture": "standard", "moves": GAME}
+PLAYERS = {"south": "human", "north": "random"}
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    path = tmp_path / "home"
+    monkeypatch.setenv("MANCALA_HOME", str(path))
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path / "empty-cache"))   # no endgame database
+    return path
+
+
+@pytest.fixture
+def client(home):
+    with TestClient(web.create_app()) as c:
+        yield c
+
+
+def kept(home):
+    """The games in the history file, read as the terminal's history command reads them."""
+    return History(home / "history.sqlite3").games()
+
+
+def finish(client, game="game-1", position=POSITION, players=PLAYERS):
+    return client.post("/api/finish", json={"position": position, "players": players, "game": game})
+
+
+def first_moves_game(seeds, capture):
+    """A finished game (by mancala.Board's rules): each mover's leftmost legal pit."""
+    from mancala import Board
+    board = Board(seeds=seeds, capture=capture)
+    while not board.is_game_over():
+        board.push(board.legal_moves[0])
+    return [record.pit for record in board.move_stack]
+
+
+# -- /api/finish ---------------------------------------------------------------------------
+
+def test_a_finished_game_is_kept_with_its_score_and_the_rating_it_moved(client, home):
+    response = finish(client)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    game = answer["game"]
+    assert answer["new"] is True
+    assert game["score"] == {"south": 9, "north": 3} and game["result"] == "south"   # by hand
+    assert game["players"] == PLAYERS and game["pit_indices"] == GAME
+    assert (game["seeds"], game["capture"], game["human"]) == (1, "standard", 0)
+    [record] = kept(home)
+    assert record.to_json() == game                        # the answer is what the file holds
+    assert answer["rated"] and record.before.rating == 1500.0     # a newcomer's rating first
+    assert answer["rating"]["rating"] == round(record.after.rating, 2)
+    low, high = record.after.interval()
+    assert (answer["rating"]["low"], answer["rating"]["high"]) == (round(low, 2), round(high, 2))
+    assert answer["change"] == round(record.after.rating - 1500.0, 2) and answer["change"] > 0
+
+
+def test_the_same_game_sent_again_is_kept_once(client, home):
+    first = finish(client).json()
+    again = finish(client)
+    assert again.status_code == 200
+    assert again.json()["new"] is False and again.json()["game"] == first["game"]
+    assert len(kept(home)) == 1
+
+
+def test_another_ending_under_a_kept_games_id_is_refused(client, home):
+    assert finish(client).status_code == 200
+    other = {"seeds": 1, "capture": "none", "moves": first_moves_game(1, "none")}
+    assert_refused(finish(client, position=other), 409, "already in the history", "game 1")
+    assert len(kept(home)) == 1
+    assert finish(client, game="game-2", position=other).status_code == 200
+    assert [g.capture for g in kept(home)] == ["standard", "none"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"position": dict(POSITION, moves=GAME[:-1]), "players": PLAYERS, "game": "g"},
+     ("not over after its 6 moves",)),
+    ({"position": POSITION, "players": PLAYERS, "game": "g", "result": "south"},
+     ("unknown field 'result'",)),
+    ({"position": dict(POSITION, moves=GAME + [0]), "players": PLAYERS, "game": "g"},
+     ("move 8",)),
+    ({"position": dict(POSITION, moves=[5, 5]), "players": PLAYERS, "game": "g"}, ("move 2",)),
+    ({"position": {"board": [0, 0, 0, 0, 0, 0, 10, 1, 0, 0, 0, 0, 0, 1]}, "players": PLAYERS,
+      "game": "g"}, ("only a game from a start",)),
+    ({"position": POSITION, "players": {"south": "human"}, "game": "g"}, ("no 'north'",)),
+    ({"position": POSITION, "players": {"south": "human", "north": "engine:evil"}, "game": "g"},
+     ("the north player is one of",)),
+    ({"position": POSITION, "players": PLAYERS, "game": ""}, ("game is the page's name",)),
+    ({"position": POSITION, "players": PLAYERS, "game": "x" * 65}, ("1 to 64 characters",)),
+    ({"position": POSITION, "players": PLAYERS}, ("no 'game'",)),
+    ([1, 2], ("a JSON object",)),
+])
+def test_a_forged_or_bad_finish_is_refused_and_nothing_is_kept(client, home, body, words):
+    assert_refused(client.post("/api/finish", json=body), 400, *words)
+    assert kept(home) == []
+
+
+def test_a_game_between_two_computers_is_kept_and_rates_nobody(client, home):
+    answer = finish(client, players={"south": "random", "north": "ai:easy"}).json()
+    assert answer["rated"] is False and answer["rating"] is None and answer["change"] is None
+    assert answer["game"]["human"] is None
+    [record] = kept(home)
+    assert record.players == ("random", "ai:easy") and not record.rated
+
+
+def test_games_finished_at_once_are_all_kept_with_one_chain_of_ratings(client, home):
+    count = 8
+    answers = [None] * count
+    start = threading.Barrier(count)
+
+    def send(index):
+        start.wait()
+        answers[index] = finish(client, game=f"tab-{index}",
+                                players={"south": "human", "north": "ai:easy"})
+    threads = [threading.Thread(target=send, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert all(answer is not None and answer.status_code == 200 for answer in answers)
+    games = kept(home)
+    assert len(games) == count
+    assert sorted(answer.json()["game"]["id"] for answer in answers) == [g.id for g in games]
+    for earlier, later in zip(games, games[1:]):        # each game rated after the one before
+        assert later.before == earlier.after
+
+
+def test_another_sites_page_may_not_keep_a_game(client, home):
+    body = {"position": POSITION, "players": PLAYERS, "game": "g"}
+    refused = client.post("/api/finish", json=body, headers={"origin": "http://evil.example"})
+    assert_refused(refused, 403, "another site's page")
+    assert kept(home) == []
+    same = client.post("/api/finish", json=body, headers={"origin": "http://testserver"})
+    assert same.status_code == 200 and len(kept(home)) == 1
+
+
+def test_a_bounded_fuzz_of_the_records_endpoints(client, home):
+    """Fixed seed: fields swapped for values of other JSON types; 0 answers of 500,
+    one-line errors, and only finished games kept."""
+    import json
+    import random
+    import time
+    rng = random.Random(25)
+    values = [None, True, False, 0, -1, 10 ** 30, 2.5, "", "x" * 300, "human", [], [1, 2], {},
+              {"south": "human"}, [[]], -0.0]
+    base = {
+        "/api/finish": {"position": POSITION, "players": PLAYERS, "game": "g"},
+        "/api/review": {"position": POSITION, "tab": "fuzz"},
+    }
+    position_fields = {"seeds": 1, "capture": "standard", "moves": GAME, "board": [1] * 14,
+                       "to_move": 0}
+    seen = {}
+    deadline = time.monotonic() + 8
+    for count in range(400):
+        if time.monotonic() > deadline:
+            break
+        path = rng.choice(sorted(base))
+        body = json.loads(json.dumps(base[path]))
+        roll = rng.random()
+        if roll < 0.4:
+            body[rng.choice(sorted(body) + ["extra"])] = rng.choice(values)
+        elif roll < 0.8:
+            position = {k: v for k, v in position_fields.items() if rng.random() < 0.7}
+            position[rng.choice(sorted(position_fields))] = rng.choice(values)
+            body["position"] = position
+        else:
+            body = rng.choice(values)
+        response = client.post(path, json=body)
+        seen[response.status_code] = seen.get(response.status_code, 0) + 1
+        assert response.status_code in (200, 400, 409), (path, body, response.text)
+        if response.status_code != 200:
+            assert_refused(response, response.status_code)
+    assert seen.get(400, 0) > 20 and sum(seen.values()) > 60, seen
+    for game in kept(home):
+        assert game.south_store + game.north_store == 12          # Kalah(6,1): every seed home
+    for response in (client.get("/api/history?last="), client.get("/api/history?last=%00")):
+        assert_refused(response, 400)
+
+
+def test_a_history_that_cannot_be_written_is_a_one_line_503(client, home):
+    home.parent.mkdir(exist_ok=True)
+    home.write_text("a file where the data folder should be")
+    assert_refused(finish(client), 503, "could not be kept", "game history")
+    assert_refused(finish(client), 503, "could not be kept")        # not remembered as kept
+
+
+# -- /api/history --------------------------------------------------------------------------
+
+def test_the_history_lists_the_games_and_the_ratings_series(client, home):
+    empty = client.get("/api/history").json()
+    assert (empty["count"], empty["games"], empty["rating"], empty["series"]) == (0, [], None, [])
+    assert empty["start"]["rating"] == 1500.0 and empty["start"]["low"] == 800.0   # 1500 -+ 2 x 350
+    finish(client, game="a")
+    finish(client, game="b", players={"south": "ai:easy", "north": "random"})
+    finish(client, game="c", players={"south": "human", "north": "ai:easy"})
+    answer = client.get("/api/history").json()
+    games = kept(home)
+    assert answer["games"] == [game.to_json() for game in games]
+    assert answer["count"] == 3 and answer["rated_games"] == 2
+    assert [point["id"] for point in answer["series"]] == [1, 3]      # the rated games only
+    for point, game in zip(answer["series"], [games[0], games[2]]):
+        assert point["rating"] == round(game.after.rating, 2)
+        assert point["low"] == round(game.after.rating - 2 * game.after.rd, 2)
+        assert point["high"] == round(game.after.rating + 2 * game.after.rd, 2)
+    assert answer["series"][1]["opponent"] == "ai:easy"
+    assert answer["rating"] == {k: v for k, v in answer["series"][-1].items()
+                                if k in ("rating", "rd", "low", "high")}
+    assert answer["file"] == str(home / "history.sqlite3")
+    last = client.get("/api/history?last=1").json()
+    assert last["games"] == [games[-1].to_json()] and last["count"] == 3
+    assert len(last["series"]) == 2                    # the curve is always the whole
+
+
+@pytest.mark.parametrize("query", ["last=0", "last=x", "last=-1", "last=1.5", "last=" + "9" * 40])
+def test_a_bad_last_is_refused(client, query):
+    assert_refused(client.get(f"/api/history?{query}"), 400, "last (games to list)")
+
+
+# -- /api/review ---------------------------------------------------------------------------
+
+def review(client, position, tab=None):
+    body = {"position": position}
+    if tab is not None:
+        body["tab"] = tab
+    return client.post("/api/review", json=body)
+
+
+def test_the_review_of_the_hand_worked_game_is_the_librarys(client):
+    answer = review(client, POSITION).json()
+    direct = library_review.review_game(1, "standard", GAME)
+    assert [{k: v for k, v in move.items() if k not in ("south_before", "south_after")}
+            for move in answer["moves"]] == [move.to_json() for move in direct.moves]
+    # North's first move (move 3, pit 5): every other move keeps -2, it gets -6 (the
+    # library's docstring works it); South's view is the negation
+    third = answer["moves"][2]
+    assert (third["loss"], third["mark"], third["best_indices"]) == (4, "mistake", [1, 2, 3, 5])
+    assert (third["south_before"], third["south_after"]) == (2, 6)
+    assert answer["summary"]["north"] == direct.summary(1)
+    assert answer["summary"]["south"]["moves"] == 4
+    assert [m["mark"] for m in answer["marks"]] == ["inaccuracy", "mistake", "blunder"]
+
+
+def test_the_review_of_an_opening_searched_is_the_librarys_too(client):
+    moves = [2, 5, 0, 4]        # Kalah(6,4): too early to solve, searched 14 moves deep
+    answer = review(client, {"seeds": 4, "capture": "standard", "moves": moves}).json()
+    direct = library_review.review_game(4, "standard", moves)
+    assert [move.to_json() for move in direct.moves] == \
+        [{k: v for k, v in move.items() if k not in ("south_before", "south_after")}
+         for move in answer["moves"]]
+    assert any(not move["exact"] for move in answer["moves"])
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"position": {"board": [0, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0], "moves": [5]}},
+     ("only a game from a start",)),
+    ({"position": {"seeds": 4, "moves": []}}, ("no moves to review",)),
+    ({"position": {"seeds": 4, "moves": [2, 2]}}, ("move 2",)),     # pit 3 ends in the store: 3 again is empty
+    ({"position": {"seeds": 13, "moves": [0]}}, ("seeds per pit",)),
+    ({"position": POSITION, "tab": 5}, ("tab is a name",)),
+    ({"position": POSITION, "nodes": 10 ** 12}, ("unknown field 'nodes'",)),
+    ({}, ("no 'position'",)),
+])
+def test_a_bad_review_request_is_refused(client, body, words):
+    assert_refused(client.post("/api/review", json=body), 400, *words)
+
+
+def test_a_game_longer_than_the_cap_is_refused(client, monkeypatch):
+    monkeypatch.setattr(records, "MAX_REVIEW_MOVES", 6)
+    assert_refused(review(client, POSITION), 400, "7 moves", "at most 6")
+
+
+# a Kalah(6,6) game's first 24 moves: far from solved, each move a 14-deep search
+LONG = {"seeds": 6, "capture": "standard",
+        "moves": [0, 5, 1, 0, 2, 3, 1, 4, 0, 5, 2, 1, 3, 0, 4, 5, 1, 2, 0, 3, 4, 1, 5, 0]}
+
+
+def legal(position):
+    from mancala import Board
+    board = Board(seeds=position["seeds"])
+    played = []
+    for pit in position["moves"]:
+        if pit not in board.legal_moves:
+            pit = board.legal_moves[0]
+        board.push(pit)
+        played.append(pit)
+        if board.is_game_over():
+            break
+    return dict(position, moves=played)
+
+
+def test_a_newer_review_from_the_same_tab_stops_the_older_one(client):
+    long = legal(LONG)
+    answers = {}
+    thread = threading.Thread(target=lambda: answers.setdefault("old", review(client, long, "t")))
+    thread.start()
+    server = client.app.state.server
+    for _ in range(500):                # until the old review holds the tab
+        if server.tabs.get("review\nt") and server.tabs["review\nt"].job is not None:
+            break
+        threading.Event().wait(0.01)
+    newer = review(client, POSITION, "t")
+    thread.join(60)
+    assert not thread.is_alive()
+    assert newer.status_code == 200
+    assert_refused(answers["old"], 409, "stopped")
+
+
+def test_a_review_past_its_time_is_stopped_with_one_line(client, monkeypatch):
+    monkeypatch.setattr(records, "MAX_REVIEW_SECONDS", 0.3)
+    assert_refused(review(client, legal(LONG)), 503, "took more than 0.3 s")
+
+
+def test_the_records_page_and_script_are_served(client):
+    page = client.get("/history")
+    assert page.status_code == 200 and b'id="view-records"' in page.content
+    assert b'src="/records.js"' in page.content and b'href="/history"' in page.content
+    script = client.get("/records.js")
+    assert script.status_code == 200 and b"/api/finish" in script.content
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
