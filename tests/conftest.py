@@ -17,6 +17,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from importlib import resources
 
 import pytest
@@ -257,22 +258,27 @@ def kept_games(home):
     return History(home / "history.sqlite3").games()
 
 
-def fuzzed_request(rng, base, values, position_fields, field_share=0.4, keep=0.5,
-                   extra=("extra",)):
-    """(path, body) of a bounded fuzz: a path of ``base`` (path -> a body it answers) and
-    its body with one field (or one of ``extra``) swapped for one of ``values``
-    (``field_share`` of the time), else, where the body holds a position, the position
-    cut to some of ``position_fields`` (each kept with chance ``keep``) with one of them
-    swapped (up to 0.8), else the whole body swapped."""
-    path = rng.choice(sorted(base))
-    body = json.loads(json.dumps(base[path]))
-    roll = rng.random()
-    if roll < field_share:                                  # a field of the request
-        body[rng.choice(sorted(body) + list(extra))] = rng.choice(values)
-    elif roll < 0.8 and "position" in body:                 # a field of its position
-        position = {k: v for k, v in position_fields.items() if rng.random() < keep}
-        position[rng.choice(sorted(position_fields))] = rng.choice(values)
-        body["position"] = position
-    else:                                                   # the whole body
-        body = rng.choice(values)
-    return path, body
+def fuzzed_requests(rng, base, values, position_fields, most, seconds=None, field_share=0.4,
+                    keep=0.5, extra=("extra",)):
+    """(path, body) pairs of a bounded fuzz, at most ``most`` of them and none after
+    ``seconds``: a path of ``base`` (path -> a body it answers) and its body with one
+    field (or one of ``extra``) swapped for one of ``values`` (``field_share`` of the
+    time), else, where the body holds a position, the position cut to some of
+    ``position_fields`` (each kept with chance ``keep``) with one of them swapped (up to
+    0.8), else the whole body swapped."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for _ in range(most):
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        path = rng.choice(sorted(base))
+        body = json.loads(json.dumps(base[path]))
+        roll = rng.random()
+        if roll < field_share:                                  # a field of the request
+            body[rng.choice(sorted(body) + list(extra))] = rng.choice(values)
+        elif roll < 0.8 and "position" in body:                 # a field of its position
+            position = {k: v for k, v in position_fields.items() if rng.random() < keep}
+            position[rng.choice(sorted(position_fields))] = rng.choice(values)
+            body["position"] = position
+        else:                                                   # the whole body
+            body = rng.choice(values)
+        yield path, body

@@ -18,7 +18,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the tes
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from conftest import assert_refused, fuzzed_request, shipped_puzzles  # noqa: E402
+from conftest import assert_refused, fuzzed_requests, shipped_puzzles  # noqa: E402
 
 import mancala  # noqa: E402
 from mancala import _reference as twin  # noqa: E402
@@ -331,9 +331,8 @@ def test_a_bounded_fuzz_of_the_learners_endpoints(client):
             "/api/puzzle/answer": {"attempt": attempt, "pit_index": 0}}
     fields = {"seeds": 3, "capture": "standard", "moves": [2], "board": [1] * 14, "to_move": 1}
     seen = {}
-    for _ in range(300):
-        path, body = fuzzed_request(rng, base, values, fields, field_share=0.5,
-                                    extra=("extra", "give_up"))
+    for path, body in fuzzed_requests(rng, base, values, fields, 300, field_share=0.5,
+                                      extra=("extra", "give_up")):
         response = client.post(path, json=body)
         seen[response.status_code] = seen.get(response.status_code, 0) + 1
         assert response.status_code < 500, (path, body, response.text[:200])
