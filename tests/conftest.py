@@ -3,11 +3,22 @@
 Every rule test runs on both twins, compiled and reference (the ``impl``
 fixture). The plain functions below are shared by several test modules; import
 them with ``from conftest import ...`` (pytest puts this directory on the path),
-never from another test module.
+never from another test module. The web tests' part is at the end: a real server
+in a subprocess, the browser tests' fixtures (their Selenium helpers are in
+tests/webtools.py), and what the API tests repeat.
 """
+import contextlib
 import functools
 import importlib
+import json
+import lzma
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from importlib import resources
 
 import pytest
 
@@ -156,3 +167,118 @@ def assert_refused(response, status=400, *words):
     for word in words:
         assert word in body["error"], body["error"]
     return body["error"]
+
+
+def shipped_puzzles():
+    """The shipped puzzles as the data file holds them (read here with lzma and json,
+    not through mancala.puzzles)."""
+    raw = resources.files("mancala.data").joinpath("puzzles.jsonl.xz").read_bytes()
+    return [json.loads(line) for line in lzma.decompress(raw).decode().splitlines() if line.strip()]
+
+
+# -- the web app: a real server, the browser tests' fixtures, the API tests' helpers ----------
+
+class Served:
+    """A running ``python -m mancala serve``: its process, its url (no slash at the end),
+    host and port; once it is stopped, what it wrote to stderr."""
+
+    def __init__(self, process, url):
+        self.process, self.url = process, url
+        self.host, port = url.split("://", 1)[1].split(":")
+        self.port = int(port)
+        self.stderr = None
+
+
+@contextlib.contextmanager
+def serving(cache, home):
+    """``python -m mancala serve --port 0`` with its own endgame cache and data folder
+    (MANCALA_CACHE, MANCALA_HOME): a Served. On leaving, Ctrl-C, then a kill if it has
+    not ended in 20 s."""
+    env = dict(os.environ, MANCALA_CACHE=str(cache), MANCALA_HOME=str(home))
+    process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    served = None
+    try:
+        line = process.stdout.readline()
+        assert " on http://" in line, line + process.stderr.read()
+        served = Served(process, line.split(" on ", 1)[1].split()[0].rstrip("/"))
+        yield served
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        err = process.stderr.read()
+        process.stdout.close()
+        process.stderr.close()
+        if served is not None:
+            served.stderr = err
+
+
+@pytest.fixture(scope="module")
+def server_home(tmp_path_factory):
+    """The MANCALA_HOME of a browser test module's server: the games and puzzles its
+    pages finish are kept there, never in the real history."""
+    return tmp_path_factory.mktemp("home")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, server_home):
+    """The url of a real server for a browser test module (no slash at the end),
+    keeping what it keeps in ``server_home``. (tests/test_hostile_web.py has its own:
+    a server for every test.)"""
+    # an empty cache: no endgame database another test built turns analysis into a lookup
+    with serving(tmp_path_factory.mktemp("empty-cache"), server_home) as served:
+        yield served.url
+
+
+@pytest.fixture(scope="session")
+def downloads(tmp_path_factory):
+    """Where the browser saves the files it downloads."""
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="session")
+def browser(downloads):
+    """One headless Chromium for every browser test of the session (tests/webtools.py's
+    chromium: skipped, with the reason, where there is none). A test that resizes its
+    window or opens a tab puts it back."""
+    pytest.importorskip("selenium.webdriver",
+                        reason="selenium is not installed: pip install -e '.[web-test]'")
+    from webtools import chromium
+    with chromium(downloads) as driver:
+        yield driver
+
+
+def kept_games(home):
+    """The games in a data folder's history file, read as the terminal's ``history`` reads them."""
+    from mancala.history import History
+    return History(home / "history.sqlite3").games()
+
+
+def fuzzed_requests(rng, base, values, position_fields, most, seconds=None, field_share=0.4,
+                    keep=0.5, extra=("extra",)):
+    """(path, body) pairs of a bounded fuzz, at most ``most`` of them and none after
+    ``seconds``: a path of ``base`` (path -> a body it answers) and its body with one
+    field (or one of ``extra``) swapped for one of ``values`` (``field_share`` of the
+    time), else, where the body holds a position, the position cut to some of
+    ``position_fields`` (each kept with chance ``keep``) with one of them swapped (up to
+    0.8), else the whole body swapped."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for _ in range(most):
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        path = rng.choice(sorted(base))
+        body = json.loads(json.dumps(base[path]))
+        roll = rng.random()
+        if roll < field_share:                                  # a field of the request
+            body[rng.choice(sorted(body) + list(extra))] = rng.choice(values)
+        elif roll < 0.8 and "position" in body:                 # a field of its position
+            position = {k: v for k, v in position_fields.items() if rng.random() < keep}
+            position[rng.choice(sorted(position_fields))] = rng.choice(values)
+            body["position"] = position
+        else:                                                   # the whole body
+            body = rng.choice(values)
+        yield path, body

@@ -9,10 +9,7 @@ import http.client
 import json
 import os
 import random
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 
@@ -20,37 +17,16 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 
-
-def start_server(tmp_path):
-    env = dict(os.environ, MANCALA_CACHE=str(tmp_path / "cache"))
-    process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = process.stdout.readline()
-    assert " on http://" in line, line + process.stderr.read()
-    host, port = line.split(" on http://", 1)[1].split()[0].rstrip("/").split(":")
-    return process, host, int(port)
-
-
-def stop_server(process):
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    err = process.stderr.read()
-    process.stdout.close()
-    process.stderr.close()
-    return err
+from conftest import fuzzed_requests, serving  # noqa: E402
 
 
 @pytest.fixture
 def server(tmp_path):
-    process, host, port = start_server(tmp_path)
-    server = type("Server", (), {"process": process, "host": host, "port": port})
-    yield server
-    err = stop_server(process)
-    assert "Traceback" not in err, err
+    """A server of its own for every test (conftest's serving: .process, .host, .port),
+    with no traceback on its stderr when it is stopped."""
+    with serving(tmp_path / "cache", tmp_path / "home") as served:
+        yield served
+    assert "Traceback" not in served.stderr, served.stderr
 
 
 def post(server, path, body, timeout=60):
@@ -105,21 +81,7 @@ def test_a_bounded_fuzz_of_every_endpoint(server):
     position_fields = {"seeds": 4, "capture": "standard", "moves": [2], "board": [4] * 14,
                        "to_move": 0}
     seen = {}
-    deadline = time.monotonic() + 90
-    for count in range(1200):
-        if time.monotonic() > deadline:
-            break
-        path = rng.choice(sorted(base))
-        body = json.loads(json.dumps(base[path]))
-        roll = rng.random()
-        if roll < 0.4:                                  # a field of the request
-            body[rng.choice(sorted(body) + ["extra"])] = rng.choice(values)
-        elif roll < 0.8 and "position" in body:         # a field of its position
-            position = {k: v for k, v in position_fields.items() if rng.random() < 0.5}
-            position[rng.choice(sorted(position_fields))] = rng.choice(values)
-            body["position"] = position
-        else:                                           # the whole body
-            body = rng.choice(values)
+    for path, body in fuzzed_requests(rng, base, values, position_fields, 1200, seconds=90):
         status, _, raw = post(server, path, body)
         seen[status] = seen.get(status, 0) + 1
         assert status != 500, (path, body, raw)

@@ -1,28 +1,21 @@
 """The web app in a real headless Chromium (marker ``browser``): play, undo,
 analysis, the position editor, save and load, a position from a link.
 
-The real server runs in a subprocess (``python -m mancala serve --port 0``);
-Selenium drives the operating system's chromium and chromedriver (``apt-get
-install chromium chromium-driver``), found on the PATH and passed explicitly,
-with Selenium Manager kept offline: nothing is downloaded. Where no browser
-is found the tests are skipped with the reason. Expected values come from
-mancala.Board and mancala.storage, not from the page.
+The real server runs in a subprocess (``python -m mancala serve --port 0``,
+conftest's ``server``) with its own data folder (``server_home``) and an empty
+cache; Selenium drives the operating system's chromium and chromedriver, offline
+(conftest's ``browser``, one for the session; tests/webtools.py: skipped with the
+reason where none is installed). Expected values come from mancala.Board and
+mancala.storage, not from the page.
 
 Screenshots go to ``tests/screenshots/`` (git-ignored); with
 ``MANCALA_DOCS_SCREENSHOTS=1`` the desktop and phone ones are written to
 ``docs/`` for the README.
 """
-import contextlib
 import json
-import os
 import random
 import re
-import shutil
-import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
@@ -30,119 +23,20 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
-webdriver = pytest.importorskip(
-    "selenium.webdriver", reason="selenium is not installed: pip install -e '.[web-test]'")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[web-test]'")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from conftest import kept_games, serving  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from webtools import (open_page, screenshot, screenshots_folder, slots_shown, text,  # noqa: E402
+                      wait, wait_ready)
 
 import mancala  # noqa: E402
 from mancala import storage  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-SHOTS = Path(__file__).resolve().parent / "screenshots"
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-WAIT = 60
 
-
-def find(names, fallback=None):
-    for name in names:
-        path = shutil.which(name)
-        if path:
-            return path
-    return fallback if fallback and os.access(fallback, os.X_OK) else None
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory):
-    """The server's MANCALA_HOME: the games the page finishes are kept there, never in
-    the real history."""
-    return tmp_path_factory.mktemp("home")
-
-
-@contextlib.contextmanager
-def serving(cache, home):
-    """``python -m mancala serve --port 0`` with its own cache and home: its URL."""
-    env = dict(os.environ, MANCALA_CACHE=str(cache), MANCALA_HOME=str(home))
-    process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        line = process.stdout.readline()
-        assert " on http://" in line, line + process.stderr.read()
-        yield line.split(" on ", 1)[1].split()[0]
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, home):
-    # an empty cache: no endgame database another test built turns analysis into a lookup
-    with serving(tmp_path_factory.mktemp("empty-cache"), home) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def downloads(tmp_path_factory):
-    return tmp_path_factory.mktemp("downloads")
-
-
-@pytest.fixture(scope="module")
-def browser(downloads):
-    binary = find(BROWSERS)
-    driver_path = find(["chromedriver"], "/usr/bin/chromedriver")
-    if binary is None or driver_path is None:
-        pytest.skip("no headless Chromium with chromedriver on this machine "
-                    "(apt-get install chromium chromium-driver)")
-    offline = os.environ.get("SE_OFFLINE")
-    os.environ["SE_OFFLINE"] = "true"       # Selenium Manager may not download a browser
-    try:
-        options = webdriver.ChromeOptions()
-        options.binary_location = binary
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                         "--disable-gpu", "--window-size=1280,800", "--no-first-run"):
-            options.add_argument(argument)
-        options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                                  "download.prompt_for_download": False})
-        try:
-            driver = webdriver.Chrome(service=Service(driver_path), options=options)
-        except WebDriverException as exc:
-            pytest.skip(f"chromium did not start: {str(exc).splitlines()[0]}")
-        driver.execute_cdp_cmd("Browser.setDownloadBehavior",
-                               {"behavior": "allow", "downloadPath": str(downloads)})
-        yield driver
-        driver.quit()
-    finally:
-        if offline is None:
-            del os.environ["SE_OFFLINE"]
-        else:
-            os.environ["SE_OFFLINE"] = offline
-
-
-def open_page(browser, server, hash_="", speed="off"):
-    browser.get("about:blank")
-    browser.get(f"{server}?speed={speed}#{hash_}")
-    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
-
-
-def wait(browser, condition, timeout=WAIT):
-    return WebDriverWait(browser, timeout, poll_frequency=0.02).until(condition)
-
-
-def text(browser, element_id):
-    return browser.find_element(By.ID, element_id).text
-
-
-def slots_shown(browser):
-    return browser.execute_script(
-        "return [...Array(14).keys()].map(s => Number(document.querySelector("
-        "(s === 6 || s === 13 ? '#store-' : '#pit-') + s + ' .count').textContent))")
+def open_game(browser, server, hash_="", speed="off"):
+    """The game page at the position a link's hash describes, moves shown at ``speed``."""
+    open_page(browser, f"{server}/?speed={speed}#{hash_}")
 
 
 def shown_hash(browser):
@@ -193,7 +87,7 @@ def play_south_to_the_end(browser, rng, moves=300):
 
 
 def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    open_game(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
     play_south_to_the_end(browser, random.Random(1))
     board = replay(shown_hash(browser))
     outcome = board.outcome()
@@ -211,14 +105,14 @@ def test_play_a_whole_game_against_ai_easy_by_clicking(browser, server):
 
 
 def test_two_computers_play_to_the_end_by_themselves(browser, server):
-    open_page(browser, server, "seeds=3&capture=none&south=random&north=ai:easy")
+    open_game(browser, server, "seeds=3&capture=none&south=random&north=ai:easy")
     wait(browser, lambda d: text(d, "status").startswith("Game over"))
     board = replay(shown_hash(browser))
     assert board.is_game_over() and slots_shown(browser) == board.pits
 
 
 def test_undo_takes_back_the_computers_reply_and_the_move(browser, server):
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    open_game(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
     browser.find_element(By.ID, "pit-0").click()        # pit 1: no extra turn, North replies
     wait(browser, lambda d: south_turn_or_over(d) == "turn" and moves_listed(d) >= 2)
     played = replay(shown_hash(browser))
@@ -235,7 +129,7 @@ def test_undo_takes_back_the_computers_reply_and_the_move(browser, server):
 
 
 def test_keys_alone_play_a_move(browser, server):
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=human")
+    open_game(browser, server, "seeds=4&capture=standard&south=human&north=human")
     browser.find_element(By.TAG_NAME, "body").send_keys("3")     # pit 3: an extra turn
     wait(browser, lambda d: moves_listed(d) == 1)
     assert "Extra turn" in text(browser, "announce")
@@ -248,7 +142,7 @@ def test_keys_alone_play_a_move(browser, server):
 
 def test_the_new_game_dialog_hint_and_resign(browser, server):
     from selenium.webdriver.support.ui import Select
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
+    open_game(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
     browser.find_element(By.TAG_NAME, "body").send_keys("n")
     wait(browser, lambda d: d.find_element(By.ID, "new-dialog").is_displayed())
     from mancala.rating import level_elo
@@ -275,13 +169,13 @@ def test_the_new_game_dialog_hint_and_resign(browser, server):
 
 
 def test_the_analysis_fills_in_and_solves_an_endgame(browser, server):
-    open_page(browser, server, "seeds=4&capture=standard&moves=3,6&south=human&north=human")
+    open_game(browser, server, "seeds=4&capture=standard&moves=3,6&south=human&north=human")
     wait(browser, lambda d: depth_shown(d) >= 8)
     scores = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#analysis-rows .score")]
     board = replay(shown_hash(browser))
     assert len(scores) == len(board.legal_moves) and all(s and s != "…" for s in scores)
     # an endgame: +4 for South, worked by hand (docs/perfect-play.md's solve example)
-    open_page(browser, server, "board=0,0,0,0,1,1,0,2,0,0,0,0,0,0&to_move=0&capture=standard"
+    open_game(browser, server, "board=0,0,0,0,1,1,0,2,0,0,0,0,0,0&to_move=0&capture=standard"
                                "&moves=&south=human&north=human")
     wait(browser, lambda d: text(d, "analysis-status").startswith("Solved"))
     assert "best pit 6, +4 for South" in text(browser, "analysis-status")
@@ -295,7 +189,7 @@ def test_the_analysis_fills_in_and_solves_an_endgame(browser, server):
 
 
 def test_the_editor_refuses_an_impossible_position_and_uses_a_possible_one(browser, server):
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=human")
+    open_game(browser, server, "seeds=4&capture=standard&south=human&north=human")
     browser.find_element(By.ID, "edit").click()
     field = browser.find_element(By.CSS_SELECTOR, "#edit-form input[data-slot='3']")
     field.clear()
@@ -316,14 +210,14 @@ def test_the_editor_refuses_an_impossible_position_and_uses_a_possible_one(brows
 
 
 def test_save_and_load_back(browser, server, downloads):
-    open_page(browser, server, "seeds=5&capture=empty&moves=1,2&south=human&north=human")
+    open_game(browser, server, "seeds=5&capture=empty&moves=1,2&south=human&north=human")
     browser.find_element(By.ID, "save").click()
     saved = downloads / "mancala-save.json"
     wait(browser, lambda d: saved.exists() and saved.stat().st_size > 0)
     game = storage.load(saved)          # the terminal game's own check
     assert (game.seeds, game.capture, game.moves) == (5, "empty", [0, 1])
     # a different game, then the file loads back
-    open_page(browser, server, "seeds=3&capture=none&south=human&north=human")
+    open_game(browser, server, "seeds=3&capture=none&south=human&north=human")
     browser.find_element(By.ID, "load-file").send_keys(str(saved))
     wait(browser, lambda d: shown_hash(d).get("seeds") == "5")
     assert slots_shown(browser) == game.board().pits
@@ -338,7 +232,7 @@ def test_save_and_load_back(browser, server, downloads):
 
 
 def test_a_link_opens_its_position(browser, server):
-    open_page(browser, server, "seeds=5&capture=empty&moves=3,6&south=human&north=ai:hard")
+    open_game(browser, server, "seeds=5&capture=empty&moves=3,6&south=human&north=ai:hard")
     board = mancala.Board(seeds=5, capture="empty")
     board.push(2)
     board.push(5)
@@ -347,40 +241,28 @@ def test_a_link_opens_its_position(browser, server):
     # nothing came from another host
     sources = browser.execute_script(
         "return performance.getEntriesByType('resource').map(e => e.name)")
-    assert sources and all(s.startswith(server) or s.startswith(server.replace("http", "ws"))
+    assert sources and all(s.startswith(server + "/") or s.startswith(server.replace("http", "ws") + "/")
                            for s in sources), sources
-    open_page(browser, server, "seeds=13&capture=standard")
+    open_game(browser, server, "seeds=13&capture=standard")
     assert "The link's position is refused: seeds per pit is a whole number from 1 to 12" \
         in text(browser, "error")
 
 
 def test_screenshots_at_desktop_and_phone_widths(browser, server):
-    to_docs = os.environ.get("MANCALA_DOCS_SCREENSHOTS") == "1"
-    folder = ROOT / "docs" if to_docs else SHOTS
-    folder.mkdir(exist_ok=True)
+    folder = screenshots_folder()
     try:
         for name, (width, height) in (("desktop", (1280, 800)), ("phone", (390, 844))):
             browser.set_window_size(width, height)
-            open_page(browser, server, "seeds=4&capture=standard&moves=3,6,2&south=human&north=ai:medium",
+            open_game(browser, server, "seeds=4&capture=standard&moves=3,6,2&south=human&north=ai:medium",
                       speed="normal")
             wait(browser, lambda d: depth_shown(d) >= 12)
             time.sleep(1.5)
-            path = folder / f"web-{name}.png"
-            assert browser.save_screenshot(str(path))
-            assert path.stat().st_size > 10_000
-            width_shown = browser.execute_script("return document.documentElement.scrollWidth")
-            assert width_shown <= width, f"the page scrolls sideways at {width} px"
+            screenshot(browser, folder / f"web-{name}.png", width, "the page")
     finally:
         browser.set_window_size(1280, 800)
 
 
 # -- the records: games kept, the history page, the review (mancala.web.records) ----------
-
-def kept_games(home):
-    """The history file read as the terminal's ``history`` reads it."""
-    from mancala.history import History
-    return History(home / "history.sqlite3").games()
-
 
 def kept_number(browser):
     match = re.match(r"(?:Kept in|Already in) your history as game (\d+)\.", text(browser, "kept-note"))
@@ -392,13 +274,13 @@ def open_view(browser, name):
     wait(browser, lambda d: d.execute_script("return document.body.dataset.view") == name)
 
 
-def test_a_game_won_or_lost_in_the_page_is_in_the_history_with_a_rating(browser, server, home):
-    open_page(browser, server, "seeds=1&capture=standard&south=human&north=ai:easy")
+def test_a_game_won_or_lost_in_the_page_is_in_the_history_with_a_rating(browser, server, server_home):
+    open_game(browser, server, "seeds=1&capture=standard&south=human&north=ai:easy")
     play_south_to_the_end(browser, random.Random(7))
     number = wait(browser, kept_number)
     board = replay(shown_hash(browser))
     assert board.is_game_over()
-    [game] = [g for g in kept_games(home) if g.id == number]
+    [game] = [g for g in kept_games(server_home) if g.id == number]
     assert list(game.pit_indices) == [r.pit for r in board.move_stack]     # the page's game
     assert (game.south_store, game.north_store) == (board.outcome().south, board.outcome().north)
     assert game.players == ("human", "ai:easy") and game.rated
@@ -410,19 +292,19 @@ def test_a_game_won_or_lost_in_the_page_is_in_the_history_with_a_rating(browser,
     wait(browser, lambda d: d.find_elements(By.ID, f"game-{number}"))
     row = browser.find_element(By.ID, f"game-{number}")
     assert row.find_element(By.CSS_SELECTOR, ".rating").text == shown
-    rated = [g for g in kept_games(home) if g.rated]
+    rated = [g for g in kept_games(server_home) if g.rated]
     assert text(browser, "rating-line").startswith(f"Your rating: {rated[-1].after.rating:.0f} (95% between")
     points = browser.execute_script(
         "return document.querySelector('#rating-chart polyline').getAttribute('points')").split()
     assert len(points) == len(rated) + 1                    # the start, then each rated game
     assert browser.find_elements(By.CSS_SELECTOR, "#rating-chart polygon.band")
     # a reload of the finished game keeps nothing twice; the address opens the history view
-    count = len(kept_games(home))
+    count = len(kept_games(server_home))
     browser.refresh()
-    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    wait_ready(browser)
     assert browser.execute_script("return document.body.dataset.view") == "records"
     wait(browser, lambda d: d.find_elements(By.ID, f"game-{number}"))
-    assert len(kept_games(home)) == count
+    assert len(kept_games(server_home)) == count
 
 
 # tests/test_history.py's Kalah(6,1) game worked by hand; its third move (North 5) is the
@@ -430,8 +312,8 @@ def test_a_game_won_or_lost_in_the_page_is_in_the_history_with_a_rating(browser,
 HAND_GAME = "seeds=1&capture=standard&moves=6,5,5,4,4,3&south=human&north=human"
 
 
-def test_review_a_game_finished_in_the_page_chart_marks_and_the_better_move(browser, server, home):
-    open_page(browser, server, HAND_GAME)
+def test_review_a_game_finished_in_the_page_chart_marks_and_the_better_move(browser, server, server_home):
+    open_game(browser, server, HAND_GAME)
     browser.find_element(By.ID, "pit-12").click()          # North's pit 6: the game ends 9-3
     wait(browser, kept_number)
     assert "Not rated: no one side is a person" in text(browser, "kept-note")
@@ -460,14 +342,14 @@ def test_review_a_game_finished_in_the_page_chart_marks_and_the_better_move(brow
     assert slots_shown(browser) == board.pits
 
 
-def test_two_tabs_finishing_games_are_both_kept_and_an_undone_end_is_kept_once(browser, server, home):
+def test_two_tabs_finishing_games_are_both_kept_and_an_undone_end_is_kept_once(browser, server, server_home):
     first = browser.current_window_handle
-    open_page(browser, server, HAND_GAME)
+    open_game(browser, server, HAND_GAME)
     browser.switch_to.new_window("tab")
     second = browser.current_window_handle
     try:
-        open_page(browser, server, HAND_GAME)
-        before = len(kept_games(home))
+        open_game(browser, server, HAND_GAME)
+        before = len(kept_games(server_home))
         for handle in (first, second):      # each tab's last move, one right after the other
             browser.switch_to.window(handle)
             browser.find_element(By.ID, "pit-12").click()
@@ -475,13 +357,13 @@ def test_two_tabs_finishing_games_are_both_kept_and_an_undone_end_is_kept_once(b
         for handle in (first, second):
             browser.switch_to.window(handle)
             numbers.append(wait(browser, kept_number))
-        assert len(set(numbers)) == 2 and len(kept_games(home)) == before + 2
+        assert len(set(numbers)) == 2 and len(kept_games(server_home)) == before + 2
         # the last move taken back and played again: the same game, kept once
         browser.find_element(By.ID, "undo").click()
         wait(browser, lambda d: moves_listed(d) == 7 and "viewing move 6" in text(d, "status"))
         browser.find_element(By.ID, "pit-12").click()
         wait(browser, lambda d: text(d, "kept-note").startswith("Already in your history"))
-        assert kept_number(browser) == numbers[1] and len(kept_games(home)) == before + 2
+        assert kept_number(browser) == numbers[1] and len(kept_games(server_home)) == before + 2
     finally:
         browser.switch_to.window(second)
         browser.close()
@@ -511,9 +393,7 @@ def a_history(home, count=9):
 
 def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
     """The history page and a review at desktop and phone widths (docs/web.md shows them)."""
-    to_docs = os.environ.get("MANCALA_DOCS_SCREENSHOTS") == "1"
-    folder = ROOT / "docs" if to_docs else SHOTS
-    folder.mkdir(exist_ok=True)
+    folder = screenshots_folder()
     games = a_history(tmp_path / "home")
     last = [game for game in games if game.seeds == 3][-1]
     sizes = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -523,17 +403,13 @@ def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
         time.sleep(0.5)
         if page == "review":
             browser.execute_script("document.getElementById('records-review').scrollIntoView()")
-        path = folder / f"web-{page}-{name}.png"
-        assert browser.save_screenshot(str(path))
-        assert path.stat().st_size > 10_000
-        width_shown = browser.execute_script("return document.documentElement.scrollWidth")
-        assert width_shown <= sizes[name][0], f"the {page} page scrolls sideways at {name} width"
+        screenshot(browser, folder / f"web-{page}-{name}.png", sizes[name][0], f"the {page} page")
 
-    with serving(tmp_path / "empty-cache", tmp_path / "home") as url:
+    with serving(tmp_path / "empty-cache", tmp_path / "home") as served:
         try:
             browser.set_window_size(*sizes["desktop"])
             browser.get("about:blank")
-            browser.get(f"{url}history")
+            browser.get(f"{served.url}/history")
             wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#rating-chart polyline"))
             assert len(browser.find_elements(By.CSS_SELECTOR, "#games-rows tr")) == len(games)
             shoot("history", "desktop")
@@ -550,7 +426,7 @@ def test_review_a_loaded_save_file(browser, server, tmp_path):
     game = storage.SavedGame(1, "standard", "human", "ai:easy", [5, 4, 4, 3, 3, 2, 5])
     saved = tmp_path / "hand-game.json"
     saved.write_text(storage.dumps(game))
-    open_page(browser, server, "seeds=4&capture=standard&south=human&north=human")
+    open_game(browser, server, "seeds=4&capture=standard&south=human&north=human")
     assert browser.find_element(By.ID, "review-game").get_attribute("disabled")   # no moves yet
     browser.find_element(By.ID, "load-file").send_keys(str(saved))
     wait(browser, lambda d: shown_hash(d).get("seeds") == "1")

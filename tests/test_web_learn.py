@@ -1,17 +1,15 @@
 """The learners' endpoints through Starlette's in-process test client: puzzles
 (GET /api/puzzle, POST /api/puzzle/answer) and the search-tree explorer (POST /api/explain).
 
-Expected values come from elsewhere: the shipped puzzle file read here with
-lzma and json, mancala.Board (the rules), the pure-Python twin's minimax and
+Expected values come from elsewhere: the shipped puzzle file read with lzma
+and json (conftest's shipped_puzzles), mancala.Board (the rules), the pure-Python twin's minimax and
 alphabeta, mancala.explain and Engine.solve called directly, and the puzzle
 log read back from its file. Every test has its own data folder (MANCALA_HOME):
 the real puzzle log is never touched.
 """
 import json
-import lzma
 import threading
 import time
-from importlib import resources
 
 import pytest
 
@@ -19,6 +17,8 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
 
 from starlette.testclient import TestClient  # noqa: E402
+
+from conftest import assert_refused, fuzzed_requests, shipped_puzzles  # noqa: E402
 
 import mancala  # noqa: E402
 from mancala import _reference as twin  # noqa: E402
@@ -31,13 +31,7 @@ from mancala.web import learn  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def shipped_file():
-    """The shipped puzzles as the data file holds them (not through mancala.puzzles)."""
-    raw = resources.files("mancala.data").joinpath("puzzles.jsonl.xz").read_bytes()
-    return [json.loads(line) for line in lzma.decompress(raw).decode().splitlines() if line.strip()]
-
-
-SHIPPED = shipped_file()
+SHIPPED = shipped_puzzles()
 
 
 def first_with(condition):
@@ -66,16 +60,6 @@ def home(tmp_path, monkeypatch):
 def client(home):
     with TestClient(web.create_app()) as c:
         yield c
-
-
-def assert_refused(response, status=400, *words):
-    assert response.status_code == status, response.text[:300]
-    body = response.json()
-    assert set(body) == {"error"}
-    assert "\n" not in body["error"] and "Traceback" not in body["error"]
-    for word in words:
-        assert word in body["error"], body["error"]
-    return body["error"]
 
 
 def start(client, puzzle_id=None):
@@ -345,20 +329,10 @@ def test_a_bounded_fuzz_of_the_learners_endpoints(client):
     attempt = start(client, SHIPPED[0]["id"])["attempt"]
     base = {"/api/explain": {"position": {"seeds": 3}, "depth": 2, "order": "engine", "table": True},
             "/api/puzzle/answer": {"attempt": attempt, "pit_index": 0}}
+    fields = {"seeds": 3, "capture": "standard", "moves": [2], "board": [1] * 14, "to_move": 1}
     seen = {}
-    for _ in range(300):
-        path = rng.choice(sorted(base))
-        body = json.loads(json.dumps(base[path]))
-        roll = rng.random()
-        if roll < 0.5:
-            body[rng.choice(sorted(body) + ["extra", "give_up"])] = rng.choice(values)
-        elif roll < 0.8 and "position" in body:         # a field of its position
-            fields = {"seeds": 3, "capture": "standard", "moves": [2], "board": [1] * 14, "to_move": 1}
-            position = {k: v for k, v in fields.items() if rng.random() < 0.5}
-            position[rng.choice(sorted(fields))] = rng.choice(values)
-            body["position"] = position
-        else:
-            body = rng.choice(values)
+    for path, body in fuzzed_requests(rng, base, values, fields, 300, field_share=0.5,
+                                      extra=("extra", "give_up")):
         response = client.post(path, json=body)
         seen[response.status_code] = seen.get(response.status_code, 0) + 1
         assert response.status_code < 500, (path, body, response.text[:200])

@@ -16,10 +16,9 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the tes
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from conftest import assert_refused  # noqa: E402
+from conftest import assert_refused, fuzzed_requests, kept_games  # noqa: E402
 
 from mancala import review as library_review  # noqa: E402
-from mancala.history import History  # noqa: E402
 from mancala.web import app as web  # noqa: E402
 from mancala.web import records  # noqa: E402
 
@@ -47,11 +46,6 @@ def client(home):
         yield c
 
 
-def kept(home):
-    """The games in the history file, read as the terminal's history command reads them."""
-    return History(home / "history.sqlite3").games()
-
-
 def finish(client, game="game-1", position=POSITION, players=PLAYERS):
     return client.post("/api/finish", json={"position": position, "players": players, "game": game})
 
@@ -76,7 +70,7 @@ def test_a_finished_game_is_kept_with_its_score_and_the_rating_it_moved(client, 
     assert game["score"] == {"south": 9, "north": 3} and game["result"] == "south"   # by hand
     assert game["players"] == PLAYERS and game["pit_indices"] == GAME
     assert (game["seeds"], game["capture"], game["human"]) == (1, "standard", 0)
-    [record] = kept(home)
+    [record] = kept_games(home)
     assert record.to_json() == game                        # the answer is what the file holds
     assert answer["rated"] and record.before.rating == 1500.0     # a newcomer's rating first
     assert answer["rating"]["rating"] == round(record.after.rating, 2)
@@ -90,16 +84,16 @@ def test_the_same_game_sent_again_is_kept_once(client, home):
     again = finish(client)
     assert again.status_code == 200
     assert again.json()["new"] is False and again.json()["game"] == first["game"]
-    assert len(kept(home)) == 1
+    assert len(kept_games(home)) == 1
 
 
 def test_another_ending_under_a_kept_games_id_is_refused(client, home):
     assert finish(client).status_code == 200
     other = {"seeds": 1, "capture": "none", "moves": first_moves_game(1, "none")}
     assert_refused(finish(client, position=other), 409, "already in the history", "game 1")
-    assert len(kept(home)) == 1
+    assert len(kept_games(home)) == 1
     assert finish(client, game="game-2", position=other).status_code == 200
-    assert [g.capture for g in kept(home)] == ["standard", "none"]
+    assert [g.capture for g in kept_games(home)] == ["standard", "none"]
 
 
 @pytest.mark.parametrize("body, words", [
@@ -122,14 +116,14 @@ def test_another_ending_under_a_kept_games_id_is_refused(client, home):
 ])
 def test_a_forged_or_bad_finish_is_refused_and_nothing_is_kept(client, home, body, words):
     assert_refused(client.post("/api/finish", json=body), 400, *words)
-    assert kept(home) == []
+    assert kept_games(home) == []
 
 
 def test_a_game_between_two_computers_is_kept_and_rates_nobody(client, home):
     answer = finish(client, players={"south": "random", "north": "ai:easy"}).json()
     assert answer["rated"] is False and answer["rating"] is None and answer["change"] is None
     assert answer["game"]["human"] is None
-    [record] = kept(home)
+    [record] = kept_games(home)
     assert record.players == ("random", "ai:easy") and not record.rated
 
 
@@ -148,7 +142,7 @@ def test_games_finished_at_once_are_all_kept_with_one_chain_of_ratings(client, h
     for thread in threads:
         thread.join(60)
     assert all(answer is not None and answer.status_code == 200 for answer in answers)
-    games = kept(home)
+    games = kept_games(home)
     assert len(games) == count
     assert sorted(answer.json()["game"]["id"] for answer in answers) == [g.id for g in games]
     for earlier, later in zip(games, games[1:]):        # each game rated after the one before
@@ -159,17 +153,15 @@ def test_another_sites_page_may_not_keep_a_game(client, home):
     body = {"position": POSITION, "players": PLAYERS, "game": "g"}
     refused = client.post("/api/finish", json=body, headers={"origin": "http://evil.example"})
     assert_refused(refused, 403, "another site's page")
-    assert kept(home) == []
+    assert kept_games(home) == []
     same = client.post("/api/finish", json=body, headers={"origin": "http://testserver"})
-    assert same.status_code == 200 and len(kept(home)) == 1
+    assert same.status_code == 200 and len(kept_games(home)) == 1
 
 
 def test_a_bounded_fuzz_of_the_records_endpoints(client, home):
     """Fixed seed: fields swapped for values of other JSON types; 0 answers of 500,
     one-line errors, and only finished games kept."""
-    import json
     import random
-    import time
     rng = random.Random(25)
     values = [None, True, False, 0, -1, 10 ** 30, 2.5, "", "x" * 300, "human", [], [1, 2], {},
               {"south": "human"}, [[]], -0.0]
@@ -180,28 +172,14 @@ def test_a_bounded_fuzz_of_the_records_endpoints(client, home):
     position_fields = {"seeds": 1, "capture": "standard", "moves": GAME, "board": [1] * 14,
                        "to_move": 0}
     seen = {}
-    deadline = time.monotonic() + 8
-    for count in range(400):
-        if time.monotonic() > deadline:
-            break
-        path = rng.choice(sorted(base))
-        body = json.loads(json.dumps(base[path]))
-        roll = rng.random()
-        if roll < 0.4:
-            body[rng.choice(sorted(body) + ["extra"])] = rng.choice(values)
-        elif roll < 0.8:
-            position = {k: v for k, v in position_fields.items() if rng.random() < 0.7}
-            position[rng.choice(sorted(position_fields))] = rng.choice(values)
-            body["position"] = position
-        else:
-            body = rng.choice(values)
+    for path, body in fuzzed_requests(rng, base, values, position_fields, 400, seconds=8, keep=0.7):
         response = client.post(path, json=body)
         seen[response.status_code] = seen.get(response.status_code, 0) + 1
         assert response.status_code in (200, 400, 409), (path, body, response.text)
         if response.status_code != 200:
             assert_refused(response, response.status_code)
     assert seen.get(400, 0) > 20 and sum(seen.values()) > 60, seen
-    for game in kept(home):
+    for game in kept_games(home):
         assert game.south_store + game.north_store == 12          # Kalah(6,1): every seed home
     for response in (client.get("/api/history?last="), client.get("/api/history?last=%00")):
         assert_refused(response, 400)
@@ -224,7 +202,7 @@ def test_the_history_lists_the_games_and_the_ratings_series(client, home):
     finish(client, game="b", players={"south": "ai:easy", "north": "random"})
     finish(client, game="c", players={"south": "human", "north": "ai:easy"})
     answer = client.get("/api/history").json()
-    games = kept(home)
+    games = kept_games(home)
     assert answer["games"] == [game.to_json() for game in games]
     assert answer["count"] == 3 and answer["rated_games"] == 2
     assert [point["id"] for point in answer["series"]] == [1, 3]      # the rated games only

@@ -67,6 +67,7 @@ INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[
 ASSETS = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/client.js": ("client.js", "text/javascript; charset=utf-8"),    # what every page's script imports
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
     **learn.ASSETS,         # the puzzles and the search-tree explorer

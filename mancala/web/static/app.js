@@ -8,6 +8,8 @@
 // kalah:over (a move played here ended it), kalah:shown (another position shown) and
 // kalah:view (another view opened: the nav's links, each view a .view element).
 
+import { ApiError, call, signed, tabName } from "/client.js";
+
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 let NAMES = [];         // the sides as people read them: South, North
 let LEVEL_NAMES = {};   // level -> its name on the page
@@ -16,7 +18,7 @@ let geometry = null;    // pits, slots, stores and each side's pit slots
 const HINT_LEVEL = "ai:hard";
 const ANALYSIS_SECONDS = 30;
 const SPEEDS = { normal: { step: 160, pause: 700 }, fast: { step: 40, pause: 150 }, off: { step: 0, pause: 0 } };
-const TAB = Math.random().toString(36).slice(2) + Date.now().toString(36);
+const TAB = tabName();
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -34,26 +36,6 @@ let epoch = 0;        // every change bumps it: answers to older questions are d
 let busy = false;     // a move is being played (animated)
 let hinted = null;
 let speed = SPEEDS.normal;
-
-class ApiError extends Error {}
-
-async function call(path, body, raw = false) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method: "POST", headers: { "content-type": "application/json" },
-      body: typeof body === "string" ? body : JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new ApiError("the server cannot be reached: is python -m mancala serve running?");
-  }
-  if (response.ok) return raw ? response.text() : response.json();
-  let message = `the server answered ${response.status}`;
-  try { message = (await response.json()).error || message; } catch (error) { /* not JSON */ }
-  const failure = new ApiError(message);
-  failure.status = response.status;
-  throw failure;
-}
 
 function position(count = game.cursor) {
   return { ...game.start, moves: game.moves.slice(0, count) };
@@ -76,9 +58,7 @@ function letterOf(slot) { return LETTERS[sideOf(slot) * geometry.pits + pitOf(sl
 function rowSlots(side) { return side === 0 ? geometry.pit_slots[0] : [...geometry.pit_slots[1]].reverse(); }
 
 async function readInfo() {
-  const response = await fetch("/api/info");
-  if (!response.ok) throw new ApiError(`the server answered ${response.status}`);
-  const info = await response.json();
+  const info = await call("/api/info");
   geometry = info.geometry;
   NAMES = info.geometry.side_names;
   LEVEL_NAMES = info.level_names;
@@ -362,7 +342,6 @@ function resign() {
   analyse();
 }
 
-function signed(score) { return score > 0 ? `+${score}` : String(score); }
 
 // -- analysis ---------------------------------------------------------------------------
 

@@ -3,9 +3,11 @@
 // replies, keeps the rating, and builds the trees (mancala.explain): this script only shows them.
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
 
+import { call, signed, tabName } from "/client.js";
+
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const SPEEDS = { normal: { step: 120, pause: 500 }, fast: { step: 30, pause: 120 }, off: { step: 0, pause: 0 } };
-const TAB = Math.random().toString(36).slice(2) + Date.now().toString(36);
+const TAB = tabName();
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -13,26 +15,7 @@ let geometry = null;    // pits, slots, stores, each side's pit slots and names 
 let NAMES = [];
 let speed = SPEEDS.normal;
 
-class ApiError extends Error {}
-
-async function call(path, body) {
-  let response;
-  try {
-    response = body === undefined ? await fetch(path)
-      : await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  } catch (error) {
-    throw new ApiError("the server cannot be reached: is python -m mancala serve running?");
-  }
-  if (response.ok) return response.json();
-  let message = `the server answered ${response.status}`;
-  try { message = (await response.json()).error || message; } catch (error) { /* not JSON */ }
-  const failure = new ApiError(message);
-  failure.status = response.status;
-  throw failure;
-}
-
 function capital(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : text; }
-function signed(value) { return value > 0 ? `+${value}` : String(value); }
 function pitText(pit) { return String(pit + 1); }
 function pitName(side, pit) { return `${pitText(pit)} (${LETTERS[side * geometry.pits + pit]})`; }
 function plural(count, word) { return `${count.toLocaleString("en")} ${word}${count === 1 ? "" : "s"}`; }
@@ -556,9 +539,7 @@ function startExplorer() {
 
 async function main() {
   try {
-    const response = await fetch("/api/info");
-    if (!response.ok) throw new ApiError(`the server answered ${response.status}`);
-    geometry = (await response.json()).geometry;
+    geometry = (await call("/api/info")).geometry;
     NAMES = geometry.side_names;
   } catch (error) {
     document.querySelector("main:not([hidden])")?.prepend(document.createTextNode(

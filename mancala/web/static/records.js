@@ -6,13 +6,15 @@
 // (kalah:game, kalah:over, kalah:shown, kalah:view: see the head of app.js).
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
 
+import { call, signed, tabName } from "/client.js";
+
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const NAMES = ["South", "North"];
 const KEYS = ["south", "north"];
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };     // as chess players write them
 const RESULT = { south: "South won", north: "North won", draw: "Draw" };
-const TAB = "records-" + Math.random().toString(36).slice(2) + Date.now().toString(36);
+const TAB = tabName("records-");
 const STORED = "kalah-game";      // sessionStorage: this tab's game id, kept across a reload
 
 let levelNames = {};    // level -> its name on the page (/api/info)
@@ -22,25 +24,6 @@ let shown = null;       // the position the game's view shows, with its players
 let reviewing = 0;      // bumped by each review asked: older answers are dropped
 let reviewed = null;    // {title, position, players, answer} of the review shown
 let listed = null;      // the history shown (GET /api/history's answer)
-
-class ApiError extends Error {}
-
-async function api(path, body) {
-  let response;
-  try {
-    response = await fetch(path, body === undefined ? {} : {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new ApiError("the server cannot be reached: is python -m mancala serve running?");
-  }
-  if (response.ok) return response.json();
-  let message = `the server answered ${response.status}`;
-  try { message = (await response.json()).error || message; } catch (error) { /* not JSON */ }
-  const failure = new ApiError(message);
-  failure.status = response.status;
-  throw failure;
-}
 
 function element(tag, attributes = {}, ...children) {
   const made = document.createElement(tag);
@@ -60,7 +43,6 @@ function svg(tag, attributes = {}, text = null) {
   return made;
 }
 
-function signed(value) { return value > 0 ? `+${value}` : String(value); }
 function pits(indices) { return indices.map((pit) => String(pit + 1)).join(" "); }
 function playerName(spec) { return levelNames[spec] || spec; }
 function plural(word) { return word.endsWith("y") ? `${word.slice(0, -1)}ies` : `${word}s`; }
@@ -102,7 +84,7 @@ async function onOver(event) {
   }
   const id = gameId;
   try {
-    const answer = await api("/api/finish", { position, players, game: id });
+    const answer = await call("/api/finish", { position, players, game: id });
     const saved = remembered();
     if (saved && saved.id === id) remember({ ...saved, kept: answer.game.pit_indices });
     keptNote(keptText(answer), answer.game);
@@ -206,7 +188,7 @@ async function showHistory() {
   buildRecords();
   await named;
   try {
-    render(await api("/api/history"));
+    render(await call("/api/history"));
   } catch (error) {
     $("rating-line").textContent = `Your history cannot be read: ${error.message}`;
   }
@@ -384,7 +366,7 @@ async function askReview(title, position, players) {
   const ticker = setInterval(() => { if (mine === reviewing) $("review-status").textContent = status(); }, 1000);
   section.scrollIntoView({ block: "start" });
   try {
-    const answer = await api("/api/review", { position: { seeds: position.seeds, capture: position.capture,
+    const answer = await call("/api/review", { position: { seeds: position.seeds, capture: position.capture,
       moves: position.moves }, tab: TAB });
     if (mine !== reviewing) return;
     reviewed = { title, position, players, answer };
@@ -465,7 +447,7 @@ function showOnBoard(before) {
 
 async function readNames() {
   try {
-    levelNames = (await api("/api/info")).level_names;
+    levelNames = (await call("/api/info")).level_names;
   } catch (error) { /* the game's view says the server is out of reach */ }
 }
 
