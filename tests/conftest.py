@@ -28,6 +28,17 @@ from mancala import _reference
 IMPLEMENTATIONS = ("reference", "core")
 
 
+def pytest_configure(config):
+    """Ctrl-C as a terminal gives it. A suite started in the background by a shell
+    without job control (``nohup ... &``) inherits SIGINT ignored, and Python then
+    installs no handler: the interrupt tests' Ctrl-C would do nothing, here and in
+    every process they start. Put Python's handler back (exec resets it to the
+    default in children); a suite run from a terminal or CI is unchanged."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+
 @pytest.fixture(params=IMPLEMENTATIONS)
 def impl(request):
     """The module under test: ``mancala._reference`` or ``mancala._core``.
