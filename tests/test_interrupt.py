@@ -158,21 +158,19 @@ def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
                 if "_egdb_build_part" in thread.name and thread.is_alive()]
 
 
-def test_a_ctrl_c_as_a_build_starts_waiting_leaves_no_thread_writing():
-    """Python raises a pending Ctrl-C on entering any function, so one can come
-    as the build enters the wait for its threads, before that wait can catch
-    it (simulated here, deterministically: a trace function raises it at the
-    entry of Workers.wait). The threads must still be stopped and waited for:
-    once the KeyboardInterrupt is out, nothing writes into the level any more
-    (before, they went on building it, into memory the caller then frees)."""
-    from mancala import _core, _threads
+def build_interrupted_at(calls):
+    """Build level 16 on two threads with a Ctrl-C raised where ``calls(frame)``
+    (asked at every Python call) first says so, then check that no thread
+    writes into the level once the KeyboardInterrupt is out, and that it was
+    stopped early."""
+    from mancala import _core
 
     levels = _core.egdb_build(15, 0)
     out = bytearray(_core.egdb_level_size(16))
     fired = []
 
     def trace(frame, event, arg):
-        if event == "call" and frame.f_code is _threads.Workers.wait.__code__ and not fired:
+        if event == "call" and not fired and calls(frame):
             fired.append(True)
             raise KeyboardInterrupt
         return None
@@ -188,6 +186,18 @@ def test_a_ctrl_c_as_a_build_starts_waiting_leaves_no_thread_writing():
     time.sleep(0.5)             # the whole level takes about that long on two threads
     assert bytes(out) == seen
     assert seen.count(0) > 0    # stopped early: some positions were never built
+
+
+def test_a_ctrl_c_as_a_build_starts_waiting_leaves_no_thread_writing():
+    """Python raises a pending Ctrl-C on entering any function, so one can come
+    as the build enters the wait for its threads, before that wait can catch
+    it (simulated here, deterministically: a trace function raises it at the
+    entry of Workers.wait). The threads must still be stopped and waited for:
+    once the KeyboardInterrupt is out, nothing writes into the level any more
+    (before, they went on building it, into memory the caller then frees)."""
+    from mancala import _threads
+
+    build_interrupted_at(lambda frame: frame.f_code is _threads.Workers.wait.__code__)
 
 
 def test_ctrl_c_while_the_commands_are_imported_is_one_line(tmp_path):
@@ -218,31 +228,17 @@ def test_a_ctrl_c_inside_thread_start_leaves_no_thread_writing(worker):
     writes into the level once the KeyboardInterrupt is out (CI crashed with
     SIGSEGV in a worker so left running)."""
     import threading as threading_module
-    from mancala import _core
 
-    levels = _core.egdb_build(15, 0)
-    out = bytearray(_core.egdb_level_size(16))
     starts = []
 
-    def trace(frame, event, arg):
-        if event == "call" and frame.f_code is threading_module.Event.wait.__code__ \
+    def in_start(frame):
+        if frame.f_code is threading_module.Event.wait.__code__ \
                 and frame.f_back.f_code is threading_module.Thread.start.__code__:
             starts.append(True)
-            if len(starts) == worker + 1:
-                raise KeyboardInterrupt
-        return None
+        return len(starts) == worker + 1
 
-    sys.settrace(trace)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            _core.egdb_build_level(levels, out, 0, 2)
-    finally:
-        sys.settrace(None)
+    build_interrupted_at(in_start)
     assert len(starts) == worker + 1    # the later workers were never started
-    seen = bytes(out)
-    time.sleep(0.5)             # the whole level takes about that long on two threads
-    assert bytes(out) == seen
-    assert seen.count(0) > 0    # stopped early: some positions were never built
 
 
 INTERRUPTED_OFTEN = """
