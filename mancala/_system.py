@@ -8,7 +8,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional
 
 MEMINFO = "/proc/meminfo"
 
@@ -83,16 +83,19 @@ def read_regular_file(path, limit: int) -> bytes:
     return raw
 
 
-def write_atomically(path: Path, write: Callable[[TextIO], Any]) -> Any:
-    """``write(handle)`` into a temporary text file beside ``path`` (named
-    ``.<name>.<pid>.<random>.tmp``, so a scan can tell a killed writer's), flushed
-    to the disk and renamed over ``path``: a crash leaves the old file or the new
-    one. Returns what ``write`` returns; raises what it or the system raises (the
-    temporary file removed)."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
-                                     suffix=".tmp")
+def write_atomically(path: Path, write: Callable[[Any], Any], *, binary: bool = False,
+                     hidden: bool = True) -> Any:
+    """``write(handle)`` into a temporary file beside ``path`` (text, or bytes
+    with ``binary``; named ``.<name>.<pid>.<random>.tmp``, without the dot when
+    not ``hidden``, so a scan can tell a killed writer's), flushed to the disk
+    and renamed over ``path``: a crash leaves the old file or the new one.
+    Returns what ``write`` returns; raises what it or the system raises (the
+    temporary file removed). The save files, the endgame levels and the
+    puzzles' export are written so."""
+    prefix = f"{'.' if hidden else ''}{path.name}.{os.getpid()}."
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as handle:
             answer = write(handle)
             handle.flush()
             os.fsync(handle.fileno())

@@ -34,13 +34,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
-from mancala._system import FileTooLarge, read_regular_file
+from mancala._system import FileTooLarge, read_regular_file, write_atomically
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import InvalidLimitError, InvalidRuleError, SaveFileError
 from mancala.errors import quote as _quote
@@ -165,19 +164,7 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
         what = "is not a folder" if missing.exists() else "does not exist"
         raise SaveFileError(f"no folder {str(missing)!r} ({what}): create it first")
     # the writer's pid in the name lets a later run tell a killed write from a live one
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomically(path, lambda handle: handle.write(text))
     return path
 
 

@@ -30,13 +30,12 @@ import os
 import re
 import stat
 import struct
-import tempfile
 import time
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
 
 from mancala import _core
-from mancala._system import process_alive
+from mancala._system import process_alive, write_atomically
 from mancala.board import capture_code
 from mancala.errors import EndgameFileError, EndgameMissingError, quote
 
@@ -112,20 +111,12 @@ def write_level(path: Path, capture: str, n: int, values, hashes) -> Path:
     so a scan can tell a killed writer's), flushed to the disk, renamed into place.
     ``hashes``: its chunks' (what :func:`mancala._core.egdb_check_level` gives)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(header(capture, n, hashes))
-            out.write(values)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+    def write(out) -> None:
+        out.write(header(capture, n, hashes))
+        out.write(values)
+
+    write_atomically(path, write, binary=True, hidden=False)
     sync_dir(path.parent)
     return path
 
