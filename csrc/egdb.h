@@ -202,6 +202,25 @@ typedef struct {
 
 static inline uint8_t egdb_built(int value) { return (uint8_t)(int8_t)value ^ 0x80u; }
 
+static int egdb_solve(const egdb_builder *w, const int *b);
+
+/* One move's value, from pos's mover's view: played on the board (kalah_play),
+ * the child's stores holding what the move banked, the rest looked up in the
+ * levels below or, when nothing was banked, solved in level n. The search
+ * (egdb_solve) and the passes' long moves (egdb_build.h) both score moves so. */
+static int egdb_move_value(const egdb_builder *w, const int *pos, int pit)
+{
+    int child[KALAH_SLOTS], flags, captured, value, left;
+    memcpy(child, pos, sizeof child);
+    flags = kalah_play(child, pit, w->capture, &captured);
+    value = child[KALAH_STORE] - child[KALAH_OPP_STORE];
+    if (!(flags & PLAY_GAME_OVER)) {
+        left = w->n - child[KALAH_STORE] - child[KALAH_OPP_STORE];
+        value += left < w->n ? egdb_value(w->below, child, left) : egdb_solve(w, child);
+    }
+    return flags & PLAY_EXTRA_TURN ? value : -value;
+}
+
 /* Value of the position with pits from b (n seeds, stores ignored), computing
  * what of level n is missing (its children in level n first). Recursion stays
  * short: a move that banks nothing moves seeds nearer their stores, so chains
@@ -210,8 +229,8 @@ static inline uint8_t egdb_built(int value) { return (uint8_t)(int8_t)value ^ 0x
  * the same byte. */
 static int egdb_solve(const egdb_builder *w, const int *b)
 {
-    int pos[KALAH_SLOTS], child[KALAH_SLOTS];
-    int pit, flags, captured, value, best = -KALAH_MAX_SEEDS - 1, mine, theirs, left;
+    int pos[KALAH_SLOTS];
+    int pit, value, best = -KALAH_MAX_SEEDS - 1, mine, theirs;
     uint64_t rank = egdb_rank(b, w->n);
     uint8_t known = __atomic_load_n(&w->out[rank], __ATOMIC_RELAXED);
 
@@ -227,16 +246,7 @@ static int egdb_solve(const egdb_builder *w, const int *b)
         for (pit = 0; pit < KALAH_PITS; pit++) {
             if (!pos[pit])
                 continue;
-            memcpy(child, pos, sizeof child);
-            flags = kalah_play(child, pit, w->capture, &captured);
-            /* child's stores hold what this move banked, from the child's mover's view */
-            value = child[KALAH_STORE] - child[KALAH_OPP_STORE];
-            if (!(flags & PLAY_GAME_OVER)) {
-                left = w->n - child[KALAH_STORE] - child[KALAH_OPP_STORE];
-                value += left < w->n ? egdb_value(w->below, child, left) : egdb_solve(w, child);
-            }
-            if (!(flags & PLAY_EXTRA_TURN))
-                value = -value;
+            value = egdb_move_value(w, pos, pit);
             if (value > best)
                 best = value;
         }

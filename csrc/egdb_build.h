@@ -226,21 +226,6 @@ static inline void egdb_rows_board(int *pos, const egdb_row *x, const egdb_row *
     pos[KALAH_STORE] = pos[KALAH_OPP_STORE] = 0;
 }
 
-/* One move's value as the old search plays it: on the board (kalah_play), the
- * child ranked and looked up (or solved, in level n). */
-static int egdb_move_value(const egdb_builder *w, const int *pos, int pit)
-{
-    int child[KALAH_SLOTS], flags, captured, value, left;
-    memcpy(child, pos, sizeof child);
-    flags = kalah_play(child, pit, w->capture, &captured);
-    value = child[KALAH_STORE] - child[KALAH_OPP_STORE];
-    if (!(flags & PLAY_GAME_OVER)) {
-        left = w->n - child[KALAH_STORE] - child[KALAH_OPP_STORE];
-        value += left < w->n ? egdb_value(w->below, child, left) : egdb_solve(w, child);
-    }
-    return flags & PLAY_EXTRA_TURN ? value : -value;
-}
-
 /* The value of a capture: `taken` seeds into the mover's store (besides `add`
  * sown there), the opponent's row left as its variant v (total theirs), the
  * mover's as m->rest seeds of rank m->rest_rank; the turn passes. */
