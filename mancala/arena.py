@@ -54,8 +54,8 @@ import multiprocessing
 import signal
 import sys
 import time
+from multiprocessing.connection import Connection, wait
 from dataclasses import asdict, dataclass
-from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
@@ -351,18 +351,70 @@ def run_arena(config: ArenaConfig, workers: int = 1,
                        time.perf_counter() - start, workers, interrupted)
 
 
+_STOP_SECONDS = 10.0     # how long a stopped worker may take to close its players
+
+
 def _run_parallel(config: ArenaConfig, workers: int,
                   record: Callable[[GameResult], None]) -> None:
-    pool = multiprocessing.Pool(workers, initializer=_ignore_interrupt)
+    # Each worker has a pipe of its own: a worker stopped halfway through sending
+    # holds no lock that anyone else needs. (multiprocessing.Pool's workers share
+    # one result queue, and its terminate() could wait forever on the queue's lock
+    # that a worker stopped by SIGTERM was holding.)
+    games = iter(range(config.games))
+    processes: Dict[Connection, multiprocessing.Process] = {}
+    finished = False
     try:
-        for result in pool.imap_unordered(partial(play_game, config), range(config.games)):
-            record(result)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
+        for _ in range(workers):
+            mine, theirs = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=_work, args=(config, theirs), daemon=True)
+            process.start()
+            theirs.close()
+            processes[mine] = process
+            mine.send(next(games))
+        busy = set(processes)
+        while busy:
+            for connection in wait(list(busy)):
+                try:
+                    played, answer = connection.recv()
+                except EOFError:
+                    process = processes[connection]
+                    process.join()
+                    raise RuntimeError(f"an arena worker stopped before it finished its game "
+                                       f"(exit code {process.exitcode})") from None
+                if not played:
+                    raise answer
+                record(answer)
+                index = next(games, None)
+                connection.send(index)
+                if index is None:
+                    busy.discard(connection)
+        finished = True
     finally:
-        pool.join()
+        for connection, process in processes.items():
+            if not finished:
+                process.terminate()     # SystemExit in the worker: its game closes its players
+            process.join(_STOP_SECONDS)
+            if process.is_alive():      # a player that would not close
+                process.kill()
+                process.join()
+            connection.close()
+
+
+def _work(config: ArenaConfig, connection: Connection) -> None:
+    """A worker process: play the games whose indices arrive, until None arrives."""
+    _ignore_interrupt()
+    while True:
+        index = connection.recv()
+        if index is None:
+            return
+        try:
+            answer = (True, play_game(config, index))
+        except Exception as error:          # the parent raises it, as Pool did
+            answer = (False, error)
+        try:
+            connection.send(answer)
+        except Exception:                   # an error that does not pickle: its words do
+            connection.send((False, RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
 
 
 __all__ = ["ArenaConfig", "ArenaReport", "Runner", "run_arena", "play_game", "close_players", "game_seed",

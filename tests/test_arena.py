@@ -8,6 +8,7 @@ import csv
 import dataclasses
 import io
 import json
+import multiprocessing
 import os
 import pathlib
 import subprocess
@@ -151,6 +152,49 @@ def test_ctrl_c_returns_the_games_finished():
         report = run_arena(ArenaConfig("random", "random", games=50), workers, stop_after_two)
         assert report.interrupted
         assert report.summary.games == len(report.games) == 2
+
+
+def _dies_at_game_3(config, index):
+    if index == 3:
+        os._exit(9)             # as a worker killed by the OOM killer or a crashing engine would
+    return real_play_game(config, index)
+
+
+def _fails_at_game_3(config, index):
+    if index == 3:
+        raise ValueError("game 3 went wrong")
+    return real_play_game(config, index)
+
+
+real_play_game = arena.play_game
+
+
+@pytest.mark.timeout(60)
+def test_a_worker_that_dies_is_one_error_and_stops_the_others(monkeypatch):
+    # multiprocessing.Pool waited forever here (it restarts the worker; the game is lost)
+    monkeypatch.setattr(arena, "play_game", _dies_at_game_3)       # the workers are forked
+    with pytest.raises(RuntimeError, match=r"^an arena worker stopped .*\(exit code 9\)$"):
+        run_arena(ArenaConfig("random", "random", games=20), workers=2)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.timeout(60)
+def test_an_error_in_a_worker_is_raised_here_and_stops_the_others(monkeypatch):
+    monkeypatch.setattr(arena, "play_game", _fails_at_game_3)
+    with pytest.raises(ValueError, match="^game 3 went wrong$"):
+        run_arena(ArenaConfig("random", "random", games=20), workers=2)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.timeout(120)
+def test_stopping_early_never_waits_for_a_worker_halfway_through_sending():
+    # Pool.terminate() hung on the result queue's lock held by a worker it had stopped
+    # (CI, and 1 run in ~150 of this loop); every worker now has a pipe of its own
+    config = ArenaConfig("ai:depth=3", "random", games=72, openings=2, sprt=(0, 100))
+    for _ in range(60):
+        report = run_arena(config, workers=2)
+        assert report.summary.sprt.verdict == "H1" and not report.interrupted
+        assert multiprocessing.active_children() == []
 
 
 @pytest.mark.parametrize("kwargs", [
