@@ -234,59 +234,110 @@ def egdb_blocks(n):
     return [(egdb_block[level][a], egdb_block[level][a + 1]) for a in range(level + 1)]
 
 
-def egdb_check_level(values, n, expected=None):
-    """One pass over level n's values, chunk by chunk (egdb_chunks): each value
+cdef enum:
+    CHECK_CHUNKS_A_THREAD = 8   # a level of fewer chunks than this a thread is checked by one
+    CHUNK_UNCHECKED = -3        # a chunk's outcome (LevelCheck.outcome), else its first bad index
+    CHUNK_MISMATCH = -2
+    CHUNK_SOUND = -1
+
+
+cdef class LevelCheck:
+    """What the threads checking one level share: chunks taken in turn, each
+    verified then hashed; the first problem a thread finds stops every thread
+    from taking more, and a chunk once taken is finished, so every chunk
+    before the first problem is checked whatever the threads' order."""
+    cdef const signed char *values
+    cdef int level
+    cdef uint64_t n_chunks
+    cdef uint64_t *bounds       # n_chunks + 1: chunk i is values[bounds[i]:bounds[i + 1]]
+    cdef uint64_t *hashes       # each chunk's, once checked
+    cdef const uint64_t *want   # the hashes a file records, or NULL
+    cdef int64_t *outcome       # each chunk's: CHUNK_UNCHECKED, CHUNK_SOUND, CHUNK_MISMATCH or a bad index
+    cdef uint64_t next_chunk    # the first chunk no thread has taken
+    cdef int stop
+
+    def halt(self):
+        """Tell every thread to stop (Ctrl-C)."""
+        store_flag(&self.stop, True)
+
+    def work(self):
+        """One thread's share: chunks taken in turn till none is left or one failed."""
+        cdef uint64_t i, first, last
+        cdef int64_t result
+        with nogil:
+            while not load_flag(&self.stop):
+                i = __atomic_fetch_add(&self.next_chunk, 1, __ATOMIC_RELAXED)
+                if i >= self.n_chunks:
+                    break
+                first, last = self.bounds[i], self.bounds[i + 1]
+                result = egdb_verify_level(self.values, self.level, first, last)
+                if result < 0:
+                    self.hashes[i] = egdb_chunk_hash(self.values + first, last - first)
+                    result = CHUNK_MISMATCH if self.want != NULL and self.hashes[i] != self.want[i] \
+                        else CHUNK_SOUND
+                self.outcome[i] = result
+                if result != CHUNK_SOUND:
+                    store_flag(&self.stop, True)
+
+
+def egdb_check_level(values, n, expected=None, threads=1):
+    """One pass over level n's values, chunk by chunk (egdb_chunks), shared by
+    ``threads`` (1..MAX_THREADS; a small level is checked by one): each value
     must be one a position of the level can have (|v| <= n, v = n mod 2) and,
     when ``expected`` (the chunks' hashes a file records) is given, each chunk
     must hash to its entry. Returns (hashes, problem): the chunks' hashes
-    (egdb_chunk_hashes) and None, or, at the first problem, the hashes so far
-    and ("value", index) or ("chunk", chunk number)."""
+    (egdb_chunk_hashes) and None, or, at the first problem in the level's
+    order, the hashes before it and ("value", index) or ("chunk", chunk number)."""
     cdef const unsigned char[::1] view = values
     cdef int level = check_egdb_seeds(n)
-    cdef uint64_t size = view.shape[0], first, last
-    cdef Py_ssize_t i, done = 0, n_chunks
-    cdef int64_t bad = -1
-    cdef uint64_t *bounds
-    cdef uint64_t *chunks
-    cdef uint64_t *want = NULL
-    cdef bint mismatch = False
+    cdef uint64_t size = view.shape[0]
+    cdef Py_ssize_t i, n_chunks
+    cdef LevelCheck check = LevelCheck()
+    cdef uint64_t *memory
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise InvalidLimitError(f"threads is 1 to {MAX_THREADS}, not {quote(threads)}")
     if size != level_positions(level):
         raise ValueError(f"level {n} holds {level_positions(level)} values, not {size}")
     parts = level_chunks(level)
     n_chunks = len(parts)
     if expected is not None and len(expected) != n_chunks:
         raise ValueError(f"level {n} has {n_chunks} checksum chunks, not {len(expected)}")
-    chunks = <uint64_t *> calloc(3 * n_chunks + 1, sizeof(uint64_t))
-    if chunks == NULL:
+    memory = <uint64_t *> calloc(4 * n_chunks + 1, sizeof(uint64_t))
+    if memory == NULL:
         raise MemoryError()
     try:
-        bounds = chunks + n_chunks
+        check.values = <const signed char *> &view[0]
+        check.level = level
+        check.n_chunks = n_chunks
+        check.bounds = memory
+        check.hashes = memory + n_chunks + 1
+        check.outcome = <int64_t *> (memory + 2 * n_chunks + 1)
         for i in range(n_chunks):
-            bounds[i] = parts[i][0]
-        bounds[n_chunks] = size
+            check.bounds[i] = parts[i][0]
+            check.outcome[i] = CHUNK_UNCHECKED
+        check.bounds[n_chunks] = size
         if expected is not None:
-            want = bounds + n_chunks + 1
             for i in range(n_chunks):
-                want[i] = expected[i]
-        with nogil:
-            for i in range(n_chunks):
-                first, last = bounds[i], bounds[i + 1]
-                bad = egdb_verify_level(<const signed char *> &view[0], level, first, last)
-                if bad >= 0:
-                    break
-                chunks[i] = egdb_chunk_hash(<const signed char *> &view[first], last - first)
-                done = i + 1
-                if want != NULL and chunks[i] != want[i]:
-                    mismatch = True
-                    break
-        hashes = [chunks[i] for i in range(done)]
-        if bad >= 0:
-            return hashes, ("value", bad)
-        if mismatch:
-            return hashes, ("chunk", done - 1)
+                memory[3 * n_chunks + 1 + i] = expected[i]
+            check.want = memory + 3 * n_chunks + 1
+        threads = min(threads, n_chunks // CHECK_CHUNKS_A_THREAD)
+        if threads > 1:
+            Workers(check.work, [()] * threads, f"mancala endgame check {n}").run(check.halt)
+        else:
+            check.work()
+        hashes = []
+        for i in range(n_chunks):
+            if check.outcome[i] == CHUNK_SOUND:
+                hashes.append(check.hashes[i])
+            elif check.outcome[i] == CHUNK_MISMATCH:
+                return hashes, ("chunk", i)
+            elif check.outcome[i] >= 0:
+                return hashes, ("value", check.outcome[i])
+            else:
+                raise AssertionError(f"chunk {i} of level {n} was left unchecked")
         return hashes, None
     finally:
-        free(chunks)
+        free(memory)
 
 
 def egdb_chunk_hashes(values, start=0, stop=None):

@@ -14,6 +14,7 @@ import pytest
 import mancala
 from mancala import _core, _system, endgame
 from mancala.endgame import files
+from mancala.errors import InvalidLimitError
 
 SEEDS = 8                                    # 125,970 positions: milliseconds to build
 #        12 11 10  9  8  7
@@ -174,6 +175,34 @@ def test_verify_names_the_first_bad_position(good):
         assert _core.egdb_verify(bad, 5, 0, index) == -1
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_a_level_checked_on_threads_reports_its_first_problem_in_order(threads):
+    # level 18 (44 chunks of at most 2^20 values) all zeros: a value every position of 18 seeds can have
+    values = bytearray(_core.egdb_level_size(18))
+    chunks = _core.egdb_chunks(18)
+    assert len(chunks) == 44
+    whole = _core.egdb_chunk_hashes(values)
+    assert _core.egdb_check_level(values, 18, whole, threads) == (whole, None)
+    # a chunk that does not match the file's hash (5), bad values after it (9, 30)
+    told = list(whole)
+    told[5] ^= 1
+    bad = bytearray(values)
+    bad[chunks[9][0] + 17] = 1          # odd: no position of 18 seeds is worth that
+    bad[chunks[30][0]] = 40             # more than 18
+    assert _core.egdb_check_level(bad, 18, told, threads) == (whole[:5], ("chunk", 5))
+    assert _core.egdb_check_level(bad, 18, None, threads) == (whole[:9], ("value", chunks[9][0] + 17))
+    bad[chunks[9][0] + 17] = 0
+    assert _core.egdb_check_level(bad, 18, None, threads) == (whole[:30], ("value", chunks[30][0]))
+    bad[len(bad) - 1] = 0x81            # -127, the last value of the last chunk
+    assert _core.egdb_check_level(bad, 18, whole, threads) == (whole[:30], ("value", chunks[30][0]))
+
+
+@pytest.mark.parametrize("threads", [0, 65, True, 2.0])
+def test_a_check_takes_1_to_64_threads(threads):
+    with pytest.raises(InvalidLimitError, match="threads is 1 to 64"):
+        _core.egdb_check_level(bytearray(_core.egdb_level_size(3)), 3, None, threads)
+
+
 # -- a level changed while a process uses it --------------------------------------------
 
 SOLVER = """
@@ -236,6 +265,7 @@ def test_a_mapping_survives_its_file_truncated_to_nothing(good, cache):
     script = f"""
 import os
 from mancala.endgame import files
+from mancala.errors import InvalidLimitError
 level = files.open_level("standard", {SEEDS})
 os.truncate(level.path, 0)
 view = memoryview(level.values)

@@ -148,7 +148,7 @@ class LocalLevels:
         try:
             _core.egdb_build_level([level.values for level in below], out, capture_code(capture),
                                    self.threads, report)
-            hashes, problem = _core.egdb_check_level(out, n)
+            hashes, problem = _core.egdb_check_level(out, n, threads=self.threads)
             if problem is not None:     # a bug, not a file: never write it
                 raise RuntimeError(f"level {n} was built with a bad value at {problem[1]}")
             write_level(level_path(capture, n, root), capture, n, out, hashes)

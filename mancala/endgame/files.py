@@ -49,6 +49,7 @@ LEVEL_NAME = re.compile(r"level-(\d\d)\.bin")
 TEMP_NAME = re.compile(r"level-\d\d\.bin\.(\d+)\.[^.]+\.tmp")
 STALE_TEMP_AGE = 3600.0              # seconds after which any temporary file is a killed write's
 MAX_LEVEL = 36
+CHECK_THREADS = max(1, min(8, len(os.sched_getaffinity(0))))    # a level is checked by its chunks on these
 
 log = logging.getLogger("mancala.endgame")  # refused files are reported here (one line; stderr by default)
 
@@ -265,7 +266,7 @@ def _checked(fd: int, path: Path, capture: str, n: int, count: int) -> Level:
     except (OSError, MemoryError) as exc:
         raise refuse(path, f"cannot be mapped ({getattr(exc, 'strerror', None) or exc})",
                      set_aside=False) from None
-    _, problem = _core.egdb_check_level(values, n, hashes)
+    _, problem = _core.egdb_check_level(values, n, hashes, CHECK_THREADS)
     if values.damaged:
         raise refuse(path, "shrank while it was being checked", set_aside=False)
     if problem is not None and problem[0] == "value":
