@@ -86,6 +86,12 @@ def side_seeds(slots: Sequence[int], side: int) -> int:
     return sum(row(slots, side)) + slots[store_slot(side)]
 
 
+def seeds_in_pits(slots: Sequence[int]) -> int:
+    """The seeds in the twelve pits, the stores left out: what is still in play
+    (an endgame database's levels count these)."""
+    return sum(row(slots, SOUTH)) + sum(row(slots, NORTH))
+
+
 def seen_by(slots: Sequence[int], side: int) -> List[int]:
     """The 14 slots as ``side`` sees them: its pits, its store, the other side's pits and store."""
     first = first_slot(side)
@@ -131,4 +137,4 @@ def layout() -> dict:
 
 __all__ = ["PITS", "SLOTS", "SOUTH", "NORTH", "SIDE_NAMES", "SIDE_KEYS", "STORES",
            "first_slot", "pit_slot", "store_slot", "pit_slots", "is_store", "side_of", "pit_of",
-           "facing_slot", "row", "side_seeds", "seen_by", "slot_name", "PovScore", "layout"]
+           "facing_slot", "row", "side_seeds", "seeds_in_pits", "seen_by", "slot_name", "PovScore", "layout"]

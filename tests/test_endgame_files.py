@@ -175,6 +175,17 @@ def test_verify_names_the_first_bad_position(good):
         assert _core.egdb_verify(bad, 5, 0, index) == -1
 
 
+def test_cached_seeds_counts_the_levels_on_disk_from_0_up(tmp_path):
+    assert endgame.cached_seeds("standard", tmp_path) == 0          # no folder
+    endgame.ensure("standard", 6, root=tmp_path)
+    assert endgame.cached_seeds("standard", tmp_path) == 6
+    assert endgame.cached_seeds("empty", tmp_path) == 0
+    files.level_path("standard", 4, tmp_path).unlink()
+    (files.rule_dir("standard", tmp_path) / "level-09.bin.refused").write_bytes(b"")
+    assert endgame.cached_seeds("standard", tmp_path) == 3          # 5 and 6 wait for 4
+    assert endgame.find("standard", tmp_path).max_seeds == 3        # as find sees it
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
 def test_a_level_checked_on_threads_reports_its_first_problem_in_order(threads):
     # level 18 (44 chunks of at most 2^20 values) all zeros: a value every position of 18 seeds can have

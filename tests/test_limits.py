@@ -5,7 +5,7 @@ import sys
 import pytest
 
 import mancala
-from mancala import _system, limits
+from mancala import _system, endgame, limits
 from mancala.cli import main
 from mancala.errors import InvalidLimitError, quote
 
@@ -94,6 +94,28 @@ def test_solve_default_table_grows_with_the_seeds(tmp_path, monkeypatch):
     assert limits.solve_table_mb(48) == 1024      # Kalah(6,4)
     assert limits.solve_table_mb(72) == 1024
     assert limits.solve_table_mb() == 1024
+
+
+def test_solve_default_table_shrinks_with_the_seeds_a_database_answers(tmp_path, monkeypatch):
+    # a board searches as one of (seeds - database + 18) seeds, when fewer (worked by hand)
+    fake_meminfo(tmp_path, monkeypatch, 64 * 2 ** 20)
+    assert limits.solve_table_mb(48, 30) == 16     # Kalah(6,4), the 30-seed database: as 36 seeds
+    assert limits.solve_table_mb(48, 28) == 32     # as 38
+    assert limits.solve_table_mb(48, 22) == 256    # as 44
+    assert limits.solve_table_mb(48, 18) == 1024   # as 48: no change
+    assert limits.solve_table_mb(60, 30) == 1024   # Kalah(6,5): as 48
+    assert limits.solve_table_mb(36, 30) == 16
+    assert limits.solve_table_mb(40, 0) == limits.solve_table_mb(40) == 64
+
+
+def test_solve_sizes_its_table_by_the_database_cached(monkeypatch, capsys):
+    # 40 seeds in the pits, South's one seed reaches its store and ends the game
+    board = "0,0,0,0,0,1,0,39,0,0,0,0,0,0"
+    monkeypatch.setattr(endgame, "cached_seeds", lambda capture, root=None: 30)
+    assert main(["solve", "--board", board, "--threads", "1"]) == 0
+    assert "table 16 MB" in capsys.readouterr().err
+    assert main(["solve", "--board", board, "--threads", "1", "--endgame", "0"]) == 0
+    assert "table 64 MB" in capsys.readouterr().err
 
 
 def test_solve_default_table_never_exceeds_half_the_memory(tmp_path, monkeypatch):

@@ -15,7 +15,7 @@ from mancala.cli.signals import sigterm_as_interrupt
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
-from mancala.geometry import SIDE_NAMES
+from mancala.geometry import SIDE_NAMES, seeds_in_pits
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
 from mancala._core import MAX_SEEDS
 
@@ -117,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
     board = board_from(args)
     per_worker = args.hash_mb is None and args.cluster is not None   # shared by the workers here
     if args.hash_mb is None:
-        args.hash_mb = solve_table_mb(board.seeds)
+        reach = endgame.cached_seeds(board.capture) if args.endgame is None else args.endgame
+        args.hash_mb = solve_table_mb(seeds_in_pits(board.pits), reach)
     if board.is_game_over():
         raise CommandError("the game is over: nothing to solve")
     entry = book.lookup(board) if args.book else None

@@ -9,6 +9,7 @@ lower ones; a build that is stopped resumes at its first missing level
 
 - :func:`find` -- the largest sound database cached for a rule, or None; what
   ``Engine(endgame="auto")`` uses. It never raises.
+- :func:`cached_seeds` -- the size :func:`find` will look at, from the file names alone.
 - :func:`load` -- levels 0..N, each checked, or EndgameFileError.
 - :func:`ensure` -- :func:`load`, building what is missing first.
 - :func:`build` -- a database in memory, no files (small ones, tests).
@@ -22,7 +23,7 @@ from typing import Callable, List, Optional, Sequence
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError, quote
-from mancala.geometry import NORTH, SOUTH, row
+from mancala.geometry import seeds_in_pits
 from mancala.limits import check_threads
 from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, level_path,
                                    levels_on_disk, open_level, remove_stale_temp_files, rule_dir,
@@ -64,9 +65,7 @@ class EndgameDatabase:
 
     def covers(self, board: Board) -> bool:
         """Whether the board's rules and seeds in the pits are within this database."""
-        pits = board.pits
-        return board.capture == self.capture and \
-            sum(row(pits, SOUTH)) + sum(row(pits, NORTH)) <= self.max_seeds
+        return board.capture == self.capture and seeds_in_pits(board.pits) <= self.max_seeds
 
     def value(self, board: Board) -> int:
         """Perfect-play final margin for the side to move (the stores included)."""
@@ -157,6 +156,16 @@ def find(capture: str, root: Optional[Path] = None) -> Optional[EndgameDatabase]
     return EndgameDatabase(capture, [level.values for level in files], files)
 
 
+def cached_seeds(capture: str, root: Optional[Path] = None) -> int:
+    """N when levels 0..N of a rule are in the cache, as their names say (none
+    is opened or checked: :func:`find` does that); 0 when none is. Raises nothing."""
+    present = levels_on_disk(capture, root)
+    n = 0
+    while n < len(present) and present[n] == n:
+        n += 1
+    return max(0, n - 1)
+
+
 def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS, progress: Optional[Progress] = None,
            threads: int = 1, root: Optional[Path] = None) -> EndgameDatabase:
     """Levels 0..max_seeds, built first where missing or refused (a refused file
@@ -207,5 +216,5 @@ def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:
 
 
 __all__ = ["EndgameDatabase", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError",
-           "build", "save", "load", "find", "ensure", "convert_legacy", "cache_dir", "rule_dir",
+           "build", "save", "load", "find", "cached_seeds", "ensure", "convert_legacy", "cache_dir", "rule_dir",
            "level_path", "DEFAULT_SEEDS", "MAGIC", "VERSION", "HEADER"]
