@@ -173,18 +173,17 @@ def solve_table_mb(seeds: Optional[int] = None, endgame: int = 0) -> float:
     pits and an endgame database of ``endgame`` seeds (0: none).
 
     16 MB up to 36 seeds (Kalah(6,3) solves faster in it than in 1 GB), then
-    doubling every two seeds up to 1024 MB (Kalah(6,4), 48 seeds, with a
-    database of 22 seeds or fewer needs it). A database answers the search
-    sooner: a board is sized as one of at most ``endgame`` + 18 seeds would be
-    (Kalah(6,4) with the 30-seed database searches 0.4 M nodes; 16 MB makes
-    its command two seconds faster than 1 GB; Kalah(6,5) with it, 356 M nodes,
-    still gets 1 GB). Never more than half of what the machine can give. No
+    doubling every two seeds up to 1024 MB (Kalah(6,4), 48 seeds, needs it
+    with a small database). A database answers the search sooner, so a board
+    is sized as one of ``seeds - endgame + 18`` seeds when that is fewer:
+    Kalah(6,4) with the 30-seed database (0.4 M nodes) gets 16 MB, which makes
+    its command two seconds faster than 1 GB; Kalah(6,5) with it (356 M nodes)
+    still gets 1 GB. Never more than half of what the machine can give. No
     seeds given: the largest. Raises nothing.
     """
     size = SOLVE_TABLE_MB
     if seeds is not None:
-        if endgame > 0:
-            seeds = min(seeds, seeds - endgame + SOLVE_DATABASE_REACH)
+        seeds = min(seeds, seeds - endgame + SOLVE_DATABASE_REACH)
         size = min(SOLVE_TABLE_MB, SOLVE_SMALL_TABLE_MB << max(0, (seeds - SOLVE_SMALL_SEEDS + 1) // 2))
     return default_table_mb(size)
 
