@@ -91,7 +91,10 @@ def test_solve_default_table_grows_with_the_seeds(tmp_path, monkeypatch):
     assert limits.solve_table_mb(36) == 16        # Kalah(6,3)
     assert limits.solve_table_mb(12) == 16
     assert limits.solve_table_mb(40) == 64
-    assert limits.solve_table_mb(48) == 1024      # Kalah(6,4)
+    assert limits.solve_table_mb(46) == 256
+    assert limits.solve_table_mb(48) == 256       # Kalah(6,4): at most 256 MB
+    assert limits.solve_table_mb(49) == 1024
+    assert limits.solve_table_mb(60) == 1024      # Kalah(6,5)
     assert limits.solve_table_mb(72) == 1024
     assert limits.solve_table_mb() == 1024
 
@@ -102,8 +105,9 @@ def test_solve_default_table_shrinks_with_the_seeds_a_database_answers(tmp_path,
     assert limits.solve_table_mb(48, 30) == 16     # Kalah(6,4), the 30-seed database: as 36 seeds
     assert limits.solve_table_mb(48, 28) == 32     # as 38
     assert limits.solve_table_mb(48, 22) == 256    # as 44
-    assert limits.solve_table_mb(48, 18) == 1024   # as 48: no change
-    assert limits.solve_table_mb(60, 30) == 1024   # Kalah(6,5): as 48
+    assert limits.solve_table_mb(48, 18) == 256    # as 48: no change
+    assert limits.solve_table_mb(60, 30) == 1024   # Kalah(6,5): as 48, but more than 48 seeds
+    assert limits.solve_table_mb(60, 40) == 32     # as 38
     assert limits.solve_table_mb(36, 30) == 16
     assert limits.solve_table_mb(40, 0) == limits.solve_table_mb(40) == 64
 
