@@ -186,6 +186,24 @@ def test_cached_seeds_counts_the_levels_on_disk_from_0_up(tmp_path):
     assert endgame.find("standard", tmp_path).max_seeds == 3        # as find sees it
 
 
+def test_ensure_checks_each_level_once(tmp_path, monkeypatch):
+    # checking is most of opening a large database: ensure opened every level twice before
+    endgame.ensure("standard", 6, root=tmp_path)
+    files.level_path("standard", 6, tmp_path).unlink()
+    checked = []
+    real = _core.egdb_check_level
+
+    def counted(values, n, *args, **kwargs):
+        checked.append(n)
+        return real(values, n, *args, **kwargs)
+
+    monkeypatch.setattr(_core, "egdb_check_level", counted)
+    db = endgame.ensure("standard", 6, root=tmp_path)
+    assert sorted(checked) == [0, 1, 2, 3, 4, 5, 6, 6]     # level 6 built (checked), then opened
+    assert [bytes(level) for level in db.levels] == \
+        [bytes(level) for level in endgame.build("standard", 6).levels]      # built in memory
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
 def test_a_level_checked_on_threads_reports_its_first_problem_in_order(threads):
     # level 18 (44 chunks of at most 2^20 values) all zeros: a value every position of 18 seeds can have

@@ -171,11 +171,11 @@ def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS, progress: Optional[Prog
     """Levels 0..max_seeds, built first where missing or refused (a refused file
     is set aside and said in one line). Raises EndgameSpaceError when the disk
     or the memory cannot take a missing level."""
-    from mancala.endgame.building import build_levels
-    build_levels(capture, max_seeds, threads=threads, root=root,
-                 progress=None if progress is None else (
-                     lambda p: progress(p.level, p.all_done, p.all_total, p.seconds)))
-    return load(capture, max_seeds, root)
+    from mancala.endgame.building import open_levels
+    _, levels = open_levels(capture, max_seeds, threads=threads, root=root,
+                            progress=None if progress is None else (
+                                lambda p: progress(p.level, p.all_done, p.all_total, p.seconds)))
+    return EndgameDatabase(capture, [level.values for level in levels], levels)
 
 
 def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:

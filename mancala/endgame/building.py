@@ -20,7 +20,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from mancala import _core
 from mancala._system import available_bytes
@@ -161,7 +161,22 @@ def build_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[
                  waiting: Optional[Callable[[str], None]] = None,
                  maker: Optional[Callable] = None) -> List[int]:
     """Make every level 0..max_seeds of a rule that is missing or refused, in
-    order; returns the levels built (empty when all were there).
+    order; returns the levels built (empty when all were there). What
+    :func:`open_levels` does, the levels closed after.
+    """
+    built, levels = open_levels(capture, max_seeds, threads, root, progress, waiting, maker)
+    for level in levels:
+        level.close()
+    return built
+
+
+def open_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[Path] = None,
+                progress: Optional[Callable[[BuildProgress], None]] = None,
+                waiting: Optional[Callable[[str], None]] = None,
+                maker: Optional[Callable] = None) -> Tuple[List[int], List[Level]]:
+    """Levels 0..max_seeds of a rule, each opened (checked once), the missing
+    or refused ones made first, in order; returns the levels built and the
+    opened levels, 0 first.
 
     ``maker(capture, n, below, root, report)`` makes level n's file from the
     levels below (opened); by default :class:`LocalLevels` on ``threads``
@@ -193,9 +208,8 @@ def build_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[
             maker(capture, n, [have[k] for k in range(n)], root, report)
             finished += _core.egdb_level_size(n)
             have[n] = open_level(capture, n, root)
-        for level in have.values():
-            level.close()
-        return missing
+        return missing, [have[n] for n in range(max_seeds + 1)]
 
 
-__all__ = ["BuildProgress", "BuildLock", "LocalLevels", "build_levels", "present_levels", "check_space"]
+__all__ = ["BuildProgress", "BuildLock", "LocalLevels", "build_levels", "open_levels", "present_levels",
+           "check_space"]
