@@ -36,9 +36,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "optimal_move_indices, pv_indices).")
     add_position_arguments(p)
     p.add_argument("--hash-mb", type=options.megabytes, default=None, metavar="MB",
-                   help="transposition table size (default: by the seeds on the board, 16 MB "
-                        "up to 36 seeds, doubling every 2 seeds up to 1024 MB, at most half "
-                        "the memory available)")
+                   help="transposition table size (default: by the seeds the search must get "
+                        "through, 16 MB up to 36 seeds, doubling every 2 seeds up to 256 MB for "
+                        "Kalah(6,4) and 1024 MB above; an endgame database of N seeds counts a "
+                        "board of S seeds as S - N + 18 when fewer; at most half the memory available)")
     p.add_argument("--endgame", type=options.endgame_seeds, default=None, metavar="N",
                    help="use the endgame database of positions with at most N seeds in the pits, "
                         "building and caching it first if needed (on two threads from nothing: "
