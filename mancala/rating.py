@@ -19,9 +19,9 @@ the steps give 1464.0507, 151.5165 and 0.059996.)
 
 The computer levels' strengths on one Elo scale (``random`` anchored at 0)
 live in one place, ``mancala/data/levels.json``; :func:`level_table` reads it
-and :func:`level_elo` looks one player up. The table shipped now is
-provisional (guessed, not measured: its ``provisional`` field says so); a
-measured one replaces the file and nothing else.
+and :func:`level_elo` looks one player up. The table is measured (fitted by
+``bench/fit_levels.py`` from matches between the levels); a table whose
+``provisional`` field is true was guessed, and ``history`` says so.
 """
 from __future__ import annotations
 
