@@ -27,7 +27,7 @@ from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
-from mancala.cli.signals import STATUS as TERMINATED, sigterm_as_interrupt
+from mancala.cli.signals import STATUS as TERMINATED, stop_signals
 from mancala.errors import CommandError, InputError, quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 from mancala.openings import MAX_OPENING_PLIES, opening_suite
@@ -137,14 +137,14 @@ def run(args: argparse.Namespace) -> int:
                          sprt=tuple(args.sprt) if args.sprt else None,
                          sprt_alpha=args.sprt_alpha, sprt_beta=args.sprt_beta)
     progress = _Bar(sys.stderr) if is_terminal(sys.stderr) else _Lines(sys.stderr)
-    with sigterm_as_interrupt() as terminated:  # as Ctrl-C: the games' players are closed on the way out
+    with stop_signals() as stops:  # SIGTERM as Ctrl-C: the games' players are closed on the way out
         if args.cluster is None:
-            report = run_arena(config, workers=args.workers, progress=progress)
+            report = run_arena(config, workers=args.workers, progress=stops.watching(progress))
         else:
-            report = _on_cluster(config, args, progress)
+            report = _on_cluster(config, args, stops.watching(progress))
     progress.close()
     if report.interrupted:
-        print(f"mancala: {'terminated' if terminated else 'interrupted'}: {len(report.games)} of "
+        print(f"mancala: {'terminated' if stops.terminated else 'interrupted'}: {len(report.games)} of "
               f"{config.games} games finished", file=sys.stderr, flush=True)
     if args.json:
         write_json(report, sys.stdout)
@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         write_csv(report, sys.stdout)
     else:
         write_table(report, sys.stdout)
-    return TERMINATED if terminated else 130 if report.interrupted else 0
+    return TERMINATED if stops.terminated else 130 if report.interrupted else 0
 
 
 def _on_cluster(config: ArenaConfig, args: argparse.Namespace, progress) -> ArenaReport:

@@ -14,7 +14,7 @@ from mancala import endgame
 from mancala.board import CAPTURE_RULES
 from mancala.cli import options
 from mancala.cli.format import duration
-from mancala.cli.signals import sigterm_as_interrupt
+from mancala.cli.signals import stop_signals
 from mancala.endgame import files
 from mancala.endgame.building import BuildLock, BuildProgress, build_levels, gigabytes
 from mancala.errors import EndgameFileError, EndgameMissingError
@@ -125,8 +125,9 @@ def run_build(args: argparse.Namespace) -> int:
     else:
         from mancala.cluster import connect
         from mancala.cluster.build import ClusterLevels
-        with sigterm_as_interrupt(), connect(args.cluster) as cpus:
+        with stop_signals() as stops, connect(args.cluster) as cpus:
             say(f"building on the cluster at {args.cluster}: {cpus} CPUs")
+            settings["progress"] = stops.watching(settings["progress"])
             built = build_levels(args.capture, args.seeds, maker=ClusterLevels(cpus), **settings)
     seconds = time.perf_counter() - start
     size = sum(os.path.getsize(files.level_path(args.capture, n, args.cache))

@@ -11,7 +11,7 @@ from typing import Optional
 from mancala import book, endgame
 from mancala.board import Board, start_slots
 from mancala.cli import options
-from mancala.cli.signals import sigterm_as_interrupt
+from mancala.cli.signals import Stops, stop_signals
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
@@ -135,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster and (args.book or args.update_book):
         raise CommandError("--cluster solves by search, not from the opening book")
     if args.cluster:
-        with sigterm_as_interrupt():
-            report = cluster_solve(board, args, per_worker, worker_threads)
+        with stop_signals() as stops:
+            report = cluster_solve(board, args, per_worker, worker_threads, stops)
     elif entry is not None:
         report = {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
                   "value": entry.value, "move": entry.moves[0], "optimal_moves": list(entry.moves),
@@ -168,10 +168,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
-                  threads: Optional[int]) -> dict:
+                  threads: Optional[int], stops: Stops) -> dict:
     """solve --cluster: the same report, with "cluster" added. share_table: the
     default table is divided among the workers (they are on this machine);
-    threads: a worker's (None: a node's CPUs)."""
+    threads: a worker's (None: a node's CPUs); stops: checked as the solve reports."""
     from mancala.cluster import connect
     from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
     if args.journal is not None:
@@ -197,7 +197,7 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
             + (f", endgame database of {seeds} seeds in {cache})" if seeds else ")"))
         result = solve_on(board, hash_mb=args.hash_mb, endgame_seeds=seeds or None, cache=cache,
                           journal=args.journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
-                          all_moves=args.all, threads=threads, progress=Throttled(progress))
+                          all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)))
     return {
         "board": board.pits, "to_move": board.to_move, "capture": board.capture,
         "value": result.value, "move": result.move, "optimal_moves": list(result.optimal_moves),

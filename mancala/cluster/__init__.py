@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 import warnings
 from dataclasses import dataclass
 from typing import Iterator, Optional
@@ -120,7 +121,20 @@ def connect(address: "str | Address") -> Iterator[int]:
     finally:
         ray.shutdown()
         if temp:
-            shutil.rmtree(temp, ignore_errors=True)
+            _remove(temp)
+
+
+def _remove(folder: str, patience: float = 5.0) -> None:
+    """Remove a local runtime's folder. ray.shutdown() does not wait for every
+    process of the runtime to end, and one that writes a last line to its log
+    as it ends makes a removal fail (a folder not empty): so try again, for a
+    few seconds, till the folder is gone."""
+    deadline = time.monotonic() + patience
+    while True:
+        shutil.rmtree(folder, ignore_errors=True)
+        if not os.path.exists(folder) or time.monotonic() > deadline:
+            return
+        time.sleep(0.1)
 
 
 def _sigterm_handler():
