@@ -97,6 +97,7 @@ cdef struct Search:
     int capture             # CAPTURE_*
     int evaluation          # EVAL_*
     bint use_tt             # probe and store the table
+    int untabled_seeds      # ... except at positions with at most this many seeds in the pits (-1: none)
     bint ordering           # TT move, extra turns, then store gain; else natural order
     bint futility           # cut when the seeds left cannot change the outcome
     bint prune              # alpha-beta cut-offs; off gives plain minimax

@@ -59,6 +59,7 @@ cdef enum:
     SOLVE_DEPTH = 1 << 20   # "no depth limit": exact search to the end of the game
     MAX_PLY = 1000          # recursion guard; far beyond any real game
     TT_MIN_DEPTH = 2        # nodes this close to the horizon search faster than a table probe
+    TT_DB_MARGIN = 2        # ... and, in a solve, nodes this few seeds above the endgame database
     LEARNED_TERMS = 19      # the learned evaluation's weighted terms (mancala/_learned.py),
     LEARNED_COUNTS = 13     #   its tables' columns: a pit's seeds (0..11, 12 or more),
     LEARNED_TOTALS = 31     #   a row's seeds (0..29, 30 or more),

@@ -14,6 +14,7 @@ cdef void begin(Search *s, double time_limit, uint64_t node_limit,
     s.deadline = monotonic() + time_limit if time_limit > 0 else 0
     s.soft_deadline = 0
     s.deeper_tt = s.pvs = False
+    s.untabled_seeds = -1
     s.aspiration = 0
     s.keep_partial = False
     if new_generation:  # a search of its own: older entries may be replaced first

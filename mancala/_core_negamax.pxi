@@ -53,7 +53,8 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     2. terminal: exact final margin; few seeds left: the endgame database's
     3. leaf: evaluation (a horizon: the value is not the game's)
     4. futility: the seeds left in play cannot bring the value inside the window
-    5. probe the table
+    5. probe the table (not close to the horizon, nor, in a solve, a few
+       seeds above the endgame database: both search faster than a probe)
     6. make and order the children (make_children; or keep the natural
        order: list_moves); a child the table already proves good enough
        cuts at once (etc_cutoff)
@@ -66,6 +67,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef int pit, n_listed, i, captured, value, best = -INF
     cdef int best_move = NO_MOVE, tt_move = NO_MOVE, alpha0 = alpha
     cdef int stored_depth, bound, seeds_left, mine, theirs
+    cdef bint table
     cdef int diff = b[KALAH_STORE] - b[KALAH_OPP_STORE]
     cdef uint64_t child_key, horizon0 = s.horizon, nodes0 = s.nodes
     cdef tt_data e
@@ -93,7 +95,8 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
             return diff - seeds_left
 
     stored_depth = depth if depth < TT_DEPTH_END else TT_DEPTH_END       # 5
-    if s.use_tt and depth > TT_MIN_DEPTH:
+    table = s.use_tt and depth > TT_MIN_DEPTH and seeds_left > s.untabled_seeds
+    if table:
         if key == 0:
             key = tt_key(b)
         if tt_probe(s.tt, key, &e):
@@ -111,7 +114,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
 
     if s.ordering:                                                      # 6
         make_children(s, b, depth, tt_move, &c)
-        if s.use_tt and depth - 1 > TT_MIN_DEPTH and ply > 0:
+        if table and depth - 1 > TT_MIN_DEPTH and ply > 0:
             value = etc_cutoff(s, &c, depth - 1, alpha, beta)
             if value != NO_CUTOFF:
                 return value
@@ -161,7 +164,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
         if ply == 0 and s.keep_partial and best > alpha0:
             keep_root(s, pit, best, best_move)
 
-    if s.use_tt and depth > TT_MIN_DEPTH:                               # 8
+    if table:                                                           # 8
         bound = TT_LOWER if best >= beta else (TT_EXACT if best > alpha0 else TT_UPPER)
         if s.horizon == horizon0:
             bound |= TT_RESOLVED

@@ -55,7 +55,8 @@ cdef inline void make_children(Search *s, const int *b, int depth, int tt_move,
             c.db_value[pit] = &s.egdb.level[child_seeds][egdb_rank(child, child_seeds)]
             __builtin_prefetch(c.db_value[pit])
             flags = c.flags[pit] = flags | CHILD_IN_DATABASE
-        elif s.use_tt and depth - 1 > TT_MIN_DEPTH and not flags & PLAY_GAME_OVER:
+        elif s.use_tt and depth - 1 > TT_MIN_DEPTH and child_seeds > s.untabled_seeds \
+                and not flags & PLAY_GAME_OVER:
             # the table is far bigger than the cache: ask for the child's bucket early
             c.key[pit] = tt_key(child)
             tt_prefetch(s.tt, c.key[pit])

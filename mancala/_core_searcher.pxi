@@ -205,6 +205,10 @@ cdef class Searcher:
                 raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
             self.s.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit, not helper)
+            if self.s.egdb.max_seeds >= 0:
+                # just above the database a position's children are mostly one byte each:
+                # searched again, it costs less than a table probe (a cache miss)
+                self.s.untabled_seeds = self.s.egdb.max_seeds + TT_DB_MARGIN
             with nogil:
                 value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
             if self.s.interrupted:
