@@ -129,6 +129,18 @@ def data_dir() -> Path:
     return Path.home() / ".local" / "share" / "mancala"
 
 
+def shown_path(path: "os.PathLike[str] | str") -> str:
+    """A path as people are shown it: under the home folder as ``~/...`` (as a
+    shell writes it, and it can be typed back), else as it is."""
+    text = str(path)
+    home = os.environ.get("HOME")
+    if home and home != os.sep and os.path.isabs(home):
+        home = home.rstrip(os.sep)
+        if text == home or text.startswith(home + os.sep):
+            return "~" + text[len(home):]
+    return text
+
+
 # -- writing ------------------------------------------------------------------------
 
 def dumps(game: SavedGame) -> str:

@@ -201,11 +201,11 @@ class Served:
 
 
 @contextlib.contextmanager
-def serving(cache, home):
+def serving(cache, home, **more):
     """``python -m mancala serve --port 0`` with its own endgame cache and data folder
-    (MANCALA_CACHE, MANCALA_HOME): a Served. On leaving, Ctrl-C, then a kill if it has
-    not ended in 20 s."""
-    env = dict(os.environ, MANCALA_CACHE=str(cache), MANCALA_HOME=str(home))
+    (MANCALA_CACHE, MANCALA_HOME) and any more environment variables: a Served. On
+    leaving, Ctrl-C, then a kill if it has not ended in 20 s."""
+    env = dict(os.environ, MANCALA_CACHE=str(cache), MANCALA_HOME=str(home), **more)
     process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     served = None

@@ -119,6 +119,17 @@ def test_data_dir_uses_xdg_data_home_then_the_home_directory(tmp_path, monkeypat
     assert storage.data_dir() == tmp_path / "h" / ".local" / "share" / "mancala"
 
 
+def test_paths_under_home_are_shown_from_a_tilde(monkeypatch):
+    monkeypatch.setenv("HOME", "/home/me/")
+    assert storage.shown_path("/home/me/.local/share/mancala/history.sqlite3") == \
+        "~/.local/share/mancala/history.sqlite3"
+    assert storage.shown_path("/home/me") == "~"
+    assert storage.shown_path("/home/meg/history.sqlite3") == "/home/meg/history.sqlite3"  # not under it
+    assert storage.shown_path("/srv/data/history.sqlite3") == "/srv/data/history.sqlite3"
+    monkeypatch.setenv("HOME", "/")            # a home of / would make every path ~/...
+    assert storage.shown_path("/srv/x") == "/srv/x"
+
+
 # -- hostile files ----------------------------------------------------------------------------
 
 def spoil(**changes):

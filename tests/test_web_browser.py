@@ -394,7 +394,10 @@ def a_history(home, count=9):
 def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
     """The history page and a review at desktop and phone widths (docs/web.md shows them)."""
     folder = screenshots_folder()
-    games = a_history(tmp_path / "home")
+    me = tmp_path / "me"                 # a home folder: the page names the file from ~
+    home = me / ".local" / "share" / "mancala"
+    home.mkdir(parents=True)
+    games = a_history(home)
     last = [game for game in games if game.seeds == 3][-1]
     sizes = {"desktop": (1280, 800), "phone": (390, 844)}
 
@@ -405,13 +408,15 @@ def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
             browser.execute_script("document.getElementById('records-review').scrollIntoView()")
         screenshot(browser, folder / f"web-{page}-{name}.png", sizes[name][0], f"the {page} page")
 
-    with serving(tmp_path / "empty-cache", tmp_path / "home") as served:
+    with serving(tmp_path / "empty-cache", home, HOME=str(me)) as served:
         try:
             browser.set_window_size(*sizes["desktop"])
             browser.get("about:blank")
             browser.get(f"{served.url}/history")
             wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#rating-chart polyline"))
             assert len(browser.find_elements(By.CSS_SELECTOR, "#games-rows tr")) == len(games)
+            assert "kept on this machine in ~/.local/share/mancala/history.sqlite3" in \
+                browser.find_element(By.TAG_NAME, "body").text
             shoot("history", "desktop")
             shoot("history", "phone")
             browser.find_element(By.CSS_SELECTOR, f"#game-{last.id} button.review").click()

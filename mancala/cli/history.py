@@ -15,6 +15,7 @@ from mancala import history as _history
 from mancala.cli import options
 from mancala.errors import MancalaError
 from mancala.rating import Rating, level_is_provisional
+from mancala.storage import shown_path
 
 RESULT_TEXT = {"south": "South won", "north": "North won", "draw": "draw"}
 
@@ -48,9 +49,9 @@ def run(args: argparse.Namespace) -> int:
     rated = [game for game in games if game.rated]
     print(rating_line(rated[-1].after if rated else None, len(rated)))
     if not games:
-        print(f"No finished games yet (they are kept in {history.path}).")
+        print(f"No finished games yet (they are kept in {shown_path(history.path)}).")
         return 0
-    print(f"Games kept in {history.path}, oldest first"
+    print(f"Games kept in {shown_path(history.path)}, oldest first"
           + (f" (the last {len(shown)} of {len(games)})" if len(shown) < len(games) else "") + ":")
     for game in shown:
         print("  " + describe(game))

@@ -33,6 +33,7 @@ from mancala.errors import HistoryError, RequestError, SearchStoppedError, quote
 from mancala.geometry import SIDE_KEYS, PovScore
 from mancala.limits import check_whole, parse_whole
 from mancala.rating import Rating, level_is_provisional
+from mancala.storage import shown_path
 from mancala.web import api
 from mancala.web.server import Job, Refused, tab_name
 
@@ -255,7 +256,7 @@ def routes(server: Any) -> list:
             games = await anyio.to_thread.run_sync(read)
         except HistoryError as exc:
             raise Refused(503, f"the history cannot be read: {exc}") from None
-        return history_answer(games, kept.notices, str(kept.path), last)
+        return history_answer(games, kept.notices, shown_path(kept.path), last)
 
     @endpoint
     async def review(request: Request) -> Dict[str, Any]:
