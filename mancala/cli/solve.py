@@ -43,8 +43,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--endgame", type=options.endgame_seeds, default=None, metavar="N",
                    help="use the endgame database of positions with at most N seeds in the pits, "
                         "building and caching it first if needed (on two threads from nothing: "
-                        "N = 22 in seconds (548 MB), 28 in under 2 minutes (5.6 GB), 30 in about "
-                        "4 minutes (11 GB)); 0 for none. "
+                        "N = 22 in seconds (548 MB), 28 in about a minute (5.6 GB), 30 in under "
+                        "3 minutes (11 GB)); 0 for none. "
                         "Default: the largest one cached")
     p.add_argument("--threads", type=options.threads, default=None, metavar="N",
                    help="threads sharing each search, and building a missing endgame database "
