@@ -18,7 +18,7 @@ per included file, in the order each needs the ones before:
   _core_threads.pxi    atomics shared by threads searching one table (ABDADA)
   _core_clock.pxi      time and node limits, abort flag, Ctrl-C
   _core_ordering.pxi   move ordering, enhanced transposition cut-offs
-  _core_negamax.pxi    negamax
+  _core_negamax.pxi    negamax, and the root's own search (search_root)
   _core_deepen.pxi     iterative deepening
   _core_checks.pxi     argument checks for values from Python
   _core_lists.pxi      the twin-compatible functions on lists

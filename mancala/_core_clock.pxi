@@ -19,17 +19,17 @@ cdef inline bint poll_stop(Search *s) noexcept nogil:
     within a millisecond), Ctrl-C checked every POLL_SIGNALS on the main
     thread (within milliseconds): rare enough to cost nothing.
     """
-    if s.node_limit and s.nodes > s.node_limit:
+    if s.limits.node_limit and s.stats.nodes > s.limits.node_limit:
         return True
-    if s.nodes < s.next_poll:
+    if s.stats.nodes < s.limits.next_poll:
         return False
-    s.next_poll = s.nodes + POLL_CLOCK
-    if s.deadline and monotonic() >= s.deadline:
+    s.limits.next_poll = s.stats.nodes + POLL_CLOCK
+    if s.limits.deadline and monotonic() >= s.limits.deadline:
         return True
-    if s.abort != NULL and load_flag(s.abort):
+    if s.config.abort != NULL and load_flag(s.config.abort):
         return True
-    if s.signals and s.nodes >= s.next_signal_poll:
-        s.next_signal_poll = s.nodes + POLL_SIGNALS
+    if s.limits.signals and s.stats.nodes >= s.limits.next_signal_poll:
+        s.limits.next_signal_poll = s.stats.nodes + POLL_SIGNALS
         return take_signal(s)
     return False
 
@@ -38,15 +38,15 @@ cdef bint take_signal(Search *s) noexcept nogil:
     """Run Python's signal handlers (they run on the main thread only); if one
     raised (Ctrl-C: KeyboardInterrupt), keep its exception for the caller to
     raise and stop the search, and the threads sharing its table too."""
-    if s.interrupted:
+    if s.stop.interrupted:
         return True
     with gil:
         if check_signals() == 0:
             return False
-        PyErr_Fetch(&s.raised_type, &s.raised_value, &s.raised_tb)
-    s.interrupted = True
-    if s.abort != NULL and s.busy != NULL:     # shared: whoever started the sharers resets it
-        store_flag(s.abort, True)
+        PyErr_Fetch(&s.stop.raised_type, &s.stop.raised_value, &s.stop.raised_tb)
+    s.stop.interrupted = True
+    if s.config.abort != NULL and s.config.busy != NULL:     # shared: whoever started the sharers resets it
+        store_flag(s.config.abort, True)
     return True
 
 
@@ -58,16 +58,16 @@ cdef bint on_main_thread() except -1:
 
 cdef int raise_interrupt(Search *s) except -1:
     """Raise what a signal handler raised during the search (see take_signal)."""
-    s.interrupted = False
-    if s.raised_type == NULL:
+    s.stop.interrupted = False
+    if s.stop.raised_type == NULL:
         raise KeyboardInterrupt
-    PyErr_Restore(s.raised_type, s.raised_value, s.raised_tb)     # takes the references
-    s.raised_type = s.raised_value = s.raised_tb = NULL
+    PyErr_Restore(s.stop.raised_type, s.stop.raised_value, s.stop.raised_tb)     # takes the references
+    s.stop.raised_type = s.stop.raised_value = s.stop.raised_tb = NULL
     return -1
 
 
 cdef void drop_interrupt(Search *s) noexcept:
-    Py_XDECREF(s.raised_type)
-    Py_XDECREF(s.raised_value)
-    Py_XDECREF(s.raised_tb)
-    s.raised_type = s.raised_value = s.raised_tb = NULL
+    Py_XDECREF(s.stop.raised_type)
+    Py_XDECREF(s.stop.raised_value)
+    Py_XDECREF(s.stop.raised_tb)
+    s.stop.raised_type = s.stop.raised_value = s.stop.raised_tb = NULL

@@ -2,23 +2,19 @@
 
 cdef void begin(Search *s, double time_limit, uint64_t node_limit,
                 bint new_generation=True) noexcept nogil:
-    s.nodes = 0
-    s.tt_hits = 0
-    s.horizon = 0
-    s.stopped = False
-    s.interrupted = False
-    s.root_move = NO_MOVE
-    s.next_poll = POLL_CLOCK
-    s.next_signal_poll = POLL_SIGNALS
-    s.node_limit = node_limit
-    s.deadline = monotonic() + time_limit if time_limit > 0 else 0
-    s.soft_deadline = 0
-    s.deeper_tt = s.pvs = False
-    s.untabled_seeds = -1
-    s.aspiration = 0
-    s.keep_partial = False
+    """A search's start: its limits from now, no stop, zero counts, no root move
+    yet (the mode is the caller's: Searcher._setup and the call's own parts)."""
+    s.limits.node_limit = node_limit
+    s.limits.deadline = monotonic() + time_limit if time_limit > 0 else 0
+    s.limits.soft_deadline = 0
+    s.limits.next_poll = POLL_CLOCK
+    s.limits.next_signal_poll = POLL_SIGNALS
+    s.stop.stopped = s.stop.interrupted = False
+    memset(&s.stats, 0, sizeof(s.stats))
+    memset(&s.root, 0, sizeof(s.root))
+    s.root.move = s.root.prev_move = s.root.partial_move = NO_MOVE
     if new_generation:  # a search of its own: older entries may be replaced first
-        s.tt.generation += 1
+        s.config.tt.generation += 1
 
 
 cdef struct Outcome:
@@ -32,9 +28,9 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
     """Iterative deepening to max_depth; stops early once the value is exact.
 
     A stopped iteration is discarded: the result is the last finished depth,
-    except with s.keep_partial, when its root move is proven (keep_root): then
+    except with s.mode.keep_partial, when its root move is proven (keep_root): then
     that move and its value, with the last finished depth.
-    After each finished iteration s.progress (if any) is called (see report).
+    After each finished iteration s.root.progress (if any) is called (see report).
     """
     cdef Outcome out
     cdef int depth, value
@@ -46,45 +42,45 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
     out.score = 0
     depth = 1 if iterative else max_depth
     while depth <= max_depth:
-        horizon0 = s.horizon
-        s.prev_root_move = out.move
-        s.prev_searched = False
-        s.partial_move = NO_MOVE
-        if s.aspiration and out.move != NO_MOVE:
+        horizon0 = s.stats.horizon
+        s.root.prev_move = out.move
+        s.root.prev_searched = False
+        s.root.partial_move = NO_MOVE
+        if s.mode.aspiration and out.move != NO_MOVE:
             value = aspirate(s, b, depth, out.score)
         else:
-            value = negamax(s, b, depth, -INF, INF, 0, 0)
-        if s.stopped:
-            if s.keep_partial and s.partial_move != NO_MOVE and out.move != NO_MOVE:
-                out.move = s.partial_move     # proven at least as good at this depth
-                out.score = s.partial_score
+            value = search_root(s, b, depth, -INF, INF)
+        if s.stop.stopped:
+            if s.mode.keep_partial and s.root.partial_move != NO_MOVE and out.move != NO_MOVE:
+                out.move = s.root.partial_move     # proven at least as good at this depth
+                out.score = s.root.partial_score
             break
         out.score = value
-        out.move = s.root_move
+        out.move = s.root.move
         out.depth = depth
-        out.exact = s.horizon == horizon0
-        if s.progress != NULL and not report(s, &out):
+        out.exact = s.stats.horizon == horizon0
+        if s.root.progress != NULL and not report(s, &out):
             break
         if out.exact:
             break
-        if s.soft_deadline:
+        if s.limits.soft_deadline:
             # the hard deadline stops an iteration; a new one starts only before the soft one
-            if monotonic() >= s.soft_deadline:
+            if monotonic() >= s.limits.soft_deadline:
                 break
         # the next depth costs several times this one: do not start what cannot finish
-        elif s.deadline and monotonic() + 2 * (monotonic() - started) > s.deadline:
+        elif s.limits.deadline and monotonic() + 2 * (monotonic() - started) > s.limits.deadline:
             break
         depth += 1
     return out
 
 
 cdef int aspirate(Search *s, const int *b, int depth, int guess) noexcept nogil:
-    """The root's value at depth, searched first within guess +- s.aspiration,
+    """The root's value at depth, searched first within guess +- s.mode.aspiration,
     the window widened on the side that failed (doubling) till the value is inside."""
-    cdef int delta = s.aspiration, alpha = guess - delta, beta = guess + delta, value
+    cdef int delta = s.mode.aspiration, alpha = guess - delta, beta = guess + delta, value
     while True:
-        value = negamax(s, b, depth, alpha, beta, 0, 0)
-        if s.stopped or alpha < value < beta:
+        value = search_root(s, b, depth, alpha, beta)
+        if s.stop.stopped or alpha < value < beta:
             return value
         delta *= 2
         if value <= alpha:
@@ -94,13 +90,13 @@ cdef int aspirate(Search *s, const int *b, int depth, int guess) noexcept nogil:
 
 
 cdef bint report(Search *s, const Outcome *out) noexcept nogil:
-    """Call s.progress(depth, score, move, nodes, exact) with the GIL, between
+    """Call s.root.progress(depth, score, move, nodes, exact) with the GIL, between
     two iterations. If it raises, keep the exception for the caller to raise
     (as Ctrl-C's, see take_signal) and answer False: the search stops."""
     with gil:
         try:
-            (<object> s.progress)(out.depth, out.score, None if out.move == NO_MOVE else out.move,
-                                  s.nodes, bool(out.exact))
+            (<object> s.root.progress)(out.depth, out.score, None if out.move == NO_MOVE else out.move,
+                                  s.stats.nodes, bool(out.exact))
         except BaseException:
             keep_exception(s, sys_exc_info())
             return False
@@ -112,7 +108,7 @@ cdef void keep_exception(Search *s, tuple info) noexcept:
     drop_interrupt(s)
     for item in info:
         Py_XINCREF(<PyObject *> item)
-    s.raised_type = <PyObject *> info[0]
-    s.raised_value = <PyObject *> info[1]
-    s.raised_tb = <PyObject *> info[2]
-    s.interrupted = True
+    s.stop.raised_type = <PyObject *> info[0]
+    s.stop.raised_value = <PyObject *> info[1]
+    s.stop.raised_tb = <PyObject *> info[2]
+    s.stop.interrupted = True

@@ -62,17 +62,19 @@ cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
     list_view(slots, to_move, v)
     memset(&s, 0, sizeof(s))
     memset(&none, 0, sizeof(none))
-    s.tt = &none
-    s.capture = check_code(capture, CAPTURE_RULES, "capture")
-    s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
-    s.prune = prune
-    s.signals = on_main_thread()
+    s.config.tt = &none
+    s.mode.capture = check_code(capture, CAPTURE_RULES, "capture")
+    s.mode.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
+    s.config.prune = prune
+    s.config.egdb.max_seeds = -1
+    s.mode.untabled_seeds = -1
+    s.limits.signals = on_main_thread()
     begin(&s, 0, 0)
     with nogil:
-        value = negamax(&s, v, d, -INF, INF, 0, 0)
-    if s.interrupted:
+        value = search_root(&s, v, d, -INF, INF)
+    if s.stop.interrupted:
         raise_interrupt(&s)
-    return value, (None if s.root_move == NO_MOVE else s.root_move), s.nodes
+    return value, (None if s.root.move == NO_MOVE else s.root.move), s.stats.nodes
 
 
 def alphabeta(slots, to_move, depth, capture, evaluation=0):

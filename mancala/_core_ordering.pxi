@@ -10,6 +10,13 @@ cdef struct Children:
     int n_moves                         # legal moves: order[:n_moves]
 
 
+cdef inline bint tabled(const Search *s, int depth, int seeds) noexcept nogil:
+    """Whether a node of `seeds` seeds in its pits, `depth` moves from the horizon,
+    uses the table: not close to the horizon, nor, in a solve, a few seeds above
+    the endgame database (both search faster than a probe's cache miss)."""
+    return s.config.use_tt and depth > TT_MIN_DEPTH and seeds > s.mode.untabled_seeds
+
+
 cdef inline int order_key(int pit, int flags, int gain, int tt_move) noexcept nogil:
     """Higher first: the table's move, then extra turns, then store gain;
     ties go to the pit nearest the store (it disturbs the fewest other pits)."""
@@ -46,20 +53,19 @@ cdef inline void make_children(Search *s, const int *b, int depth, int tt_move,
             continue
         child = c.board[pit]
         memcpy(child, b, KALAH_SLOTS * sizeof(int))
-        flags = c.flags[pit] = kalah_play(child, pit, s.capture, &captured)
+        flags = c.flags[pit] = kalah_play(child, pit, s.mode.capture, &captured)
         c.key[pit] = 0
         child_seeds = seeds_left - (child[KALAH_STORE] + child[KALAH_OPP_STORE]
                                     - b[KALAH_STORE] - b[KALAH_OPP_STORE])
-        if child_seeds <= s.egdb.max_seeds and not flags & PLAY_GAME_OVER:
+        if child_seeds <= s.config.egdb.max_seeds and not flags & PLAY_GAME_OVER:
             # the database knows this child: fetch its byte now, read it when searched
-            c.db_value[pit] = &s.egdb.level[child_seeds][egdb_rank(child, child_seeds)]
+            c.db_value[pit] = &s.config.egdb.level[child_seeds][egdb_rank(child, child_seeds)]
             __builtin_prefetch(c.db_value[pit])
             flags = c.flags[pit] = flags | CHILD_IN_DATABASE
-        elif s.use_tt and depth - 1 > TT_MIN_DEPTH and child_seeds > s.untabled_seeds \
-                and not flags & PLAY_GAME_OVER:
+        elif tabled(s, depth - 1, child_seeds) and not flags & PLAY_GAME_OVER:
             # the table is far bigger than the cache: ask for the child's bucket early
             c.key[pit] = tt_key(child)
-            tt_prefetch(s.tt, c.key[pit])
+            tt_prefetch(s.config.tt, c.key[pit])
         if flags & PLAY_EXTRA_TURN:
             gain = child[KALAH_STORE] - child[KALAH_OPP_STORE] - diff
         else:
@@ -102,7 +108,7 @@ cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta
             low = high = value
         elif c.flags[pit] & CHILD_IN_DATABASE:
             low = high = value + c.db_value[pit][0]
-        elif c.key[pit] and tt_probe(s.tt, c.key[pit], &e) and (
+        elif c.key[pit] and tt_probe(s.config.tt, c.key[pit], &e) and (
                 e.depth == stored or (e.bound & TT_RESOLVED and e.depth <= stored)):
             value += e.value
             low = value if e.bound & TT_LOWER else -INF
@@ -115,7 +121,7 @@ cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta
             low, high = -high, -low
         if low >= beta:
             if unresolved:
-                s.horizon += 1
+                s.stats.horizon += 1
             return low
         if high <= alpha:
             hopeless[i] = True
@@ -124,7 +130,7 @@ cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta
                 best_hopeless = high
     if n_hopeless == n_moves:
         if unresolved:
-            s.horizon += 1
+            s.stats.horizon += 1
         return best_hopeless
     if n_hopeless:
         memcpy(was, c.order, n_moves * sizeof(int))

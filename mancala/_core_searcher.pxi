@@ -15,21 +15,21 @@ cdef class Searcher:
         cdef uint64_t buckets
         cdef int failed = 0
         memset(&self.s, 0, sizeof(self.s))
-        self.s.tt = &self.table
-        self.s.egdb.max_seeds = -1
+        self.s.config.tt = &self.table
+        self.s.config.egdb.max_seeds = -1
         if not 0 <= mb <= MAX_HASH_MB:
             raise InvalidLimitError(f"hash_mb is 0 (no table) to {MAX_HASH_MB} MB, not {quote(hash_mb)}")
-        self.s.ordering = ordering
-        self.s.futility = futility
-        self.s.prune = True
-        self.s.abort = &self._abort
+        self.s.config.ordering = ordering
+        self.s.config.futility = futility
+        self.s.config.prune = True
+        self.s.config.abort = &self._abort
         if mb > 0:
             buckets = max(<uint64_t> 1, <uint64_t> (mb * 1024 * 1024 / sizeof(tt_bucket)))
             with nogil:     # touching every page takes a while (0.6 s for 256 MB): others run
                 failed = tt_alloc(&self.table, buckets)
         if failed:
             raise MemoryError(f"cannot allocate a {hash_mb} MB transposition table")
-        self.s.use_tt = self.table.buckets != NULL
+        self.s.config.use_tt = self.table.buckets != NULL
 
     def __dealloc__(self):
         drop_interrupt(&self.s)
@@ -62,11 +62,11 @@ cdef class Searcher:
             owner._busy = <uint64_t *> calloc(BUSY_SLOTS, sizeof(uint64_t))
             if owner._busy == NULL:
                 raise MemoryError()
-            owner.s.busy = owner._busy
-        self.s.tt = &owner.table
-        self.s.use_tt = owner.table.buckets != NULL
-        self.s.abort = &owner._abort
-        self.s.busy = owner._busy
+            owner.s.config.busy = owner._busy
+        self.s.config.tt = &owner.table
+        self.s.config.use_tt = owner.table.buckets != NULL
+        self.s.config.abort = &owner._abort
+        self.s.config.busy = owner._busy
         self._table_owner = owner
 
     def abort(self, bint stop=True):
@@ -86,32 +86,32 @@ cdef class Searcher:
     def _set_endgame(self, levels):
         views = []
         if levels:
-            fill_table(&self.s.egdb, views, levels)
+            fill_table(&self.s.config.egdb, views, levels)
         else:
-            memset(&self.s.egdb, 0, sizeof(self.s.egdb))
-            self.s.egdb.max_seeds = -1
+            memset(&self.s.config.egdb, 0, sizeof(self.s.config.egdb))
+            self.s.config.egdb.max_seeds = -1
         self._egdb_owner = views
 
     @property
     def table_bytes(self):
-        return self.s.tt.n_buckets * sizeof(tt_bucket)
+        return self.s.config.tt.n_buckets * sizeof(tt_bucket)
 
     @property
     def nodes(self):
         """Nodes of the last search."""
-        return self.s.nodes
+        return self.s.stats.nodes
 
     @property
     def tt_hits(self):
         """Table probes that found their position in the last search."""
-        return self.s.tt_hits
+        return self.s.stats.tt_hits
 
     def clear(self):
         """Empty the table."""
         self._enter()
         try:
             with nogil:
-                tt_clear(self.s.tt)
+                tt_clear(self.s.config.tt)
         finally:
             self._running = False
 
@@ -119,20 +119,26 @@ cdef class Searcher:
         """Per mille of the first 1000 buckets' entries in use."""
         cdef uint64_t i, used = 0, n
         cdef int w
-        if self.s.tt.buckets == NULL:
+        if self.s.config.tt.buckets == NULL:
             return 0
-        n = min(<uint64_t> 1000, self.s.tt.n_buckets)
+        n = min(<uint64_t> 1000, self.s.config.tt.n_buckets)
         for i in range(n):
             for w in range(TT_WAYS):
-                if self.s.tt.buckets[i].way[w].data:
+                if self.s.config.tt.buckets[i].way[w].data:
                     used += 1
         return <int> (used * 1000 // (TT_WAYS * n))
 
     cdef int _setup(self, BoardBase board, evaluation, int *view) except -1:
-        """The prologue of a search: board as its mover sees it, its rule, the evaluation."""
+        """The prologue of a search: board as its mover sees it, and the search's mode:
+        its rule, the evaluation, futility where it is valid, the rest off."""
         board_view(board, view)
-        self.s.capture = board._capture
-        self.s.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
+        memset(&self.s.mode, 0, sizeof(self.s.mode))
+        self.s.mode.capture = board._capture
+        self.s.mode.evaluation = check_code(evaluation, EVALUATIONS, "evaluation")
+        # futility cuts with bounds on the store difference: valid for evaluations that
+        # stay within the seeds in the pits (store, learned), not for positional
+        self.s.mode.futility = self.s.config.futility and self.s.mode.evaluation != EVAL_POSITIONAL
+        self.s.mode.untabled_seeds = -1
         return 0
 
     def evaluate(self, BoardBase board not None, evaluation):
@@ -156,31 +162,26 @@ cdef class Searcher:
         """
         cdef int v[KALAH_SLOTS]
         cdef Outcome out
-        cdef bint futility = self.s.futility
         self._enter()
         try:
             self._setup(board, evaluation, v)
             check_depth(max_depth, 1)
-            self.s.signals = on_main_thread()
+            self.s.limits.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit)
             if soft_limit > 0:
-                self.s.soft_deadline = self.s.deadline - time_limit + soft_limit if time_limit > 0 \
+                self.s.limits.soft_deadline = self.s.limits.deadline - time_limit + soft_limit if time_limit > 0 \
                     else monotonic() + soft_limit
-            self.s.keep_partial = keep_partial
-            self.s.deeper_tt = play & PLAY_DEEPER_TT != 0
-            self.s.pvs = play & PLAY_PVS != 0
-            self.s.aspiration = ASPIRATION_WINDOW if play & PLAY_ASPIRATION else 0
-            # futility cuts with bounds on the store difference: valid for evaluations that
-            # stay within the seeds in the pits (store, learned), not for positional
-            self.s.futility = futility and self.s.evaluation != EVAL_POSITIONAL
-            self.s.progress = NULL if progress is None else <PyObject *> progress
+            self.s.mode.keep_partial = keep_partial
+            self.s.mode.deeper_tt = play & PLAY_DEEPER_TT != 0
+            self.s.mode.pvs = play & PLAY_PVS != 0
+            self.s.mode.aspiration = ASPIRATION_WINDOW if play & PLAY_ASPIRATION else 0
+            self.s.root.progress = NULL if progress is None else <PyObject *> progress
             try:
                 with nogil:
                     out = deepen(&self.s, v, max_depth, iterative)
             finally:
-                self.s.progress = NULL
-                self.s.futility = futility
-            if self.s.interrupted:
+                self.s.root.progress = NULL
+            if self.s.stop.interrupted:
                 raise_interrupt(&self.s)
         finally:
             self._running = False
@@ -203,21 +204,21 @@ cdef class Searcher:
             self._setup(board, EVAL_STORE, v)
             if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
                 raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
-            self.s.signals = on_main_thread()
+            self.s.limits.signals = on_main_thread()
             begin(&self.s, time_limit, node_limit, not helper)
-            if self.s.egdb.max_seeds >= 0:
+            if self.s.config.egdb.max_seeds >= 0:
                 # just above the database a position's children are mostly one byte each:
                 # searched again, it costs less than a table probe (a cache miss)
-                self.s.untabled_seeds = self.s.egdb.max_seeds + TT_DB_MARGIN
+                self.s.mode.untabled_seeds = self.s.config.egdb.max_seeds + TT_DB_MARGIN
             with nogil:
-                value = negamax(&self.s, v, SOLVE_DEPTH, beta - 1, beta, 0, 0)
-            if self.s.interrupted:
+                value = search_root(&self.s, v, SOLVE_DEPTH, beta - 1, beta)
+            if self.s.stop.interrupted:
                 raise_interrupt(&self.s)
         finally:
             self._running = False
-        if self.s.stopped:
+        if self.s.stop.stopped:
             return 0, None, False
-        return value, (None if self.s.root_move == NO_MOVE else self.s.root_move), True
+        return value, (None if self.s.root.move == NO_MOVE else self.s.root.move), True
 
     def principal_variation(self, BoardBase board not None, int limit=64):
         """Follow the table's best moves from board, as far as the table holds them."""
@@ -225,11 +226,11 @@ cdef class Searcher:
         cdef int flags, captured, pit
         cdef tt_data e
         cdef list pv = []
-        if self.s.tt.buckets == NULL:
+        if self.s.config.tt.buckets == NULL:
             return pv
         board_view(board, v)
         while len(pv) < limit and not row_empty(v):
-            if not tt_probe(self.s.tt, tt_key(v), &e) or e.move >= KALAH_PITS or v[e.move] == 0:
+            if not tt_probe(self.s.config.tt, tt_key(v), &e) or e.move >= KALAH_PITS or v[e.move] == 0:
                 break
             pit = e.move
             pv.append(pit)

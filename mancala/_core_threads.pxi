@@ -24,9 +24,9 @@ cdef extern from *:
 
 
 cdef inline uint64_t *busy_slot(const Search *s, uint64_t key) noexcept nogil:
-    """Where the busy table marks key's position as being searched (s.busy: not NULL).
+    """Where the busy table marks key's position as being searched (s.config.busy: not NULL).
 
     Sharing threads mark each subtree they enter and clear the mark as they
     leave; the others put a marked subtree off till last (negamax, step 7).
     """
-    return &s.busy[key & (BUSY_SLOTS - 1)]
+    return &s.config.busy[key & (BUSY_SLOTS - 1)]
