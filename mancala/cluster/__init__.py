@@ -22,7 +22,9 @@ import contextlib
 import os
 import re
 import shutil
+import signal
 import tempfile
+import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -119,9 +121,34 @@ def connect(address: "str | Address") -> Iterator[int]:
     try:
         yield int(ray.cluster_resources().get("CPU", 1))
     finally:
-        ray.shutdown()
-        if temp:
-            _remove(temp)
+        with _stops_deferred():
+            ray.shutdown()
+            if temp:
+                _remove(temp)
+
+
+@contextlib.contextmanager
+def _stops_deferred() -> Iterator[None]:
+    """For the block, Ctrl-C and SIGTERM wait: their handlers run after it. A stop
+    that lands in ray.shutdown() ends it half-way, and the runtime's processes
+    live on, writing their logs into a folder already removed (seen: SIGTERM as
+    a solve's jobs were being killed). Off the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list = []
+    stops = (signal.SIGINT, signal.SIGTERM)
+    before = {signum: signal.signal(signum, lambda signum, frame: came.append(signum)) for signum in stops}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        for signum in came:                      # now as it would have been
+            if callable(before[signum]):
+                before[signum](signum, None)
+            elif before[signum] == signal.SIG_DFL:
+                os.kill(os.getpid(), signum)
 
 
 def _remove(folder: str, patience: float = 5.0) -> None:
@@ -139,8 +166,6 @@ def _remove(folder: str, patience: float = 5.0) -> None:
 
 def _sigterm_handler():
     """The process's SIGTERM handler (None off the main thread, where none is set)."""
-    import signal
-    import threading
     return signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() \
         else None
 
@@ -148,7 +173,6 @@ def _sigterm_handler():
 def _keep_sigterm(handler) -> None:
     """Put back the SIGTERM handler ray.init replaced: Ray's prints a stack dump
     and exits 1, where the caller's (or the default) decides what SIGTERM does."""
-    import signal
     if handler is not None:
         signal.signal(signal.SIGTERM, handler)
 
