@@ -137,8 +137,9 @@ def _stops_deferred() -> Iterator[None]:
         yield
         return
     came: list = []
-    stops = (signal.SIGINT, signal.SIGTERM)
-    before = {signum: signal.signal(signum, lambda signum, frame: came.append(signum)) for signum in stops}
+    before = {signum: signal.signal(signum, lambda signum, frame: came.append(signum))
+              for signum in (signal.SIGINT, signal.SIGTERM)
+              if signal.getsignal(signum) is not None}      # one set outside Python stays
     try:
         yield
     finally:
