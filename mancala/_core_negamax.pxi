@@ -34,6 +34,14 @@ cdef inline void keep_root(Search *s, int pit, int best, int best_move) noexcept
         s.root.partial_score = best
 
 
+cdef inline bint stopped_at_visit(Search *s) noexcept nogil:
+    """Step 1 of a node: count it and poll the limits; True once the search is stopped."""
+    s.stats.nodes += 1
+    if poll_stop(s):
+        s.stop.stopped = True
+    return s.stop.stopped
+
+
 cdef inline int search_child(Search *s, Children *c, int pit, int depth, int alpha, int beta,
                              int ply, uint64_t key) noexcept nogil:
     """A child's value from the parent's mover's view, searched within (alpha, beta):
@@ -138,10 +146,7 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     cdef uint64_t horizon0 = s.stats.horizon, nodes0 = s.stats.nodes
     cdef tt_data e
 
-    s.stats.nodes += 1                                                  # 1
-    if poll_stop(s):
-        s.stop.stopped = True
-    if s.stop.stopped:
+    if stopped_at_visit(s):                                             # 1
         return 0
 
     mine = kalah_row_sum(b)
@@ -210,10 +215,7 @@ cdef int search_root(Search *s, const int *b, int depth, int alpha, int beta) no
     if mine == 0 or theirs == 0 or depth == 0:
         return negamax(s, b, depth, alpha, beta, 0, 0)
 
-    s.stats.nodes += 1                                                  # 1
-    if poll_stop(s):
-        s.stop.stopped = True
-    if s.stop.stopped:
+    if stopped_at_visit(s):                                             # 1
         return 0
     stored_depth = depth if depth < TT_DEPTH_END else TT_DEPTH_END       # 5: its move
     table = tabled(s, depth, mine + theirs)
