@@ -28,8 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-BOOK = json.loads((HERE.parent / "mancala" / "data" / "openings.json").read_text())
+from mancala import book
+from mancala.endgame import files
+
+BOOK = book.load()
 
 
 def run(command, cache):
@@ -51,8 +53,8 @@ def run(command, cache):
 
 def book_value(seeds, capture):
     """The opening book's value of a start (None when it has none)."""
-    return next((entry["value"] for entry in BOOK["openings"]
-                 if (entry["seeds"], entry["capture"]) == (seeds, capture)), None)
+    entry = BOOK.get((seeds, capture))
+    return None if entry is None else entry.value
 
 
 def solve(python, seeds, capture, cache, endgame=None):
@@ -69,8 +71,7 @@ def solve(python, seeds, capture, cache, endgame=None):
 
 
 def size_on_disk(cache, capture, seeds):
-    folder = Path(cache) / f"endgame-{capture}"
-    return sum((folder / f"level-{n:02d}.bin").stat().st_size for n in range(seeds + 1))
+    return sum(files.level_path(capture, n, Path(cache)).stat().st_size for n in range(seeds + 1))
 
 
 def main(argv):

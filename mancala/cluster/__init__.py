@@ -25,7 +25,6 @@ import shutil
 import signal
 import tempfile
 import threading
-import time
 import warnings
 from dataclasses import dataclass
 from typing import Iterator, Optional
@@ -124,7 +123,7 @@ def connect(address: "str | Address") -> Iterator[int]:
         with _stops_deferred():
             ray.shutdown()
             if temp:
-                _remove(temp)
+                shutil.rmtree(temp, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -150,19 +149,6 @@ def _stops_deferred() -> Iterator[None]:
                 before[signum](signum, None)
             elif before[signum] == signal.SIG_DFL:
                 os.kill(os.getpid(), signum)
-
-
-def _remove(folder: str, patience: float = 5.0) -> None:
-    """Remove a local runtime's folder. ray.shutdown() does not wait for every
-    process of the runtime to end, and one that writes a last line to its log
-    as it ends makes a removal fail (a folder not empty): so try again, for a
-    few seconds, till the folder is gone."""
-    deadline = time.monotonic() + patience
-    while True:
-        shutil.rmtree(folder, ignore_errors=True)
-        if not os.path.exists(folder) or time.monotonic() > deadline:
-            return
-        time.sleep(0.1)
 
 
 def _sigterm_handler():
