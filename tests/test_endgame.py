@@ -1,8 +1,11 @@
 """Endgame databases: every entry against brute force, levels built whole or in parts,
 level files saved, found and rebuilt, the search using them."""
 import itertools
+import json
 import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -237,6 +240,45 @@ def test_search_with_a_database_scores_covered_positions_exactly():
         assert result.endgame == 8
         if sum(slots) <= 8 + 1:  # every child is in the database
             assert result.score == brute_force(tuple(slots), board.to_move, 0)
+
+
+@pytest.mark.parametrize("capture", ["standard", "empty"])
+def test_a_solve_with_a_database_is_exact_where_it_leaves_the_table_alone(capture):
+    """A solve with a database of N seeds does not use the table at positions of at
+    most N + 2 seeds (faster searched again than probed): boards of 8 to 11 seeds
+    over a 5-seed database have such positions and tabled ones above them; the
+    value and each optimal move against a brute force over the twin's rules."""
+    db = endgame.build(capture, 5)
+    code = capture_code(capture)
+    rng = random.Random(23)
+    solved = 0
+    while solved < 12:
+        slots = random_pits(rng, 11)
+        board = mancala.Board(slots, rng.randint(0, 1), capture=capture)
+        if board.is_game_over() or sum(slots) < 8:
+            continue
+        engine = mancala.Engine(hash_mb=1, endgame=db, threads=1)
+        result = engine.solve(board)
+        truth = brute_force(tuple(slots), board.to_move, code)
+        assert (result.score, result.exact, result.endgame) == (truth, True, 5), slots
+        for pit in engine.optimal_moves(board, result.score):
+            child = board.copy()
+            child.push(pit)
+            value = brute_force(tuple(child.pits), child.to_move, code)
+            assert (value if child.to_move == board.to_move else -value) == truth, (slots, pit)
+        solved += 1
+
+
+def test_solve_command_with_a_database_agrees_with_a_brute_force(tmp_path):
+    """The same as the user types it: solve --endgame 6 builds the database into the
+    cache, then solves an 11-seed board (the table left alone at 8 seeds and below)."""
+    slots = [2, 0, 1, 2, 0, 1, 0, 0, 2, 1, 0, 1, 1, 0]
+    done = subprocess.run([sys.executable, "-m", "mancala", "solve", "--board", ",".join(map(str, slots)),
+                           "--endgame", "6", "--json"], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, MANCALA_CACHE=str(tmp_path)), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["value"], answer["endgame_seeds"]) == (brute_force(tuple(slots), 0, 0), 6)
 
 
 def test_a_database_of_another_rule_is_not_used():

@@ -349,6 +349,16 @@ def test_history_json_lists_the_games_as_a_subprocess(home):
     assert last == games[1:]
 
 
+def test_history_names_its_file_from_the_home_folder(tmp_path):
+    me = tmp_path / "me"
+    data = me / ".local" / "share" / "mancala"
+    env = dict(env_for(data), HOME=str(me))
+    done = subprocess.run([sys.executable, "-m", "mancala", "history"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "(they are kept in ~/.local/share/mancala/history.sqlite3)" in done.stdout
+
+
 def test_history_text_shows_the_rating_and_the_games(home):
     empty = mancala(home, "history")
     assert empty.returncode == 0
