@@ -1,7 +1,14 @@
 """What the operating system tells us, asked in one place: the memory it can
-still give, whether a process (the writer of a temporary file) is alive, and
-the bytes of a small untrusted file (a save, the opening book); and a file
-written whole or not at all (an export)."""
+still give, whether a process (the writer of a temporary file) is alive, the
+bytes of a small untrusted file (a save, the opening book); a file written
+whole or not at all (an export); and an OSError said in one line.
+
+Every file somebody else may have put where this package reads or writes is
+opened here (:func:`open_regular`, :func:`read_regular_file`,
+:func:`read_head`, :func:`write_atomically`) or checked here first
+(:func:`refuse_special`): a FIFO, a device or a folder in its place is
+refused with NotARegularFile ("not a regular file"), never waited on, read
+without end or written over."""
 from __future__ import annotations
 
 import os
@@ -9,6 +16,11 @@ import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+try:
+    import fcntl
+except ImportError:             # not POSIX
+    fcntl = None
 
 MEMINFO = "/proc/meminfo"
 
@@ -47,7 +59,18 @@ def process_alive(pid: int) -> bool:
 
 
 class NotARegularFile(OSError):
-    """A FIFO, device or folder where a file was to be read."""
+    """A FIFO, device, socket or folder where a file was to be read or written.
+
+    ``filename`` is the path when known; ``strerror`` is "not a regular file"."""
+
+    def __init__(self, path: object = None) -> None:
+        if path is None or path == "not a regular file":     # the old spelling: no path
+            super().__init__(None, "not a regular file")
+        else:
+            super().__init__(None, "not a regular file", os.fspath(path))
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}" if self.filename is not None else self.strerror
 
 
 class FileTooLarge(OSError):
@@ -58,6 +81,41 @@ class FileTooLarge(OSError):
         self.size = size
 
 
+_OPEN_FLAGS = os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def refuse_special(path: "os.PathLike[str] | str") -> None:
+    """NotARegularFile if ``path`` names something other than a regular file (a
+    FIFO, a device, a socket, a folder, or a link to one); nothing if it is a
+    regular file or nothing at all. Asked without opening it: opening a FIFO
+    waits for its other end, and opening a device may do something."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise NotARegularFile(path)
+
+
+def open_regular(path: "os.PathLike[str] | str", flags: int = os.O_RDONLY, mode: int = 0o644) -> int:
+    """A file descriptor of the regular file at ``path`` (``flags`` as for
+    :func:`os.open`; ``O_CREAT`` creates one), or NotARegularFile. The one way
+    this package opens a file somebody else may have put there: checked before
+    opening (:func:`refuse_special`), opened without blocking and checked again
+    (a FIFO swapped in between is refused, never waited on)."""
+    refuse_special(path)
+    fd = os.open(path, flags | _OPEN_FLAGS, mode)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotARegularFile(path)
+        if fcntl is not None:           # a regular file: reads and writes may block as usual
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def read_regular_file(path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes, for untrusted input.
 
@@ -65,11 +123,9 @@ def read_regular_file(path, limit: int) -> bytes:
     named like the file is refused, never waited on. Raises NotARegularFile,
     FileTooLarge, or the OSError of opening or reading (FileNotFoundError...).
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = open_regular(path)
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotARegularFile("not a regular file")
         if info.st_size > limit:
             raise FileTooLarge(info.st_size)
         handle = os.fdopen(fd, "rb")
@@ -81,6 +137,42 @@ def read_regular_file(path, limit: int) -> bytes:
     if len(raw) > limit:            # it grew since fstat
         raise FileTooLarge()
     return raw
+
+
+def read_head(path, count: int) -> bytes:
+    """The first ``count`` bytes (fewer if the file is shorter) of a regular file,
+    opened as :func:`read_regular_file` opens one; b"" if there is no file.
+    Raises NotARegularFile or the OSError of opening or reading."""
+    try:
+        fd = open_regular(path)
+    except FileNotFoundError:
+        return b""
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(count)
+
+
+def reason(exc: BaseException) -> str:
+    """What went wrong, in words and in one line: an OSError's strerror in lower
+    case ("no such file or directory"), else the exception's text."""
+    text = getattr(exc, "strerror", None) if isinstance(exc, OSError) else None
+    if text:
+        text = text[0].lower() + text[1:]
+    else:
+        text = str(exc)
+    return " ".join(text.split()) or type(exc).__name__
+
+
+def error_line(exc: BaseException) -> str:
+    """An OSError as one line naming its file(s): "PATH: reason", "PATH -> OTHER:
+    reason" for a rename; the reason alone when the error names no file. Never
+    the "[Errno N]" of str(exc)."""
+    text = reason(exc)
+    first = getattr(exc, "filename", None)
+    if first is None:
+        return text
+    second = getattr(exc, "filename2", None)
+    where = os.fsdecode(first) if second is None else f"{os.fsdecode(first)} -> {os.fsdecode(second)}"
+    return f"{where}: {text}"
 
 
 def write_atomically(path: Path, write: Callable[[Any], Any], *, binary: bool = False,

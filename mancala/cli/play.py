@@ -31,6 +31,7 @@ from mancala.levels import elo_range
 from mancala.players import EnginePlayer, MoveInfo, canonical_spec
 from mancala.rating import level_elo
 from mancala.specs import LEVELS, VALID_SPECS
+from mancala.untrusted import printable
 
 DEMO_PLAYER = "ai:medium"
 
@@ -67,10 +68,10 @@ class Terminal(GameObserver):
     def status(self, game: Game, last: Optional[MoveRecord]) -> str:
         side = SIDE_NAMES[game.to_move]
         again = " again" if last is not None and last.extra_turn else ""
-        return self.style(f"{side} ({game.specs[game.to_move]}) to move{again}.", "bold")
+        return self.style(f"{side} ({printable(game.specs[game.to_move])}) to move{again}.", "bold")
 
     def on_start(self, game: Game) -> None:
-        south, north = game.specs
+        south, north = map(printable, game.specs)      # a save file's spellings, shown safely
         seeds = f"{game.seeds} seed{'' if game.seeds == 1 else 's'}"
         self.out(f"Kalah: {seeds} per pit, capture {game.capture}. "
                  f"South: {south}, North: {north}.")
@@ -383,7 +384,7 @@ def run(args: argparse.Namespace) -> int:
             found = autosaves.Scan(notices=[f"The saved games in {autosaves.folder()} "
                                             f"cannot be listed ({reason})."])
         for notice in found.notices:
-            term.out(notice)
+            term.out(printable(notice))
         saved, slot = _start(args, term, interactive, found)
         if saved is None:
             return 0
