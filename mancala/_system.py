@@ -58,6 +58,21 @@ def process_alive(pid: int) -> bool:
     return True
 
 
+def writable(folder: "os.PathLike[str] | str") -> bool:
+    """Whether this process may create files in ``folder`` (False on a read-only mount too)."""
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def why_not_writable(folder: "os.PathLike[str] | str") -> str:
+    """Why :func:`writable` says no: "read-only file system", or the folder named."""
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "read-only file system"
+    except (OSError, AttributeError):
+        pass
+    return f"{os.fspath(folder)} is not writable by this user"
+
+
 class NotARegularFile(OSError):
     """A FIFO, device, socket or folder where a file was to be read or written.
 

@@ -3,11 +3,13 @@
 The game history (:mod:`mancala.history`) and the puzzle log
 (:mod:`mancala.puzzles.log`) each keep one table in one file this way. The
 file is opened and checked once (its header, its size against the header, its
-application id and schema version, its table's columns, SQLite's quick check)
-and used by any number of threads and processes at once: it is in WAL mode
-(readers never wait for a writer), a writer waits for another up to
-:data:`BUSY_SECONDS`, writers take turns on an flock of ``<file>.lock``, and a
-write is one immediate transaction, so what it reads is still so when it writes.
+application id and schema version, its table's columns, SQLite's quick check;
+a file of an older schema is brought up to date in place, its rows kept, by
+the subclass's :attr:`SQLiteFile.MIGRATIONS`) and used by any number of
+threads and processes at once: it is in WAL mode (readers never wait for a
+writer), a writer waits for another up to :data:`BUSY_SECONDS`, writers take
+turns on an flock of ``<file>.lock``, and a write is one immediate
+transaction, so what it reads is still so when it writes.
 
 A file that cannot be used (not SQLite, truncated or damaged, another
 program's tables, or a newer schema than this version knows) is set aside,
@@ -24,9 +26,10 @@ import sqlite3
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
-from mancala._system import NotARegularFile, error_line, open_regular, read_head, reason, refuse_special
+from mancala._system import (NotARegularFile, error_line, open_regular, read_head, reason, refuse_special,
+                             why_not_writable, writable)
 from mancala.errors import HistoryError
 
 try:
@@ -62,6 +65,8 @@ class SQLiteFile:
     APPLICATION_ID: int         #: PRAGMA application_id: tells a stranger's SQLite file apart
     SCHEMA_VERSION: int         #: PRAGMA user_version this version writes
     WHAT: str                   #: what the file is, for people ("game history")
+    #: version N -> the statements that make a file of version N one of version N + 1
+    MIGRATIONS: Dict[int, Tuple[str, ...]] = {}
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         self.path = Path(path)
@@ -112,15 +117,15 @@ class SQLiteFile:
         """
         try:
             self._refuse_special()
-            if not write and self.path.exists() and not _writable(self.path.parent):
+            if not write and self.path.exists() and not writable(self.path.parent):
                 with self._read_only() as db:
                     yield db
                 return
             if write:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                if not _writable(self.path.parent):
+                if not writable(self.path.parent):
                     raise HistoryError(f"cannot use the {self.WHAT} {self.path} "
-                                       f"({_why_read_only(self.path.parent)})")
+                                       f"({why_not_writable(self.path.parent)})")
             with _flock(self._lock_path()) as lock:
                 if self._verified is None or _identity(self.path) != self._verified:
                     lock.exclusive()
@@ -162,7 +167,7 @@ class SQLiteFile:
             self._check_file()
             db = sqlite3.connect(f"file:{urllib.parse.quote(str(self.path.resolve()))}?{wal}",
                                  uri=True, timeout=BUSY_SECONDS, isolation_level=None)
-            if self._check_tables(db):          # an empty file: no table, no rows
+            if self._check_tables(db, migrate=False):     # an empty file: no table, no rows
                 db.execute(f"CREATE TEMP TABLE {self.TABLE} ({', '.join(self.COLUMNS)})")
         except _Damaged as exc:
             reason = str(exc)
@@ -180,7 +185,7 @@ class SQLiteFile:
         if not self._said_read_only:
             self._said_read_only = True
             self.notices.append(f"The {self.WHAT} {self.path} can be read but not written "
-                                f"({_why_read_only(self.path.parent)}): nothing new is kept in it.")
+                                f"({why_not_writable(self.path.parent)}): nothing new is kept in it.")
         try:
             yield db
         except sqlite3.DatabaseError as exc:
@@ -233,7 +238,7 @@ class SQLiteFile:
                 pass
         db = self._connect()
         try:
-            if self._check_tables(db):
+            if self._check_tables(db, migrate=True):
                 self._create(db)
         except sqlite3.OperationalError:
             raise                           # locked, read-only, I/O: not the file's fault
@@ -251,9 +256,10 @@ class SQLiteFile:
         if short:
             raise _Damaged(f"it is truncated ({short})")
 
-    def _check_tables(self, db: sqlite3.Connection) -> bool:
+    def _check_tables(self, db: sqlite3.Connection, migrate: bool) -> bool:
         """True for an empty database (a new file); _Damaged if it is not this
-        package's file of this kind and version, or SQLite's quick check fails."""
+        package's file of this kind and version, or SQLite's quick check fails.
+        An older version is brought up to date when ``migrate`` (else _Damaged)."""
         app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
                         for name in ("application_id", "user_version"))
         tables = [row[0] for row in db.execute(
@@ -265,7 +271,13 @@ class SQLiteFile:
         if version > self.SCHEMA_VERSION:
             raise _Damaged(f"it was written by a newer mancala (schema version {version}; "
                            f"this one reads {self.SCHEMA_VERSION})")
-        if version != self.SCHEMA_VERSION:
+        if version < self.SCHEMA_VERSION and all(
+                step in self.MIGRATIONS for step in range(version, self.SCHEMA_VERSION)):
+            if not migrate:
+                raise _Damaged(f"it was written by an older mancala (schema version {version}) "
+                               "and cannot be brought up to date here")
+            self._migrate(db, version)
+        elif version != self.SCHEMA_VERSION:
             raise _Damaged(f"its schema version {version} is unknown")
         columns = tuple(row[1] for row in db.execute(f"PRAGMA table_info({self.TABLE})"))
         if columns != self.COLUMNS:
@@ -283,6 +295,19 @@ class SQLiteFile:
         try:
             db.execute(self.SCHEMA)
             db.execute(f"PRAGMA application_id = {self.APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            _rollback(db)
+            raise
+
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
+        """An older file brought to this version in one transaction (its rows kept)."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for step in range(version, self.SCHEMA_VERSION):
+                for statement in self.MIGRATIONS[step]:
+                    db.execute(statement)
             db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
@@ -360,20 +385,6 @@ def _truncated(path: Path, header: bytes) -> str:
     if header[24:28] == header[92:96] and size < pages * page_size:
         return f"{size} bytes, its header says {pages * page_size}"
     return ""
-
-
-def _writable(folder: Path) -> bool:
-    """Whether this process may create files in ``folder`` (False on a read-only mount too)."""
-    return os.access(folder, os.W_OK | os.X_OK)
-
-
-def _why_read_only(folder: Path) -> str:
-    try:
-        if os.statvfs(folder).f_flag & os.ST_RDONLY:
-            return "read-only file system"
-    except (OSError, AttributeError):
-        pass
-    return f"{folder} is not writable by this user"
 
 
 def _size(path: Path) -> int:
