@@ -196,21 +196,37 @@ def write_atomically(path: Path, write: Callable[[Any], Any], *, binary: bool = 
     with ``binary``; named ``.<name>.<pid>.<random>.tmp``, without the dot when
     not ``hidden``, so a scan can tell a killed writer's), flushed to the disk
     and renamed over ``path``: a crash leaves the old file or the new one.
+    NotARegularFile if ``path`` is a FIFO, a device, a folder or a link to one
+    (renaming over it would put a file where the user had something else).
     Returns what ``write`` returns; raises what it or the system raises (the
-    temporary file removed). The save files, the endgame levels and the
-    puzzles' export are written so."""
+    temporary file removed; an error that names no file, a full disk's, names
+    ``path``). The save files, the endgame levels and the puzzles' export are
+    written so."""
+    refuse_special(path)
     prefix = f"{'.' if hidden else ''}{path.name}.{os.getpid()}."
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
+    except OSError as exc:          # the folder's error names the temporary file: name the target
+        raise _about(exc, path) from None
     try:
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as handle:
             answer = write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(temporary)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+            raise _about(exc, path) from None       # a full disk's ENOSPC names no file
         raise
     return answer
+
+
+def _about(exc: OSError, path: Path) -> OSError:
+    """The same error (its class, errno and words) about ``path``."""
+    if exc.errno is None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror, os.fspath(path))

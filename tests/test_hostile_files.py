@@ -393,3 +393,74 @@ def test_errors_of_the_system_name_their_file_and_reason_in_one_line(home, tmp_p
     done = mancala(tmp_path / "file" / "home", "play", "--seeds", "1", stdin="", cwd=tmp_path)
     assert done.returncode == 0
     assert f"autosave is off: cannot write to {tmp_path / 'file' / 'home' / 'autosaves'}" in done.stdout
+
+
+def test_a_full_disk_is_one_line_naming_the_file(home, tmp_path):
+    # before: the save's "[Errno 28] No space left on device" named no file
+    if not can_mount_read_only(tmp_path):
+        pytest.skip("no user namespaces here to mount a small file system")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    script = (f"mount -t tmpfs -o size=64k tmpfs {disk} && mkdir {disk}/home && "
+              f"(head -c 1000000 /dev/zero > {disk}/filler 2>/dev/null; true) && "
+              f"exec {sys.executable} -m mancala play --seeds 1 --south human --north random")
+    environment = dict(os.environ, MANCALA_HOME=str(disk / "home"), PYTHONPATH=str(ROOT))
+    done = subprocess.run(["unshare", "--map-root-user", "--mount", "sh", "-c", script],
+                          input=f"save {disk}/game.json\nquit\n", capture_output=True, text=True,
+                          env=environment, timeout=TIMEOUT)
+    assert "Traceback" not in done.stdout + done.stderr and "[Errno" not in done.stdout
+    assert f"{disk}/game.json: no space left on device" in done.stdout
+    assert f"autosave is off: cannot write to {disk}/home/autosaves (no space left on device)" \
+        in done.stdout
+
+
+# -- the one home: mancala._system and mancala.untrusted.printable ---------------------------------
+
+def test_a_fifo_swapped_in_after_the_check_is_refused_not_waited_on(tmp_path, monkeypatch):
+    from mancala import _system
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    monkeypatch.setattr(_system, "refuse_special", lambda path: None)     # the check passed, then...
+    for call in (lambda: _system.read_regular_file(fifo, 100), lambda: _system.read_head(fifo, 100),
+                 lambda: _system.open_regular(fifo, os.O_RDWR)):
+        with pytest.raises(_system.NotARegularFile) as refused:
+            call()
+        assert str(refused.value) == f"{fifo}: not a regular file"
+        assert refused.value.strerror == "not a regular file" and refused.value.filename == str(fifo)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_write_atomically_leaves_a_special_target_as_it_is(tmp_path, kind):
+    from mancala._system import NotARegularFile, write_atomically
+    target = tmp_path / "target"
+    plant(target, kind)
+    with pytest.raises(NotARegularFile):
+        write_atomically(target, lambda handle: handle.write("text"))
+    assert untouched(target, kind) and sorted(tmp_path.iterdir()) == [target]
+
+
+def test_error_line_names_the_files_and_the_reason():
+    from mancala._system import error_line
+    assert error_line(FileNotFoundError(2, "No such file or directory", "/a/b")) == \
+        "/a/b: no such file or directory"
+    assert error_line(OSError(18, "Invalid cross-device link", "/a", None, "/b")) == \
+        "/a -> /b: invalid cross-device link"
+    assert error_line(OSError(28, "No space left on device")) == "no space left on device"
+    assert error_line(OSError("something\nodd")) == "something odd"
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("human", "human"),
+    ("ai:elo=1200", "ai:elo=1200"),
+    ("naïve 名人 👩‍💻", "naïve 名人 👩‍💻"),                    # letters and an emoji with its joiner
+    ("a\x1b[31mred", r"a\x1b[31mred"),                       # ESC: a colour
+    ("\x1b]0;title\x07", r"\x1b]0;title\x07"),               # OSC: the window's title, BEL
+    ("\x9b2J", r"\x9b2J"),                                   # the one-byte CSI of C1
+    ("one\ntwo\rthree\tfour", r"one\x0atwo\x0dthree\x09four"),
+    ("abc\u202edef", r"abc\u202edef"),                       # right-to-left override
+    ("a\u2028b", r"a\u2028b"),                               # line separator
+    ("a\x7fb", r"a\x7fb"),                                   # DEL
+])
+def test_printable_writes_every_control_as_its_escape(text, shown):
+    from mancala.untrusted import printable
+    assert printable(text) == shown
