@@ -464,3 +464,26 @@ def test_error_line_names_the_files_and_the_reason():
 def test_printable_writes_every_control_as_its_escape(text, shown):
     from mancala.untrusted import printable
     assert printable(text) == shown
+
+
+# -- a save file never starts a program -----------------------------------------------------------
+
+def test_a_save_file_naming_a_program_does_not_run_it(home, tmp_path):
+    # before: play --load of a file someone sent ran its engine:"..." command at once
+    witness = tmp_path / "ran"
+    spec = f'engine:"touch {witness}"'
+    path = tmp_path / "sent.json"
+    storage.save(storage.SavedGame(1, "standard", spec, "random", []), path)
+    done = mancala(home, "play", "--load", str(path))
+    assert done.returncode == 2
+    assert error_line(done) == (f"mancala: {str(path)!r}: its south player {spec} would run a "
+                                "program, which a save file never starts: give --south or --north "
+                                "to name it")
+    inside = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+                     stdin=f"load {path}\nquit\n")
+    assert (f"{str(path)!r}: its south player {spec} would run a program, which a save file "
+            "never starts") in inside.stdout
+    assert not witness.exists()
+    named = mancala(home, "play", "--load", str(path), "--south", "random")   # the person chooses
+    assert named.returncode == 0 and "Game over:" in named.stdout
+    assert not witness.exists()

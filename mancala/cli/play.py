@@ -28,7 +28,7 @@ from mancala.game import Game, GameObserver, Hint
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.levels import elo_range
-from mancala.players import EnginePlayer, MoveInfo, canonical_spec
+from mancala.players import EnginePlayer, MoveInfo, canonical_spec, program_in
 from mancala.rating import level_elo
 from mancala.specs import LEVELS, VALID_SPECS
 from mancala.untrusted import printable
@@ -242,9 +242,13 @@ def _ask_file(term: Terminal) -> Optional[storage.SavedGame]:
         if not name:
             return None
         try:
-            return storage.load(os.path.expanduser(name), players=canonical_spec)
+            saved = storage.load(os.path.expanduser(name), players=canonical_spec)
+            refused = program_in(saved)     # --load FILE --south/--north names the program
+            if refused is None:
+                return saved
+            term.out(printable(f"{name!r}: {refused}"))
         except storage.SaveFileError as exc:
-            term.out(str(exc))
+            term.out(printable(str(exc)))
 
 
 def ask_again(term: Terminal) -> bool:
@@ -313,6 +317,9 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
             return None, None
     elif args.load:
         saved = storage.load(os.path.expanduser(args.load), players=canonical_spec)
+        refused = program_in(saved, (args.south, args.north))
+        if refused:
+            raise CommandError(f"{args.load!r}: {refused}: give --south or --north to name it")
     elif interactive and not any((args.south, args.north, args.seeds, args.capture)):
         return menu(term, found)
     else:
