@@ -487,3 +487,21 @@ def test_a_save_file_naming_a_program_does_not_run_it(home, tmp_path):
     named = mancala(home, "play", "--load", str(path), "--south", "random")   # the person chooses
     assert named.returncode == 0 and "Game over:" in named.stdout
     assert not witness.exists()
+
+
+def test_the_web_page_counts_a_puzzle_once_too(home):
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
+    from starlette.testclient import TestClient
+    from mancala.web import app as web
+    puzzle = load_puzzles()[9]
+    with TestClient(web.create_app()) as client:
+        answers = []
+        for _ in range(2):                  # the same puzzle, two attempts (two tabs, a reload)
+            attempt = client.get(f"/api/puzzle?id={puzzle.id}").json()["attempt"]
+            answers.append(client.post("/api/puzzle/answer",
+                                       json={"attempt": attempt, "give_up": True}).json())
+    (kept,) = PuzzleLog(home / "puzzles.sqlite3").attempts()
+    assert answers[0]["change"] == round(kept.after.rating - 1500, 1) and answers[0]["notices"] == []
+    assert answers[1]["change"] == 0.0 and answers[1]["rating"]["rating"] == round(kept.after.rating, 1)
+    assert answers[1]["notices"] == ["Already counted: a puzzle moves your rating once, the first time."]
