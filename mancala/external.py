@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import secrets
 import select
 import shlex
@@ -31,7 +32,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import List, Sequence, Union
+from typing import List, Sequence, Tuple, Union
 
 from mancala.board import Board, start_slots
 from mancala.errors import PlayerFailedError, PlayerSpecError, quote
@@ -334,6 +335,24 @@ class EngineProcess:
             raise self._fail(f"played pit {pit + 1}, which is not legal (legal: {legal})",
                              "illegal-move")
         return pit
+
+    def said(self) -> Tuple[int, int, int, bool]:
+        """What the program's last ``info ... score ...`` line of the last move said:
+        (score, depth, nodes, exact), 0 (False) for what it did not say."""
+        for line in reversed(self.info):
+            words = line.split()
+            found = {}
+            for key in ("depth", "score", "nodes"):
+                if key in words:
+                    at = words.index(key) + 1
+                    exact = key == "score" and words[at:at + 1] == ["exact"]
+                    value = words[at + 1 if exact else at:][:1]
+                    if value and re.fullmatch(r"-?[0-9]{1,30}", value[0]):
+                        found[key] = int(value[0])
+                    found["exact"] = found.get("exact") or exact
+            if "score" in found:
+                return found["score"], found.get("depth", 0), found.get("nodes", 0), bool(found["exact"])
+        return 0, 0, 0, False
 
     def close(self, kill: bool = False) -> None:
         """Ask the program to quit, then kill it if it has not; always reaped. Raises nothing."""

@@ -5,7 +5,7 @@ The database is ``<data dir>/history.sqlite3`` (the folder autosaves use:
 finished game it is given: both players' spellings, the rules (seeds per pit,
 capture), the moves (pit indices 0..5 from each mover's left), the final
 stores, when it ended, and, when one side is a person (``human``) and the
-other a computer level with an Elo (:func:`mancala.rating.level_elo`), the
+other a computer level with an Elo (:func:`mancala.players.level_elo`), the
 person's Glicko-2 rating before and after it (:mod:`mancala.rating`). Every
 game is its own rating period. Games between two computers, or two people,
 are kept and rate nobody; so are games against a computer the levels' table
@@ -56,6 +56,7 @@ from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import GameError, HistoryError, InputError, one_line, quote
 from mancala.geometry import NORTH, SOUTH, store_slot
 from mancala.limits import check_seeds
+from mancala.players import level_elo
 from mancala.rating import Rating
 from mancala.sqlitefile import SQLiteFile
 
@@ -233,7 +234,7 @@ class History(SQLiteFile):
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
         humans = [side for side, spec in enumerate((south, north)) if spec == HUMAN]
         human = humans[0] if len(humans) == 1 else None
-        level = None if human is None or not rated else _rating.level_elo((south, north)[1 - human])
+        level = None if human is None or not rated else level_elo((south, north)[1 - human])
         row = {"finished": stamp, "south": south, "north": north, "seeds": seeds,
                "capture": capture, "moves": json.dumps(list(board_moves(board))),
                "south_store": stores[0], "north_store": stores[1], "human": human,

@@ -1,4 +1,14 @@
-"""Computer levels on one Elo scale: how a weaker level plays, and ``ai:elo=N``.
+"""The computer levels on one Elo scale: the table, its range, and how a weaker level picks.
+
+**The scale.** ``mancala/data/levels.json`` gives each measured level its Elo
+on one scale, ``random`` anchored at 0, fitted by ``bench/fit_levels.py`` from
+matches of game pairs over the opening suite (docs/playing.md says how), with
+the 95% interval of each (:func:`level_table`). ``ai:elo=N`` plays each move
+as one of the two table levels whose Elo bracket N, the stronger one with
+probability ``(N - lower) / (upper - lower)`` (:func:`mixture`); N is a whole
+number from the weakest engine level's Elo to perfect play's
+(:func:`elo_range`). A table whose ``provisional`` field is true was guessed,
+and ``history`` says so.
 
 **How a weaker level plays.** A level ``ai:depth=N,temp=T`` scores every legal
 move with the engine N moves deep (:meth:`mancala.Engine.analyse`, MultiPV)
@@ -12,14 +22,9 @@ than a clear one, but it never plays an absurd move: a move scored more than
 weight 0. T = 0 plays the best move, ties broken at random. Every choice
 comes from the player's seeded random generator, so a seed repeats a game.
 
-**The scale.** ``mancala/data/levels.json`` (read by
-:func:`mancala.rating.level_table`) gives each measured level its Elo on one
-scale, ``random`` anchored at 0, fitted by ``bench/fit_levels.py`` from
-matches of game pairs over the opening suite (docs/playing.md says how).
-``ai:elo=N`` plays each move as one of the two table levels whose Elo
-bracket N, the stronger one with probability ``(N - lower) / (upper - lower)``
-(:func:`mixture`); N is a whole number from the weakest engine level's Elo
-to perfect play's (:func:`elo_range`).
+This module is data and arithmetic: the players that play the levels
+(``ai:depth=N,temp=T``, ``ai:elo=N``) and a spelling's place on the scale
+(:func:`mancala.players.level_elo`) are :mod:`mancala.players`'.
 
     >>> weights = softmax_weights({0: 3, 1: 2, 2: -6}, temperature=1.0)
     >>> round(weights[0], 3), round(weights[1], 3), weights[2]
@@ -27,19 +32,18 @@ to perfect play's (:func:`elo_range`).
 """
 from __future__ import annotations
 
+import json
 import math
 import random
-import time
-from typing import Dict, List, Mapping, Optional, Tuple
-
-from mancala.board import Board
-from mancala.players import MoveInfo, Player, make_player
-from mancala.rating import Level, level_table
-from mancala.specs import PlayerSpec
+from pathlib import Path
+from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 #: a move scored more than this many seeds below the best one (by the level's own
 #: search) is absurd: no level above ``random`` ever plays it
 ABSURD_LOSS = 4
+
+LEVELS_PATH = Path(__file__).parent / "data" / "levels.json"
+LEVEL_RD = 0.0                  #: a level's deviation when its table gives none: its Elo is taken as known
 
 
 def softmax_weights(scores: Mapping[int, int], temperature: float) -> Dict[int, float]:
@@ -74,7 +78,55 @@ def pick(scores: Mapping[int, int], temperature: float, rng: random.Random) -> i
     return last             # rounding left a sliver: the last move with any weight
 
 
-# -- the scale -------------------------------------------------------------------------
+# -- the table ---------------------------------------------------------------------------
+
+class Level(NamedTuple):
+    """A computer player and its strength on the levels' Elo scale (``random`` is 0),
+    with the 95% interval of the measurement (None where there is none)."""
+
+    spec: str
+    elo: float
+    rd: float = LEVEL_RD
+    low: Optional[float] = None
+    high: Optional[float] = None
+
+
+_table: Optional[Dict[str, Level]] = None
+
+
+def _levels_data() -> dict:
+    return json.loads(LEVELS_PATH.read_text(encoding="utf-8"))
+
+
+def _number(value: object) -> Optional[float]:
+    return None if value is None else float(value)
+
+
+def levels_by_spec() -> Dict[str, Level]:
+    """The table by each player's canonical spelling (read once; a copy)."""
+    global _table
+    if _table is None:
+        _table = {entry["spec"]: Level(entry["spec"], float(entry["elo"]),
+                                       float(entry.get("rd", LEVEL_RD)),
+                                       _number(entry.get("low")), _number(entry.get("high")))
+                  for entry in _levels_data()["levels"]}
+    return dict(_table)
+
+
+def level_table() -> List[Level]:
+    """The levels' Elo table (``mancala/data/levels.json``), weakest first."""
+    return sorted(levels_by_spec().values(), key=lambda level: level.elo)
+
+
+def level_is_provisional() -> bool:
+    """True while the shipped table is a guess rather than a measurement."""
+    return bool(_levels_data().get("provisional", False))
+
+
+def levels_measured() -> Dict[str, object]:
+    """How the shipped table was measured (command, games, date, ...); empty if it was not."""
+    return dict(_levels_data().get("measured") or {})
+
 
 def ladder() -> List[Level]:
     """The table's engine levels (everything but ``random``), weakest first."""
@@ -105,50 +157,6 @@ def mixture(elo: float) -> Tuple[Level, Level, float]:
     return (levels[-2] if len(levels) > 1 else top), top, 1.0
 
 
-class EloPlayer(Player):
-    """``ai:elo=N``: each move played by one of the two table levels around N, the
-    stronger with probability :func:`mixture`'s share, drawn from a seeded generator.
-
-    The two levels' players are made on first use (their seeds derived from
-    ``seed``) and kept for the game. ``last`` is the move's player's, its note
-    naming which level played. PlayerSpecError for an Elo outside :func:`elo_range`.
-    """
-
-    def __init__(self, elo: int, seed: Optional[int] = None) -> None:
-        super().__init__()
-        spec = PlayerSpec("ai", elo=elo)
-        self.spec = str(spec)
-        self.elo = spec.elo
-        self.lower, self.upper, self.share = mixture(spec.elo)
-        if self.share in (0.0, 1.0):
-            self.description = f"plays as {(self.lower, self.upper)[int(self.share)].spec}"
-        else:
-            self.description = (f"plays {1 - self.share:.0%} of its moves as {self.lower.spec}, "
-                                f"{self.share:.0%} as {self.upper.spec}")
-        self._rng = random.Random(seed)
-        self._seed = seed
-        self._players: Dict[str, Player] = {}
-
-    def _player(self, level: Level) -> Player:
-        if level.spec not in self._players:
-            index = 1 + (level is self.upper)
-            seed = None if self._seed is None else self._seed * 3 + index
-            self._players[level.spec] = make_player(PlayerSpec.parse(level.spec), seed)
-        return self._players[level.spec]
-
-    def choose(self, board: Board) -> int:
-        level = self.upper if self._rng.random() < self.share else self.lower
-        start = time.perf_counter()
-        player = self._player(level)
-        pit = player.choose(board)
-        info = player.last or MoveInfo(0, 0, time.perf_counter() - start)
-        note = f"as {level.spec}" + (f"; {info.note}" if info.note else "")
-        self.last = info._replace(note=note)
-        return pit
-
-    def close(self) -> None:
-        for player in self._players.values():
-            player.close()
-
-
-__all__ = ["ABSURD_LOSS", "softmax_weights", "pick", "ladder", "elo_range", "mixture", "EloPlayer"]
+__all__ = ["ABSURD_LOSS", "LEVELS_PATH", "LEVEL_RD", "Level", "softmax_weights", "pick",
+           "levels_by_spec", "level_table", "level_is_provisional", "levels_measured",
+           "ladder", "elo_range", "mixture"]

@@ -31,6 +31,7 @@ from typing import Optional, Type
 from mancala import _core
 from mancala._system import available_bytes
 from mancala.errors import InputError, InvalidLimitError, InvalidRuleError, quote
+from mancala.levels import elo_range
 
 MB = 1 << 20
 
@@ -230,7 +231,6 @@ def check_level_elo(value: object, given: object = None, *,
     """A level's strength in Elo (``ai:elo=N``): a whole number within the measured
     levels' range (:func:`mancala.levels.elo_range`: the weakest engine level to
     perfect play); else ``error`` (InvalidLimitError unless told)."""
-    from mancala.levels import elo_range        # the table is data; read on first use
     lowest, highest = elo_range()
     return check_whole(value, "elo", lowest, highest, error=error, given=given)
 

@@ -38,15 +38,17 @@ from __future__ import annotations
 import logging
 import os
 import random
-import re
 import time
-from typing import Callable, List, NamedTuple, Optional, Union
+from typing import Callable, Dict, NamedTuple, Optional, Union
 
-from mancala import book
+from mancala import _reference, book
 from mancala.board import Board, capture_code
+from mancala.engine import Engine
 from mancala.errors import GameError, PlayerSpecError
+from mancala.external import EngineProcess
+from mancala.levels import Level, levels_by_spec, mixture, pick
 from mancala.limits import SMALL_HASH_MB, default_table_mb
-from mancala.specs import EXTERNAL_TIME, PlayerSpec
+from mancala.specs import EXTERNAL_TIME, PlayerSpec, canonical_spec, program_in  # noqa: F401  (their home is specs)
 
 
 #: the depth-limited levels, as (depth, softmax temperature in seeds): where they sit
@@ -176,7 +178,6 @@ class MinimaxPlayer(_ReferencePlayer):
     kind = "minimax"
 
     def _search(self, slots, to_move, depth, capture):
-        from mancala import _reference
         return _reference.minimax(slots, to_move, depth, capture)
 
 
@@ -186,7 +187,6 @@ class AlphaBetaPlayer(_ReferencePlayer):
     kind = "alphabeta"
 
     def _search(self, slots, to_move, depth, capture):
-        from mancala import _reference
         return _reference.alphabeta(slots, to_move, depth, capture)
 
 
@@ -236,7 +236,6 @@ class EnginePlayer(Player):
     @property
     def engine(self):
         if self._engine is None:
-            from mancala.engine import Engine
             # the library's evaluations: the timed levels (hard, perfect, time=S) play
             # with the learned one, the depth levels look N moves ahead at the store
             # difference, the same every time
@@ -265,7 +264,6 @@ class EnginePlayer(Player):
         return result.move
 
     def _softmax(self, board: Board) -> int:
-        from mancala.levels import pick
         start = time.perf_counter()
         results = self.engine.analyse(board, depth=self.depth)
         scores = {pit: result.score for pit, result in results.items()}
@@ -327,38 +325,83 @@ class ExternalPlayer(Player):
         self._process = None
 
     def choose(self, board: Board) -> int:
-        from mancala.external import EngineProcess
         if self._process is None or not self._process.alive:
             self._process = EngineProcess(self.command)
         start = time.perf_counter()
         pit = self._process.bestmove(board, self.time)
-        self.last = self._move_info(self._process.info, time.perf_counter() - start)
+        score, depth, nodes, exact = self._process.said()
+        self.last = MoveInfo(score, depth, time.perf_counter() - start, nodes, exact)
         return pit
-
-    @staticmethod
-    def _move_info(info: List[str], elapsed: float) -> MoveInfo:
-        """What the program's last ``info depth ... score ...`` line said (0s if nothing)."""
-        for line in reversed(info):
-            words = line.split()
-            found = {}
-            for key in ("depth", "score", "nodes"):
-                if key in words:
-                    at = words.index(key) + 1
-                    exact = key == "score" and words[at:at + 1] == ["exact"]
-                    value = words[at + 1 if exact else at:][:1]
-                    if value and re.fullmatch(r"-?[0-9]{1,30}", value[0]):
-                        found[key] = int(value[0])
-                    found["exact"] = found.get("exact") or exact
-            if "score" in found:
-                return MoveInfo(found["score"], found.get("depth", 0), elapsed,
-                                found.get("nodes", 0), bool(found.get("exact")))
-        return MoveInfo(0, 0, elapsed)
 
     def close(self) -> None:
         """End the program (it is started again if asked for another move). Raises nothing."""
         if self._process is not None:
             self._process.close()
             self._process = None
+
+
+class EloPlayer(Player):
+    """``ai:elo=N``: each move played by one of the two table levels around N, the
+    stronger with probability :func:`mancala.levels.mixture`'s share, drawn from a
+    seeded generator.
+
+    The two levels' players are made on first use (their seeds derived from
+    ``seed``) and kept for the game. ``last`` is the move's player's, its note
+    naming which level played. PlayerSpecError for an Elo outside the levels' range.
+    """
+
+    def __init__(self, elo: int, seed: Optional[int] = None) -> None:
+        super().__init__()
+        spec = PlayerSpec("ai", elo=elo)
+        self.spec = str(spec)
+        self.elo = spec.elo
+        self.lower, self.upper, self.share = mixture(spec.elo)
+        if self.share in (0.0, 1.0):
+            self.description = f"plays as {(self.lower, self.upper)[int(self.share)].spec}"
+        else:
+            self.description = (f"plays {1 - self.share:.0%} of its moves as {self.lower.spec}, "
+                                f"{self.share:.0%} as {self.upper.spec}")
+        self._rng = random.Random(seed)
+        self._seed = seed
+        self._players: Dict[str, Player] = {}
+
+    def _player(self, level: Level) -> Player:
+        if level.spec not in self._players:
+            index = 1 + (level is self.upper)
+            seed = None if self._seed is None else self._seed * 3 + index
+            self._players[level.spec] = make_player(PlayerSpec.parse(level.spec), seed)
+        return self._players[level.spec]
+
+    def choose(self, board: Board) -> int:
+        level = self.upper if self._rng.random() < self.share else self.lower
+        start = time.perf_counter()
+        player = self._player(level)
+        pit = player.choose(board)
+        info = player.last or MoveInfo(0, 0, time.perf_counter() - start)
+        self.last = info._replace(note=f"as {level.spec}" + (f"; {info.note}" if info.note else ""))
+        return pit
+
+    def close(self) -> None:
+        for player in self._players.values():
+            player.close()
+
+
+def level_elo(spec: str) -> Optional[Level]:
+    """A player's place on the levels' scale: the table's entry
+    (:func:`mancala.levels.level_table`) for its canonical spelling, or None if it
+    has none. ``ai:elo=N`` is at N by definition, its deviation interpolated between
+    the two table levels it plays (:func:`mancala.levels.mixture`)."""
+    table = levels_by_spec()
+    if spec in table:
+        return table[spec]
+    try:
+        parsed = PlayerSpec.parse(spec)
+    except ValueError:
+        return None
+    if parsed.elo is None or str(parsed) != spec:
+        return None
+    lower, upper, share = mixture(parsed.elo)
+    return Level(spec, float(parsed.elo), lower.rd + share * (upper.rd - lower.rd))
 
 
 # -- making players -----------------------------------------------------------------
@@ -385,7 +428,6 @@ def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
     if spec.needs_time:
         raise PlayerSpecError(f"{spec} needs its seconds: ai:time=S")
     if spec.elo is not None:
-        from mancala.levels import EloPlayer       # it makes players of its own
         return EloPlayer(spec.elo, seed)
     return EnginePlayer(spec.level, depth=spec.depth, time=spec.time,
                         temperature=spec.temperature, seed=seed)
@@ -398,29 +440,8 @@ def parse_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None, *,
     return make_player(PlayerSpec.parse(spec), seed, ask=ask)
 
 
-def canonical_spec(spec: str) -> str:
-    """A player spelling in its canonical form (``" AI:Hard "`` -> ``"ai:hard"``).
-
-    Raises PlayerSpecError (a ValueError) as :meth:`PlayerSpec.parse` does; this
-    is the check save files are loaded with (``storage.load(path, players=canonical_spec)``).
-    """
-    return str(PlayerSpec.parse(spec))
-
-
-def program_in(saved, given=("", "")) -> Optional[str]:
-    """Why a save file someone may have sent cannot be played as it is: its first
-    player that would run a program (``engine:"..."``) and is not ``given`` on the
-    command line (south, north), in words; None when there is none. A file never
-    starts a program: the person names it (``--south``/``--north``). The autosaves,
-    which this package writes, are resumed as they are."""
-    for side, spec, typed in (("south", saved.south, given[0]), ("north", saved.north, given[1])):
-        if not typed and PlayerSpec.parse(spec).kind == "engine":
-            return f"its {side} player {spec} would run a program, which a save file never starts"
-    return None
-
-
 __all__ = [
     "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
-    "ExternalPlayer",
+    "ExternalPlayer", "EloPlayer", "level_elo",
     "MoveInfo", "Ask", "PlayerSpecError", "make_player", "parse_player",
 ]

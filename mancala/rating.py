@@ -1,4 +1,4 @@
-"""Ratings: Glicko-2, and the computer levels' Elo it rates people against.
+"""Ratings: Glicko-2.
 
 Glicko-2 is Mark Glickman's rating system ("Example of the Glicko-2 system",
 Boston University, 2013 revision), implemented here from the steps of that
@@ -17,19 +17,15 @@ online game servers do.
 (The paper rounds as it goes and prints 1464.06, 151.52 and 0.05999; unrounded
 the steps give 1464.0507, 151.5165 and 0.059996.)
 
-The computer levels' strengths on one Elo scale (``random`` anchored at 0)
-live in one place, ``mancala/data/levels.json``; :func:`level_table` reads it
-and :func:`level_elo` looks one player up. The table is measured (fitted by
-``bench/fit_levels.py`` from matches between the levels); a table whose
-``provisional`` field is true was guessed, and ``history`` says so.
+The computer levels a person is rated against have their Elo on the same
+scale: :mod:`mancala.levels` reads their table, :func:`mancala.players.level_elo`
+looks one player up.
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from importlib import resources
-from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Iterable, Tuple
 
 SCALE = 173.7178            #: Glicko-2's ratio between the Elo scale and its own (400 / ln 10)
 BASE = 1500.0               #: the Elo-scale rating that is 0 on Glicko-2's scale
@@ -42,7 +38,6 @@ MAX_RD = INITIAL_RD         #: a deviation never grows past a newcomer's
 MIN_RATING, MAX_RATING = -10_000.0, 10_000.0    #: a rating is kept in here (100,000 straight wins over
                                                 #: ai:perfect reach 3,868; the maths is exact to here)
 MIN_VOLATILITY, MAX_VOLATILITY = 0.001, 0.1     #: ... and a volatility in here (lichess caps it at 0.1 too)
-LEVEL_RD = 0.0              #: a level's deviation when its table gives none: its Elo is taken as known
 
 Result = Tuple[float, float, float]     # (opponent's rating, opponent's RD, score: 1 win, 0.5 draw, 0 loss)
 
@@ -173,79 +168,6 @@ def _new_volatility(delta: float, phi: float, v: float, sigma: float, tau: float
     return math.exp(big_a / 2)
 
 
-# -- the computer levels' Elo -------------------------------------------------------------
-
-LEVELS_FILE = "levels.json"
-
-
-class Level(NamedTuple):
-    """A computer player and its strength on the levels' Elo scale (``random`` is 0),
-    with the 95% interval of the measurement (None where there is none)."""
-
-    spec: str
-    elo: float
-    rd: float = LEVEL_RD
-    low: Optional[float] = None
-    high: Optional[float] = None
-
-
-_table: Optional[Dict[str, Level]] = None
-
-
-def _levels_data() -> dict:
-    text = resources.files("mancala.data").joinpath(LEVELS_FILE).read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-def level_table() -> List[Level]:
-    """The levels' Elo table (``mancala/data/levels.json``), weakest first."""
-    global _table
-    if _table is None:
-        data = _levels_data()
-        _table = {entry["spec"]: Level(entry["spec"], float(entry["elo"]),
-                                       float(entry.get("rd", LEVEL_RD)),
-                                       _number(entry.get("low")), _number(entry.get("high")))
-                  for entry in data["levels"]}
-    return sorted(_table.values(), key=lambda level: level.elo)
-
-
-def level_is_provisional() -> bool:
-    """True while the shipped table is a guess rather than a measurement."""
-    return bool(_levels_data().get("provisional", False))
-
-
-def levels_measured() -> Dict[str, object]:
-    """How the shipped table was measured (command, games, date, ...); empty if it was not."""
-    return dict(_levels_data().get("measured") or {})
-
-
-def _number(value: object) -> Optional[float]:
-    return None if value is None else float(value)
-
-
-def level_elo(spec: str) -> Optional[Level]:
-    """The table's entry for a computer player's canonical spelling, or None if it has none.
-
-    ``ai:elo=N`` is at N by definition (its deviation the one of the two
-    table levels it plays between, interpolated: :func:`mancala.levels.mixture`).
-    """
-    level_table()
-    assert _table is not None
-    if spec in _table:
-        return _table[spec]
-    from mancala.levels import mixture
-    from mancala.specs import PlayerSpec
-    try:
-        parsed = PlayerSpec.parse(spec)
-    except ValueError:
-        return None
-    if parsed.elo is None or str(parsed) != spec:
-        return None
-    lower, upper, share = mixture(parsed.elo)
-    return Level(spec, float(parsed.elo), lower.rd + share * (upper.rd - lower.rd))
-
-
-__all__ = ["Rating", "Level", "update", "expected_score", "level_table", "level_elo",
-           "level_is_provisional", "levels_measured", "INITIAL_RATING", "INITIAL_RD",
+__all__ = ["Rating", "update", "expected_score", "INITIAL_RATING", "INITIAL_RD",
            "INITIAL_VOLATILITY", "TAU", "MIN_RATING", "MAX_RATING", "MAX_RD",
            "MIN_VOLATILITY", "MAX_VOLATILITY"]

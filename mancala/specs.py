@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 from mancala.errors import PlayerSpecError, quote
+from mancala.external import split_command     # shlex; nothing is started
 from mancala.limits import (MAX_DEPTH, MAX_REFERENCE_DEPTH, check_level_elo, check_move_seconds,
                             check_temperature, check_whole, parse_whole)
 
@@ -99,7 +100,6 @@ class PlayerSpec:
             self._check_command()
 
     def _check_command(self) -> None:
-        from mancala.external import split_command      # shlex; nothing is started
         if not isinstance(self.command, str):
             raise PlayerSpecError(f"an engine command is a string, not {quote(self.command)}")
         split_command(self.command)                     # a spelling error shows now
@@ -275,6 +275,27 @@ def _seconds(text: str, word: str) -> float:
         return check_move_seconds(seconds, given=word.strip(), error=PlayerSpecError)
     except PlayerSpecError as exc:
         raise _bad(text, str(exc)) from None
+
+
+def canonical_spec(spec: str) -> str:
+    """A player spelling in its canonical form (``" AI:Hard "`` -> ``"ai:hard"``).
+
+    Raises PlayerSpecError (a ValueError) as :meth:`PlayerSpec.parse` does; this
+    is the check save files are loaded with (``storage.load(path, players=canonical_spec)``).
+    """
+    return str(PlayerSpec.parse(spec))
+
+
+def program_in(saved, given=("", "")) -> Optional[str]:
+    """Why a save file someone may have sent cannot be played as it is: its first
+    player that would run a program (``engine:"..."``) and is not ``given`` on the
+    command line (south, north), in words; None when there is none. A file never
+    starts a program: the person names it (``--south``/``--north``). The autosaves,
+    which this package writes, are resumed as they are."""
+    for side, spec, typed in (("south", saved.south, given[0]), ("north", saved.north, given[1])):
+        if not typed and PlayerSpec.parse(spec).kind == "engine":
+            return f"its {side} player {spec} would run a program, which a save file never starts"
+    return None
 
 
 __all__ = ["PlayerSpec", "machine_spec", "KINDS", "LEVELS", "DEFAULT_LEVEL", "EXTERNAL_TIME",

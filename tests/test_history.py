@@ -19,7 +19,8 @@ import pytest
 
 from mancala.errors import HistoryError, InputError
 from mancala.history import FILE_NAME, History, default_path
-from mancala.rating import Rating, level_elo, update
+from mancala.players import level_elo
+from mancala.rating import Rating, update
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

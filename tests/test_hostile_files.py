@@ -25,7 +25,8 @@ import pytest
 from mancala import storage
 from mancala.history import FILE_NAME, History
 from mancala.puzzles import PuzzleLog, load as load_puzzles
-from mancala.rating import Rating, level_elo, update
+from mancala.players import level_elo
+from mancala.rating import Rating, update
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAME = [5, 4, 4, 3, 3, 2, 5]        # a whole Kalah(6,1) game, worked by hand in test_history.py

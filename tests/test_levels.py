@@ -17,9 +17,8 @@ import pytest
 
 import mancala
 from mancala import _reference
-from mancala.levels import EloPlayer, elo_range, mixture, softmax_weights
-from mancala.players import parse_player
-from mancala.rating import level_elo, level_table
+from mancala.levels import elo_range, level_table, mixture, softmax_weights
+from mancala.players import EloPlayer, level_elo, parse_player
 from mancala.specs import PlayerSpec
 
 from conftest import depth_limited_values

@@ -70,8 +70,7 @@ def test_a_value_is_checked_when_it_is_made(make, words):
 
 
 def test_a_levels_elo_is_checked_against_the_measured_range():
-    from mancala.levels import elo_range
-    from mancala.rating import level_table
+    from mancala.levels import elo_range, level_table
     lowest, highest = elo_range()
     table = level_table()
     # the range is the table's, from its weakest engine level to its strongest (perfect play)

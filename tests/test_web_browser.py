@@ -145,7 +145,7 @@ def test_the_new_game_dialog_hint_and_resign(browser, server):
     open_game(browser, server, "seeds=4&capture=standard&south=human&north=ai:easy")
     browser.find_element(By.TAG_NAME, "body").send_keys("n")
     wait(browser, lambda d: d.find_element(By.ID, "new-dialog").is_displayed())
-    from mancala.rating import level_elo
+    from mancala.players import level_elo
     options = [option.text for option in Select(browser.find_element(By.ID, "north-player")).options]
     assert f"Computer: medium (Elo {level_elo('ai:medium').elo:.0f})" in options     # each level's Elo
     assert "Human" in options

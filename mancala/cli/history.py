@@ -14,7 +14,8 @@ from typing import Callable, Optional
 from mancala import history as _history
 from mancala.cli import options
 from mancala.errors import MancalaError
-from mancala.rating import Rating, level_is_provisional
+from mancala.levels import level_is_provisional
+from mancala.rating import Rating
 from mancala.storage import shown_path
 from mancala.untrusted import printable
 

@@ -5,8 +5,7 @@ import argparse
 import json
 from typing import Dict, List
 
-from mancala.levels import elo_range
-from mancala.rating import Level, level_table, levels_measured
+from mancala.levels import Level, elo_range, level_table, levels_measured
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

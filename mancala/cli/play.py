@@ -28,8 +28,7 @@ from mancala.game import Game, GameObserver, Hint
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.levels import elo_range
-from mancala.players import EnginePlayer, MoveInfo, canonical_spec, program_in
-from mancala.rating import level_elo
+from mancala.players import EnginePlayer, MoveInfo, canonical_spec, level_elo, program_in
 from mancala.specs import LEVELS, VALID_SPECS
 from mancala.untrusted import printable
 

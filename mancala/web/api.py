@@ -32,7 +32,7 @@ from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, qu
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
 from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
 from mancala.players import Player, canonical_spec, make_player
-from mancala.rating import level_elo as level_elo_of
+from mancala.players import level_elo as level_elo_of
 from mancala.specs import LEVELS as ENGINE_LEVELS
 from mancala.specs import PlayerSpec
 
@@ -45,7 +45,7 @@ COMPUTER_LEVELS = LEVELS[1:]
 
 
 def level_elo() -> Dict[str, float]:
-    """The Elo of each computer level the page offers (:func:`mancala.rating.level_elo`)."""
+    """The Elo of each computer level the page offers (:func:`mancala.players.level_elo`)."""
     found = {level: level_elo_of(level) for level in COMPUTER_LEVELS}
     return {level: entry.elo for level, entry in found.items() if entry is not None}
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...

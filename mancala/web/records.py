@@ -32,7 +32,8 @@ from mancala.board import Board
 from mancala.errors import HistoryError, RequestError, SearchStoppedError, quote
 from mancala.geometry import SIDE_KEYS, PovScore
 from mancala.limits import check_whole, parse_whole
-from mancala.rating import Rating, level_is_provisional
+from mancala.levels import level_is_provisional
+from mancala.rating import Rating
 from mancala.storage import shown_path
 from mancala.web import api
 from mancala.web.server import Job, Refused, tab_name
