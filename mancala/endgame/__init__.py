@@ -16,7 +16,6 @@ lower ones; a build that is stopped resumes at its first missing level
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence
 
@@ -25,7 +24,8 @@ from mancala.board import Board, capture_code
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError, quote
 from mancala.geometry import seeds_in_pits
 from mancala.limits import check_threads
-from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, level_path,
+from mancala.endgame.building import open_levels
+from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, convert_legacy, level_path,
                                    levels_on_disk, open_level, remove_stale_temp_files, rule_dir,
                                    warn, write_level)
 
@@ -171,48 +171,10 @@ def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS, progress: Optional[Prog
     """Levels 0..max_seeds, built first where missing or refused (a refused file
     is set aside and said in one line). Raises EndgameSpaceError when the disk
     or the memory cannot take a missing level."""
-    from mancala.endgame.building import open_levels
     _, levels = open_levels(capture, max_seeds, threads=threads, root=root,
                             progress=None if progress is None else (
                                 lambda p: progress(p.level, p.all_done, p.all_total, p.seconds)))
     return EndgameDatabase(capture, [level.values for level in levels], levels)
-
-
-def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:
-    """Split a single-file database of format 1 (``endgame-<capture>-<N>.bin``)
-    into level files, once: the levels the rule's folder lacks are written, the
-    old files removed, and one line says so. Returns the N converted, or None.
-    A legacy file that fails its checks is set aside (one line)."""
-    from mancala.endgame.files import legacy_files, legacy_levels
-    found = legacy_files(capture, root)
-    if not found:
-        return None
-    seeds, path = found[0]
-    have = set(levels_on_disk(capture, root))
-    staged = []
-    try:
-        for n, values in legacy_levels(path, capture, seeds):
-            if n in have:
-                continue
-            target = level_path(capture, n, root)
-            hashes, _ = _core.egdb_check_level(values, n)      # legacy_levels checked them
-            stage = target.with_name(f"{target.name}.{os.getpid()}.converted.tmp")
-            write_level(stage, capture, n, values, hashes)
-            staged.append((stage, target))
-    except EndgameFileError as exc:
-        warn(f"refused {exc}")
-        for stage, _ in staged:
-            os.unlink(stage)
-        return None
-    for stage, target in staged:
-        os.replace(stage, target)
-    for _, old in found:        # the largest holds every smaller one's levels
-        try:
-            os.unlink(old)
-        except OSError:
-            pass
-    warn(f"converted {path.name} into level files 0..{seeds} in {rule_dir(capture, root)}")
-    return seeds
 
 
 __all__ = ["EndgameDatabase", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError",

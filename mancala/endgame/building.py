@@ -25,8 +25,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from mancala import _core
 from mancala._system import available_bytes
 from mancala.board import capture_code
-from mancala.endgame import convert_legacy
-from mancala.endgame.files import (Level, level_path, open_level, remove_stale_temp_files,
+from mancala.endgame.files import (Level, convert_legacy, level_path, open_level, remove_stale_temp_files,
                                    rule_dir, values_offset, warn, write_level)
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError
 from mancala.limits import check_threads

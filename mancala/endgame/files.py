@@ -366,6 +366,42 @@ def legacy_levels(path: Path, capture: str, max_seeds: int) -> Iterator[Tuple[in
             yield n, values
 
 
+def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:
+    """Split a single-file database of format 1 (``endgame-<capture>-<N>.bin``)
+    into level files, once: the levels the rule's folder lacks are written, the
+    old files removed, and one line says so. Returns the N converted, or None.
+    A legacy file that fails its checks is set aside (one line)."""
+    found = legacy_files(capture, root)
+    if not found:
+        return None
+    seeds, path = found[0]
+    have = set(levels_on_disk(capture, root))
+    staged = []
+    try:
+        for n, values in legacy_levels(path, capture, seeds):
+            if n in have:
+                continue
+            target = level_path(capture, n, root)
+            hashes, _ = _core.egdb_check_level(values, n)      # legacy_levels checked them
+            stage = target.with_name(f"{target.name}.{os.getpid()}.converted.tmp")
+            write_level(stage, capture, n, values, hashes)
+            staged.append((stage, target))
+    except EndgameFileError as exc:
+        warn(f"refused {exc}")
+        for stage, _ in staged:
+            os.unlink(stage)
+        return None
+    for stage, target in staged:
+        os.replace(stage, target)
+    for _, old in found:        # the largest holds every smaller one's levels
+        try:
+            os.unlink(old)
+        except OSError:
+            pass
+    warn(f"converted {path.name} into level files 0..{seeds} in {rule_dir(capture, root)}")
+    return seeds
+
+
 __all__ = ["MAGIC", "VERSION", "HEADER", "PAGE", "TABLE", "Level", "header", "values_offset", "chunks", "open_level", "write_level",
            "level_path", "rule_dir", "levels_on_disk", "cache_dir", "refuse",
-           "remove_stale_temp_files", "legacy_files", "legacy_levels"]
+           "remove_stale_temp_files", "legacy_files", "legacy_levels", "convert_legacy"]
