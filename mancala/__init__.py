@@ -7,6 +7,7 @@
     True
 """
 from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS
+from mancala._version import __version__
 from mancala.analysis import AnalysisProgress
 from mancala.board import Board, MoveRecord, Outcome
 from mancala.engine import Engine, SearchLimit, SearchProgress, SearchResult
@@ -17,8 +18,6 @@ from mancala.errors import (
     InvalidRuleError,
     MancalaError,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Board", "MoveRecord", "Outcome", "Engine", "SearchLimit", "SearchProgress", "SearchResult",

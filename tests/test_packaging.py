@@ -1,9 +1,10 @@
 """The package as users meet it: the version it reports, what its sdist and wheel hold.
 
-The expected version is read from ``pyproject.toml`` (the one place it is set),
-not from the code that prints it.
+The expected version is read from the text of ``mancala/_version.py`` (the one
+place it is set; ``pyproject.toml`` names it), not from the code that prints it.
 """
 import importlib.metadata
+import re
 import subprocess
 import sys
 import tarfile
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import mancala
-from mancala.cli import main, version
+from mancala.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,7 +24,13 @@ def project():
     """The ``[project]`` table of pyproject.toml."""
     tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
     with open(ROOT / "pyproject.toml", "rb") as f:
-        return tomllib.load(f)["project"]
+        project = tomllib.load(f)
+    table = dict(project["project"])
+    assert "version" not in table and "version" in table["dynamic"]      # one literal, not two
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "mancala._version.__version__"}
+    text = (ROOT / "mancala" / "_version.py").read_text(encoding="utf-8")
+    (table["version"],) = re.findall(r'^__version__ = "([^"]+)"$', text, re.MULTILINE)
+    return table
 
 
 def test_distribution_is_not_called_mancala(project):
@@ -50,13 +57,22 @@ def test_installed_metadata_matches_pyproject(project):
     assert importlib.metadata.version("kalah") == project["version"]
 
 
-def test_version_without_metadata_falls_back_to_the_source(project, monkeypatch):
-    def missing(name):
-        raise importlib.metadata.PackageNotFoundError(name)
-
-    monkeypatch.setattr(importlib.metadata, "version", missing)
-    assert version() == project["version"]
+def test_every_face_says_the_one_version(project):
     assert mancala.__version__ == project["version"]
+    done = subprocess.run([sys.executable, "-m", "mancala", "engine"], input="ugi\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert f"id name mancala {project['version']}\n" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_build_reads_the_version_without_importing_the_package(project):
+    # what setuptools does for pyproject.toml's dynamic version, in a process where
+    # importing mancala (and so its compiled core) fails
+    code = ("import sys\nsys.modules['mancala'] = None\n"
+            "from setuptools.config.expand import read_attr\n"
+            f"print(read_attr('mancala._version.__version__', root_dir={str(ROOT)!r}))\n"
+            "assert sys.modules['mancala'] is None and 'mancala._version' not in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, project["version"] + "\n"), done.stderr
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from typing import Dict, List, NoReturn, Optional
 from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, solve
 from mancala.cli import explain, history, levels, puzzle, review
 from mancala._system import error_line
+from mancala._version import __version__
 from mancala.cli.signals import STATUS as TERMINATED, Terminated
 from mancala.errors import CommandError, MancalaError
 from mancala.untrusted import printable
@@ -63,23 +64,12 @@ def _silence_stdout() -> None:
         pass
 
 
-def version() -> str:
-    """This package's version: the installed distribution's, else the source's."""
-    import importlib.metadata
-
-    try:
-        return importlib.metadata.version("kalah")      # the distribution's name
-    except importlib.metadata.PackageNotFoundError:     # run from a source tree
-        import mancala
-        return mancala.__version__
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command in :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="python -m mancala",
         description="Kalah (Mancala): play in the terminal, analyse positions, benchmark the engine.")
-    parser.add_argument("--version", action="version", version=f"mancala {version()}")
+    parser.add_argument("--version", action="version", version=f"mancala {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS.values():
         module.add_parser(sub)

@@ -7,6 +7,7 @@ import sys
 from mancala import protocol
 from mancala.protocol_lines import read_lines
 from mancala._core import EVALUATIONS
+from mancala._version import __version__
 from mancala.limits import PLAY_EVALUATION
 
 
@@ -30,6 +31,5 @@ def _write(line: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mancala.cli import version
     sys.stdout.flush()      # nothing text-buffered may come after the bytes written below
-    return protocol.serve(read_lines(sys.stdin.buffer), _write, version(), args.evaluation)
+    return protocol.serve(read_lines(sys.stdin.buffer), _write, __version__, args.evaluation)

@@ -38,6 +38,7 @@ import importlib.resources
 import time
 from typing import Any, Awaitable, Callable, Dict, List, Optional
 
+from mancala._version import __version__
 from mancala.errors import CommandError, InputError, RequestError, quote
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
@@ -131,8 +132,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
 
     @endpoint
     async def info(request: Request) -> Dict[str, Any]:
-        from mancala.cli import version
-        return {"version": version(), "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
+        return {"version": __version__, "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
                 "level_elo": api.level_elo(),
                 "capture_rules": list(api.CAPTURE_RULES), "seeds": [MIN_SEEDS, MAX_SEEDS_PER_PIT],
                 "default_seeds": DEFAULT_SEEDS, "geometry": layout(),
