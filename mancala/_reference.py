@@ -13,6 +13,8 @@ The board is 14 slots, in sowing order::
 A move is a pit number 0..5 counted from the mover's left: pit ``i`` is slot
 ``i`` for South and slot ``7 + i`` for North.
 """
+from mancala import _learned
+from mancala._learned import COUNTS, FACING, SCALE, TOTALS
 
 PITS = 6                          # pits per row
 SLOTS = 2 * (PITS + 1)            # 14: two rows and two stores
@@ -138,7 +140,6 @@ def learned_terms(slots, player, capture):
     """The learned evaluation's terms for ``player``, in mancala._learned's
     order: its weighted terms, then a 0/1 term for each cell of its tables
     (the pits', the rows', the empty pits' by the seeds facing them)."""
-    from mancala._learned import COUNTS, FACING, TOTALS
     other = 1 - player
     pits = [*_row(slots, player), *_row(slots, other)]
     terms = [1, *pits]
@@ -156,14 +157,12 @@ def learned_terms(slots, player, capture):
 
 def _learned_weights(phase):
     """A phase's weights (MIDGAME or ENDGAME, mancala._learned) in learned_terms' order."""
-    from mancala import _learned
     tables = [getattr(_learned, f"{phase}_{part}") for part in ("PITS", "TOTALS", "FACING")]
     return [*getattr(_learned, phase), *(w for table in tables for row in table for w in row)]
 
 
 def _learned_term(slots, player, capture):
     """What the learned evaluation adds for ``player`` (the weights: mancala._learned)."""
-    from mancala._learned import SCALE
     midgame, endgame = _learned_weights("MIDGAME"), _learned_weights("ENDGAME")
     terms = learned_terms(slots, player, capture)
     other = 1 - player

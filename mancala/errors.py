@@ -29,6 +29,7 @@
 Each class keeps its old home too (``mancala.storage.SaveFileError`` is this
 one), so code that imported it from there still works.
 """
+from mancala._system import error_line
 
 QUOTE_LIMIT = 60
 
@@ -158,7 +159,6 @@ def one_line(exc: BaseException) -> str:
     an OSError of the system's own as "PATH: reason" (:func:`mancala._system.error_line`),
     never "[Errno N] ...". Raises nothing."""
     if isinstance(exc, OSError) and not isinstance(exc, MancalaError):
-        from mancala._system import error_line
         return error_line(exc)
     return " ".join(str(exc).split()) or type(exc).__name__
 

@@ -25,6 +25,7 @@ from typing import List, NamedTuple, Optional, Sequence, Union
 from mancala import storage
 from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
+from mancala.engine import Engine
 from mancala.errors import GameError, IllegalMoveError, MancalaError, one_line, quote
 from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
 from mancala.players import Ask, MoveInfo, Player, canonical_spec, make_player, program_in
@@ -231,7 +232,6 @@ class Game:
         if self.is_over():
             raise GameError("the game is over")
         if self._hint_engine is None:
-            from mancala.engine import Engine
             self._hint_engine = Engine(hash_mb=SMALL_HASH_MB)
         result = self._hint_engine.search(self.board.copy(stack=False), depth=self.hint_depth)
         hint = Hint(result.move, result.score, result.depth, result.elapsed)

@@ -59,6 +59,7 @@ from mancala.limits import check_seeds
 from mancala.players import level_elo
 from mancala.rating import Rating
 from mancala.sqlitefile import SQLiteFile
+from mancala.storage import data_dir
 
 FILE_NAME = "history.sqlite3"
 SCHEMA_VERSION = 2               #: PRAGMA user_version of the database this version writes
@@ -183,7 +184,6 @@ class GameRecord:
 
 def default_path() -> Path:
     """Where the history lives: ``<data dir>/history.sqlite3``."""
-    from mancala.storage import data_dir
     return data_dir() / FILE_NAME
 
 

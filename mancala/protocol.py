@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 
 from mancala._core import EVALUATIONS
 from mancala.board import Board
+from mancala.engine import Engine
 from mancala.errors import InputError, MancalaError, quote
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import (DEFAULT_HASH_MB, MAX_THREADS, PLAY_EVALUATION, check_hash_mb, check_threads,
@@ -78,7 +79,6 @@ class Session:
     @property
     def engine(self):
         if self._engine is None:
-            from mancala.engine import Engine
             self._engine = Engine(hash_mb=self.hash_mb, threads=self.threads,
                                   evaluation=self.evaluation)
         return self._engine
@@ -236,7 +236,6 @@ class Session:
             self._engine = None
             reason = f"the engine cannot be made: {exc}".replace("\n", " ")
         try:
-            from mancala.engine import Engine
             fallback = Engine(hash_mb=0, threads=self.threads, evaluation=self.evaluation)
         except Exception:
             self.error(reason)

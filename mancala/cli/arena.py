@@ -28,6 +28,8 @@ from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
 from mancala.cli.signals import STATUS as TERMINATED, stop_signals
+from mancala.cluster import connect
+from mancala.cluster.arena import run_on_cluster
 from mancala.errors import CommandError, InputError, quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
 from mancala.openings import MAX_OPENING_PLIES, opening_suite
@@ -159,8 +161,6 @@ def _on_cluster(config: ArenaConfig, args: argparse.Namespace, progress) -> Aren
     if args.workers != 1:
         raise CommandError("--workers is for this machine; with --cluster every CPU of the "
                            "cluster plays")
-    from mancala.cluster import connect
-    from mancala.cluster.arena import run_on_cluster
     with connect(args.cluster) as cpus:
         print(f"mancala: playing on the cluster at {args.cluster} ({cpus} CPUs)", file=sys.stderr,
               flush=True)

@@ -13,8 +13,10 @@ import re
 from typing import Callable, Optional, TextIO, TypeVar
 
 from mancala import limits
+from mancala.arena import check_player
 from mancala.board import CAPTURE_RULES
 from mancala.errors import InputError
+from mancala.specs import PlayerSpec
 
 T = TypeVar("T")
 _WHOLE = re.compile(r"\s*[+-]?\d{1,30}\s*")    # longer is out of every range anyway
@@ -88,14 +90,12 @@ port = whole("port", 0, 65535)      # --port: a TCP port (0: any free one)
 
 def player(text: str) -> str:
     """--south/--north: a player spelling, in its canonical form."""
-    from mancala.specs import PlayerSpec
     return _typed(lambda value, given: str(PlayerSpec.parse(value)), text, text)
 
 
 def arena_player(text: str):
     """An arena player: the PlayerSpec of a spelling a machine can play (not human;
     ``ai:time`` alone takes --time)."""
-    from mancala.arena import check_player
     return _typed(lambda value, given: check_player(value), text, text)
 
 

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import List, Optional
 
+from mancala import autosaves
 from mancala import history as _history
 from mancala import review as _review
 from mancala import storage
@@ -153,7 +154,6 @@ def _newest_autosave() -> "Optional[tuple]":
     Only reads: an autosave that does not load is passed over (``play`` sets
     such files aside), never renamed here.
     """
-    from mancala import autosaves
     folder = autosaves.folder()
     dated = []
     try:

@@ -54,7 +54,7 @@ def url_of(sock: socket.socket) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mancala.web import app as web
+    from mancala.web import app as web      # the optional extra web's (Starlette): only to serve
     if web.MISSING is not None:
         raise CommandError(web.INSTALL_HINT)
     import uvicorn

@@ -32,7 +32,7 @@ def __getattr__(name: str):
     if name == "KalahEnv":
         if _gymnasium is None:
             raise ImportError(f"mancala.env.KalahEnv needs Gymnasium: {EXTRA_HINT}")
-        from mancala.env.kalah import KalahEnv
+        from mancala.env.kalah import KalahEnv      # the optional extra rl's (Gymnasium)
         return KalahEnv
     raise AttributeError(f"module 'mancala.env' has no attribute {name!r}")
 

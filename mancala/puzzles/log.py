@@ -19,6 +19,7 @@ from mancala import rating as _rating
 from mancala.puzzles.shipped import Puzzle
 from mancala.rating import Rating
 from mancala.sqlitefile import SQLiteFile
+from mancala.storage import data_dir
 
 FILE_NAME = "puzzles.sqlite3"   #: the puzzle log, in the data folder
 PUZZLE_RD = 0.0                 #: a puzzle's rating is taken as known, as the levels' Elo are
@@ -75,7 +76,6 @@ class PuzzleLog(SQLiteFile):
 
     def __init__(self, path=None) -> None:
         if path is None:
-            from mancala.storage import data_dir
             path = data_dir() / FILE_NAME
         super().__init__(path)
 
