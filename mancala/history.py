@@ -9,13 +9,11 @@ other a computer level with an Elo (:func:`mancala.rating.level_elo`), the
 person's Glicko-2 rating before and after it (:mod:`mancala.rating`). Every
 game is its own rating period. Games between two computers, or two people,
 are kept and rate nobody; so are games against a computer the levels' table
-has no Elo for, and casual games (``rated=False``: played with hints or
-takebacks). A game a side resigned is kept as that side's loss, with the
-stores as they stood. A game's review (:mod:`mancala.review`) is kept with it
-once made (:meth:`History.keep_review`), so it opens again at once. A file of
-an older schema is brought up to date when first opened: version 1's games
-that rated the person are its rated ones. Nothing here touches the network:
-the file stays on this machine.
+has no Elo for, and casual games (``rated=False``). A resigned game is the
+resigning side's loss, its stores kept as they stood. A game's review is kept
+with it (:meth:`History.keep_review`). Version 1 files are brought up to date
+(their games that rated the person are the rated ones). Nothing here touches
+the network: the file stays on this machine.
 
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -287,19 +285,23 @@ class History(SQLiteFile):
 
     # -- reviews kept with their game
 
-    def review(self, game_id: int) -> Optional[Any]:
-        """The review kept with game ``game_id`` (the JSON value :meth:`keep_review`
-        was given), or None: no such game, not reviewed yet, or a review that is not JSON."""
+    def reviews(self, ids: Optional[Sequence[int]] = None) -> Dict[int, Any]:
+        """{game id: the review kept with it} (the JSON values :meth:`keep_review` was
+        given) for the games of ``ids`` (default: every game) that have one; a
+        review that is not JSON is left out."""
         if not self.path.exists():
-            return None
-        row = self._run(False, lambda db: db.execute(
-            "SELECT review FROM games WHERE id = ?", (game_id,)).fetchone())
-        if row is None or not isinstance(row[0], str):
-            return None
-        try:
-            return json.loads(row[0])
-        except (ValueError, RecursionError):
-            return None
+            return {}
+        where = "" if ids is None else f" AND id IN ({', '.join('?' * len(ids))})"
+        rows = self._run(False, lambda db: db.execute(
+            f"SELECT id, review FROM games WHERE review IS NOT NULL{where}",
+            tuple(ids or ())).fetchall())
+        found = {}
+        for game_id, text in rows:
+            try:
+                found[game_id] = json.loads(text)
+            except (TypeError, ValueError, RecursionError):
+                pass
+        return found
 
     def keep_review(self, game_id: int, review: Any) -> bool:
         """Keep a review (any JSON value) with game ``game_id``, in place of the one

@@ -30,7 +30,7 @@ from mancala import history as _history
 from mancala import review as _review
 from mancala.board import Board
 from mancala.errors import HistoryError, RequestError, SearchStoppedError, quote
-from mancala.geometry import SIDE_KEYS, PovScore
+from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole, parse_whole
 from mancala.rating import Rating, level_is_provisional
 from mancala.storage import shown_path
@@ -165,10 +165,7 @@ def review_answer(review: _review.Review, seconds: float) -> Dict[str, Any]:
     the value before and after it (for the chart), and each side's summary."""
     moves = []
     for move in review.moves:
-        entry = move.to_json()
-        entry["south_before"] = PovScore(move.value_before, move.side).south()
-        entry["south_after"] = PovScore(move.value_after, move.side).south()
-        moves.append(entry)
+        moves.append(move.to_json())         # south_before/after: the chart's view
     return {"seeds": review.seeds, "capture": review.capture, "moves": moves,
             "summary": {key: review.summary(side) for side, key in enumerate(SIDE_KEYS)},
             "marks": [{"mark": name, "least": least} for name, least in _review.MARKS],

@@ -413,17 +413,17 @@ function select(number) {
   const how = move.exact ? "exact" : `a search ${move.depth} moves deep`;
   const lines = [element("p", {},
     element("strong", { text: `Move ${move.number}: ${NAMES[move.side]} pit ${move.pit_index + 1}` }),
-    ` is worth ${signed(move.value_after)} for ${NAMES[move.side]} (${how}).`)];
+    ` is worth ${signed(move.score_after)} for ${NAMES[move.side]} (${how}).`)];
   if (move.loss > 0) {
     const better = move.best_indices.map((pit) => String(pit + 1)).join(" or ");
     lines.push(element("p", { class: `verdict ${move.mark}` },
       `${capitalised(move.mark)} ${SIGNS[move.mark]}: it lost ${move.loss} seed${move.loss === 1 ? "" : "s"}. ` +
-      `Better: pit ${better} (${signed(move.value_before)}); the line: ${pits(move.line_indices)}.`));
+      `Better: pit ${better} (${signed(move.score_before)}); the line: ${pits(move.line_indices)}.`));
   } else {
     lines.push(element("p", { class: "verdict best", text: "A best move: it keeps the position's value." }));
   }
-  const values = move.values.map((v) => `${v.pit_index + 1}: ${signed(v.value)}`).join(", ");
-  lines.push(element("p", { class: "values", text: `Every move here (pit: value): ${values}.` }));
+  const values = move.scores.map((v) => `${v.pit_index + 1}: ${signed(v.score)}`).join(", ");
+  lines.push(element("p", { class: "values", text: `Every move here (pit: score): ${values}.` }));
   const onBoard = element("button", { type: "button", id: "review-on-board", text: "Show on the board" });
   onBoard.addEventListener("click", () => showOnBoard(number - 1));
   lines.push(element("p", {}, onBoard));
