@@ -98,8 +98,7 @@ CREATE TABLE games (
 )
 """
 
-#: schema version 1 (before rated games, resignations and kept reviews) -> 2: its games
-#: that rated the person are the rated ones
+#: schema version 1 -> 2: its games that rated the person are the rated ones
 _MIGRATIONS = {1: (
     "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
     "UPDATE games SET rated = (rating IS NOT NULL)",
@@ -138,15 +137,12 @@ class GameRecord:
 
     def result_for(self, side: int) -> str:
         """'won', 'lost' or 'drew': the result for ``side`` (0 South, 1 North)."""
-        result = self.result
-        if result == "draw":
-            return "drew"
-        return "won" if result == ("south", "north")[side] else "lost"
+        return "drew" if self.result == "draw" else \
+            "won" if self.result == ("south", "north")[side] else "lost"
 
     @property
     def rated(self) -> bool:
-        """The game counted for the person's rating (a casual game, or one that could
-        rate nobody, did not)."""
+        """The game counted for the person's rating (casual games and others did not)."""
         return self.after is not None
 
     @property
@@ -215,13 +211,10 @@ class History(SQLiteFile):
 
         ``south``/``north`` are canonical player spellings, ``moves`` the pit
         indices from the start of ``seeds`` per pit; ``finished`` is when it
-        ended (seconds since the epoch; default now). ``rated=False`` keeps a
-        casual game (hints, takebacks allowed) without rating anyone.
-        ``resigned`` is the side (0 South, 1 North) that gave up a game not
-        over: the other side wins (a loss for a person who resigned a rated
-        game), and the stores are kept as they stood. The game is replayed:
-        InputError if it is not a legal game, finished or resigned.
-        HistoryError if the file cannot be written.
+        ended (seconds since the epoch; default now). ``rated=False``: a casual
+        game, rating nobody. ``resigned``: the side (0 South, 1 North) that gave
+        up a game not over, its loss. The game is replayed: InputError if it is
+        not a legal game, finished or resigned. HistoryError if the file cannot be written.
         """
         south, north = _spec(south, "south"), _spec(north, "north")
         if resigned is not None and (isinstance(resigned, bool) or resigned not in (0, 1)):
@@ -235,24 +228,34 @@ class History(SQLiteFile):
         row = {"finished": stamp, "south": south, "north": north, "seeds": seeds,
                "capture": capture, "moves": json.dumps(list(board_moves(board))),
                "south_store": stores[0], "north_store": stores[1], "human": human,
-               "rated": int(level is not None), "resigned": resigned}
+               "rated": 0, "resigned": resigned}
+        notices: List[str] = []
+
         def write(db: sqlite3.Connection) -> GameRecord:     # one transaction: the rating read is the last
+            # the game first, unrated: whatever the rating maths says, the game is kept
+            cursor = db.execute(
+                f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()))
             before = after = None
             if level is not None:
                 before = self._current(db)
-                mine = _points(stores, resigned, human)
-                after = _rating.update(before, [(level.elo, level.rd, mine)])
-            values = dict(row, opponent_elo=None if level is None else level.elo,
-                          opponent_rd=None if level is None else level.rd,
-                          **_rating_columns(before, after))
-            names = ", ".join(values)
-            cursor = db.execute(
-                f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})",
-                tuple(values.values()))
+                try:
+                    after = _rating.update(before, [(level.elo, level.rd, _points(stores, resigned, human))])
+                except (ValueError, ArithmeticError) as exc:
+                    notices.append(f"The game is kept, unrated: its rating could not be worked "
+                                   f"out ({_one_line(exc)}).")
+                    before = None
+            if after is not None:
+                columns = dict(rated=1, opponent_elo=level.elo, opponent_rd=level.rd,
+                               **_rating_columns(before, after))
+                db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} "
+                           "WHERE id = ?", (*columns.values(), cursor.lastrowid))
             return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
                               tuple(board_moves(board)), stores[0], stores[1],
-                              human, values["opponent_elo"], before, after, resigned)
-        return self._write(write)
+                              human, None if after is None else level.elo, before, after, resigned)
+        kept = self._write(write)
+        self.notices.extend(notices)
+        return kept
 
     # -- reading
 
@@ -286,9 +289,8 @@ class History(SQLiteFile):
     # -- reviews kept with their game
 
     def reviews(self, ids: Optional[Sequence[int]] = None) -> Dict[int, Any]:
-        """{game id: the review kept with it} (the JSON values :meth:`keep_review` was
-        given) for the games of ``ids`` (default: every game) that have one; a
-        review that is not JSON is left out."""
+        """{game id: its review (:meth:`keep_review`'s JSON value)} for the games of
+        ``ids`` (default: all) that have one that reads as JSON."""
         if not self.path.exists():
             return {}
         where = "" if ids is None else f" AND id IN ({', '.join('?' * len(ids))})"
@@ -305,8 +307,7 @@ class History(SQLiteFile):
 
     def keep_review(self, game_id: int, review: Any) -> bool:
         """Keep a review (any JSON value) with game ``game_id``, in place of the one
-        kept before; False if there is no such game. HistoryError if the file
-        cannot be written."""
+        kept before; False if there is no such game (HistoryError if unwritable)."""
         text = json.dumps(review, separators=(",", ":"))
         return bool(self._write(lambda db: db.execute(
             "UPDATE games SET review = ? WHERE id = ?", (text, game_id)).rowcount))
@@ -315,13 +316,15 @@ class History(SQLiteFile):
 
     @staticmethod
     def _current(db: sqlite3.Connection) -> Rating:
-        row = db.execute("SELECT rating, rd, volatility FROM games WHERE rating IS NOT NULL "
-                         "ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
-            return Rating()
-        if not all(_is_number(value) for value in row):
-            raise sqlite3.DatabaseError("a rating that is not a number")
-        return Rating(*row)
+        """The rating after the last rated game the list keeps (:func:`_game`'s check:
+        a row that does not add up sets nothing), else a newcomer's."""
+        rows = db.execute(f"SELECT {', '.join(_LISTED)} FROM games WHERE rating IS NOT NULL "
+                          "ORDER BY id DESC")
+        for row in rows:
+            game = _game(row)
+            if game is not None and game.after is not None:
+                return game.after
+        return Rating()
 
 
 def board_moves(board: Board) -> List[int]:
@@ -373,9 +376,8 @@ def _stores(board: Board, resigned: Optional[int]) -> Tuple[int, int]:
 def _points(stores: Tuple[int, int], resigned: Optional[int], side: int) -> float:
     """What the game scores for ``side`` in the rating: 1 a win, 0.5 a draw, 0 a loss."""
     if resigned is not None:
-        return 0.0 if resigned == side else 1.0
-    mine, theirs = stores[side], stores[1 - side]
-    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        return float(resigned != side)
+    return 1.0 if stores[side] > stores[1 - side] else 0.5 if stores[side] == stores[1 - side] else 0.0
 
 
 def _rating_columns(before: Optional[Rating], after: Optional[Rating]) -> Dict[str, Optional[float]]:
@@ -411,12 +413,14 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
         numbers = [values[f"{name}{suffix}"] for name in ("rating", "rd", "volatility")]
         if all(number is None for number in numbers):
             ratings.append(None)
-        elif all(_is_number(number) for number in numbers):
+        elif Rating(*numbers).is_valid():
             ratings.append(Rating(*numbers))
         else:
             return None
+    if (ratings[0] is None) != (ratings[1] is None) or (ratings[1] is not None and values["human"] is None):
+        return None
     elo = values["opponent_elo"]
-    if elo is not None and not _is_number(elo):
+    if elo is not None and not Rating(elo).is_valid():
         return None
     if values["rated"] != int(ratings[1] is not None):
         return None
@@ -425,8 +429,8 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
                       stores[1], values["human"], elo, ratings[0], ratings[1], resigned)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split()) or type(value).__name__
 
 
 # -- the default history ----------------------------------------------------------------
