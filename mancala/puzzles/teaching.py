@@ -14,8 +14,9 @@ theme           the line...
 
 A puzzle may have several themes, or none. :func:`goal` says what to find
 in words a player reads at once ("Find the move that wins at least 4 more
-seeds than any other ..."), from the puzzle's own numbers: its gap (what the
-second-best move loses, as a final margin) and its value.
+seeds than any other: with best play you then end 8 ahead."), from the
+puzzle's own numbers: its gap (what the second-best move loses, as a final
+margin) and its value.
 
     >>> from mancala.puzzles import Puzzle
     >>> puzzle = Puzzle("x", (1, 0, 0, 1, 0, 3, 27, 1, 0, 0, 0, 1, 0, 14), 0, "standard",
@@ -24,6 +25,11 @@ second-best move loses, as a final margin) and its value.
     ['South 1 (A), captures 2 seeds', 'North 1 (G)', 'South 4 (D), captures 2 seeds, the game is over']
     >>> themes(puzzle)          # North's row is left empty: South keeps the 3 seeds in its 6th pit
     ('capture', 'starving', 'endgame')
+    >>> goal(puzzle)
+    'Find the move that wins at least 8 more seeds than any other: with best play you then end 20 ahead. The line asks 2 moves of you: find each.'
+    >>> goal(Puzzle("y", puzzle.board, 0, "standard", (0,), 850, -4, 2, 2), you=False)
+    'Find the move that loses the least: any other ends at least 2 seeds worse; with best play South ends 4 behind.'
+
 """
 from __future__ import annotations
 
@@ -88,22 +94,31 @@ def _kept_row(before: Board, record: MoveRecord, after: Board) -> int:
 
 
 def goal(puzzle, you: bool = True) -> str:
-    """What to find, in plain words: 'Find the move that wins at least 4 more seeds than
-    any other: with best play you then end 8 ahead.' (``you``: said to the solver;
-    else naming the side)."""
+    """What to find, in plain words, from the puzzle's value and gap (``you``: said to
+    the solver; else naming its side): 'Find the move that wins at least 4 more seeds
+    than any other: with best play you then end 8 ahead.'"""
     who = "you" if you else SIDE_NAMES[puzzle.to_move]
-    lead = puzzle.value
-    if lead > 0:
-        end = f"{who} then end{'' if you else 's'} {lead} seed{'' if lead == 1 else 's'} ahead"
-    elif lead < 0:
-        end = (f"{who} still end{'' if you else 's'} {-lead} behind, the least "
-               f"{'you' if you else 'one'} can")
+    ends = "end" if you else "ends"
+    value, gap = puzzle.value, puzzle.gap
+    seeds = f"{gap} seed{'' if gap == 1 else 's'}"
+    if value > 0:
+        text = (f"Find the move that wins at least {gap} more seed{'' if gap == 1 else 's'} "
+                f"than any other: with best play {who} then {ends} {value} ahead.")
+    elif value == 0:
+        text = f"Find the move that holds the draw: any other loses at least {seeds}."
     else:
-        end = "the game is then a draw"
-    more = f"at least {puzzle.gap} more seed{'' if puzzle.gap == 1 else 's'} than any other"
+        text = (f"Find the move that loses the least: any other ends at least {seeds} worse; "
+                f"with best play {end_words(value, you, puzzle.to_move)}.")
     steps = len(puzzle.solver_steps())
-    again = "" if steps == 1 else f" The line asks {steps} moves of {who}: find each."
-    return f"Find the move that wins {more}: with best play {end}.{again}"
+    return text + ("" if steps == 1 else f" The line asks {steps} moves of {who}: find each.")
+
+
+def end_words(value: int, you: bool = True, side: int = 0) -> str:
+    """'you end 8 ahead', 'South ends 2 behind', 'the game is a draw': a final margin in words."""
+    who, ends = ("you", "end") if you else (SIDE_NAMES[side], "ends")
+    if value == 0:
+        return "the game is a draw"
+    return f"{who} {ends} {abs(value)} {'ahead' if value > 0 else 'behind'}"
 
 
 def move_words(record: MoveRecord) -> str:
@@ -119,5 +134,5 @@ def move_words(record: MoveRecord) -> str:
     return ", ".join([f"{SIDE_NAMES[record.player]} {record.pit + 1} ({letter})"] + effects)
 
 
-__all__ = ["THEMES", "THEME_NAMES", "ENDGAME_SEEDS", "themes", "goal", "line_records",
-           "after_line", "move_words"]
+__all__ = ["THEMES", "THEME_NAMES", "ENDGAME_SEEDS", "themes", "goal", "end_words",
+           "line_records", "after_line", "move_words"]
