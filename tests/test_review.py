@@ -375,7 +375,8 @@ def test_the_person_s_mistakes_become_puzzles_kept_with_the_review(home, monkeyp
     game = history.record("human", "ai:easy", 1, "standard", moves)
     text = review_here(monkeypatch, capsys, "--last")
     puzzles = mine.kept(history)
-    assert puzzles and f"of your mistakes made" in text and "puzzle --mine" in text
+    assert puzzles and f"{len(puzzles)} of your mistakes are now puzzles of your own: " \
+        "python -m mancala puzzle --mine" in text
     befores = positions(1, "standard", moves)
     checked = 0
     for puzzle in puzzles:
