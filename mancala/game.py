@@ -36,7 +36,7 @@ from mancala.errors import GameError, IllegalMoveError, MancalaError, one_line, 
 from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
 from mancala.analysis import HINT_DEPTH, Hint
 from mancala.analysis import hint as _hint
-from mancala.players import Ask, MoveInfo, Player, canonical_spec, make_player
+from mancala.players import Ask, MoveInfo, Player, canonical_spec, make_player, program_in
 from mancala.specs import PlayerSpec
 
 PlayerLike = Union[str, PlayerSpec, Player]
@@ -316,6 +316,9 @@ class Game:
             raise GameError("a rated game is not swapped for another: resign it, or quit "
                             "(it is saved to resume)")
         saved = storage.load(path, players=canonical_spec)
+        refused = program_in(saved)
+        if refused:
+            raise storage.SaveFileError(f"{os.fspath(path)!r}: {refused}")
         self.rated = saved.rated
         self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.board(), saved.seed)
         self._autosave()

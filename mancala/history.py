@@ -51,7 +51,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from mancala import rating as _rating
 from mancala.board import CAPTURE_RULES, Board
-from mancala.errors import GameError, HistoryError, InputError, quote
+from mancala.errors import GameError, HistoryError, InputError, one_line, quote
 from mancala.geometry import NORTH, SOUTH, store_slot
 from mancala.limits import check_seeds
 from mancala.rating import Rating
@@ -243,7 +243,7 @@ class History(SQLiteFile):
                     after = _rating.update(before, [(level.elo, level.rd, _points(stores, resigned, human))])
                 except (ValueError, ArithmeticError) as exc:
                     notices.append(f"The game is kept, unrated: its rating could not be worked "
-                                   f"out ({_one_line(exc)}).")
+                                   f"out ({one_line(exc)}).")
                     before = None
             if after is not None:
                 columns = dict(rated=1, opponent_elo=level.elo, opponent_rd=level.rd,
@@ -381,12 +381,8 @@ def _points(stores: Tuple[int, int], resigned: Optional[int], side: int) -> floa
 
 
 def _rating_columns(before: Optional[Rating], after: Optional[Rating]) -> Dict[str, Optional[float]]:
-    columns: Dict[str, Optional[float]] = {}
-    for suffix, r in (("_before", before), ("", after)):
-        columns[f"rating{suffix}"] = None if r is None else r.rating
-        columns[f"rd{suffix}"] = None if r is None else r.rd
-        columns[f"volatility{suffix}"] = None if r is None else r.volatility
-    return columns
+    return {f"{name}{suffix}": None if r is None else getattr(r, name)
+            for suffix, r in (("_before", before), ("", after)) for name in ("rating", "rd", "volatility")}
 
 
 def _game(row: Sequence[Any]) -> Optional[GameRecord]:
@@ -427,10 +423,6 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
     return GameRecord(values["id"], values["finished"], values["south"], values["north"],
                       values["seeds"], values["capture"], tuple(moves), stores[0],
                       stores[1], values["human"], elo, ratings[0], ratings[1], resigned)
-
-
-def _one_line(value: object) -> str:
-    return " ".join(str(value).split()) or type(value).__name__
 
 
 # -- the default history ----------------------------------------------------------------

@@ -19,6 +19,7 @@ from mancala.errors import MancalaError
 from mancala.game import can_be_rated
 from mancala.rating import Rating, level_is_provisional
 from mancala.storage import shown_path
+from mancala.untrusted import printable
 
 RESULT_TEXT = {"south": "South won", "north": "North won", "draw": "draw"}
 YOUR_RESULT = {"won": "you won", "lost": "you lost", "drew": "a draw"}
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     history = _history.History()
     games = history.games()
     for notice in history.notices:
-        print(f"mancala: {notice}", file=sys.stderr)
+        print(f"mancala: {printable(notice)}", file=sys.stderr)
     shown = games[-args.last:] if args.last else games
     if args.json:
         print(json.dumps([game.to_json() for game in shown], indent=2))
@@ -53,9 +54,9 @@ def run(args: argparse.Namespace) -> int:
     rated = [game for game in games if game.rated]
     print(rating_line(rated[-1].after if rated else None, len(rated)))
     if not games:
-        print(f"No finished games yet (they are kept in {shown_path(history.path)}).")
+        print(f"No finished games yet (they are kept in {printable(shown_path(history.path))}).")
         return 0
-    print(f"Games kept in {shown_path(history.path)}, oldest first"
+    print(f"Games kept in {printable(shown_path(history.path))}, oldest first"
           + (f" (the last {len(shown)} of {len(games)})" if len(shown) < len(games) else "") + ":")
     for game in shown:
         print(wrap("  " + describe(game)))
@@ -78,21 +79,24 @@ def rating_line(now: Optional[Rating], rated_games: int) -> str:
 def describe(game: _history.GameRecord) -> str:
     """A game in the player's words, at this machine's local time: '3. 2026-05-01 14:00
     you (South) vs ai:easy, 4 seeds, standard: you lost 11-37, 36 moves; rated: 1612
-    (-25)'; a game without one person: 'South ai:medium vs North random, ...: South won 30-18'."""
+    (-25)'; a game without one person: 'South ai:medium vs North random, ...: South won 30-18'.
+
+    What the file holds is shown through :func:`mancala.untrusted.printable`: a
+    name or a date edited to hold ESC or a line break prints as its escape."""
     seeds = (game.south_store, game.north_store)
     you = game.human
     if you is None:
-        players = f"South {game.south} vs North {game.north}"
+        players = f"South {printable(game.south)} vs North {printable(game.north)}"
         result, score = RESULT_TEXT[game.result], f"{seeds[0]}-{seeds[1]}"
     else:
-        players = f"you ({('South', 'North')[you]}) vs {game.players[1 - you]}"
+        players = f"you ({('South', 'North')[you]}) vs {printable(game.players[1 - you])}"
         result, score = YOUR_RESULT[game.result_for(you)], f"{seeds[you]}-{seeds[1 - you]}"
     if game.resigned is not None:
         who = "you" if game.resigned == you else ("South", "North")[game.resigned]
         result += f": {who} resigned, {score} in the stores"
     else:
         result += f" {score}"
-    text = (f"{game.id:3d}. {local_time(game.finished)}  {players}, "
+    text = (f"{game.id:3d}. {printable(local_time(game.finished))}  {players}, "
             f"{game.seeds} seed{'' if game.seeds == 1 else 's'}, {game.capture}: "
             f"{result}, {len(game.pit_indices)} moves")
     if game.rated:
@@ -117,17 +121,17 @@ def record_finished(game, out: Callable[[str], None] = print) -> str:
         kept = history.record(game.specs[0], game.specs[1], game.seeds, game.capture, game.moves,
                               rated=game.rated, resigned=game.resigned)
     except (MancalaError, OSError) as exc:
-        out(f"history is off: {_one_line(exc)}")
+        out(f"history is off: {printable(_one_line(exc))}")
         return ""
     for notice in history.notices:
-        out(notice)
+        out(printable(notice))
     if kept.human is None:
         return ""
     if not kept.rated:
         if can_be_rated(game.specs[0], game.specs[1]):
             return "Casual: kept in your history, not rated."
         opponent = kept.players[1 - kept.human]
-        return f"Kept in your history; not rated: {opponent} has no Elo in the levels' table."
+        return f"Kept in your history; not rated: {printable(opponent)} has no Elo in the levels' table."
     low, high = kept.after.interval()
     return (f"Your rating: {kept.after.rating:.0f} ({kept.after.rating - kept.before.rating:+.0f}), "
             f"95% between {low:.0f} and {high:.0f}; `python -m mancala history` lists your games.")

@@ -18,9 +18,10 @@ from mancala.errors import quote
 from mancala.game import can_be_rated
 from mancala.levels import elo_range
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
-from mancala.players import EnginePlayer, canonical_spec
+from mancala.players import EnginePlayer, canonical_spec, program_in
 from mancala.rating import level_elo
 from mancala.specs import LEVELS, VALID_SPECS
+from mancala.untrusted import printable
 
 CAPTURE_HELP = {
     "standard": "last seed in an empty pit of yours takes it and the seeds opposite",
@@ -167,9 +168,13 @@ def _ask_file(term) -> Optional[storage.SavedGame]:
         if not name:
             return None
         try:
-            return storage.load(os.path.expanduser(name), players=canonical_spec)
+            saved = storage.load(os.path.expanduser(name), players=canonical_spec)
+            refused = program_in(saved)     # --load FILE --south/--north names the program
+            if refused is None:
+                return saved
+            term.out(printable(f"{name!r}: {refused}"))
         except storage.SaveFileError as exc:
-            term.out(str(exc))
+            term.out(printable(str(exc)))
 
 
 def ask_again(term) -> bool:

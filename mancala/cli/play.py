@@ -33,8 +33,9 @@ from mancala.errors import CommandError
 from mancala.game import Game, GameObserver, Hint, can_be_rated
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
-from mancala.players import MoveInfo, canonical_spec
+from mancala.players import MoveInfo, canonical_spec, program_in
 from mancala.specs import VALID_SPECS
+from mancala.untrusted import printable
 
 DEMO_PLAYER = "ai:medium"
 
@@ -75,10 +76,10 @@ class Terminal(GameObserver):
     def status(self, game: Game, last: Optional[MoveRecord]) -> str:
         side = SIDE_NAMES[game.to_move]
         again = " again" if last is not None and last.extra_turn else ""
-        return self.style(f"{side} ({game.specs[game.to_move]}) to move{again}.", "bold")
+        return self.style(f"{side} ({printable(game.specs[game.to_move])}) to move{again}.", "bold")
 
     def on_start(self, game: Game) -> None:
-        south, north = game.specs
+        south, north = map(printable, game.specs)      # a save file's spellings, shown safely
         seeds = f"{game.seeds} seed{'' if game.seeds == 1 else 's'}"
         self.out(f"Kalah: {seeds} per pit, capture {game.capture}. "
                  f"South: {south}, North: {north}.")
@@ -199,6 +200,9 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
             return None, None
     elif args.load:
         saved = storage.load(os.path.expanduser(args.load), players=canonical_spec)
+        refused = program_in(saved, (args.south, args.north))
+        if refused:
+            raise CommandError(f"{args.load!r}: {refused}: give --south or --north to name it")
     elif interactive and not any((args.south, args.north, args.seeds, args.capture)):
         return menu(term, found)
     else:
@@ -276,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
             found = autosaves.Scan(notices=[f"The saved games in {autosaves.folder()} "
                                             f"cannot be listed ({reason})."])
         for notice in found.notices:
-            term.out(notice)
+            term.out(printable(notice))
         saved, slot = _start(args, term, interactive, found)
         if saved is None:
             return 0

@@ -20,6 +20,7 @@ from mancala.cli.options import is_terminal
 from mancala.geometry import NORTH, PITS, SIDE_NAMES, SOUTH, pit_of, pit_slot, pit_slots, store_slot
 from mancala.players import MoveInfo
 from mancala.scores import Score
+from mancala.untrusted import printable
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -88,9 +89,9 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
         lines.append(style(labels([str(n) for n in range(6, 0, -1)]), "mover")
                      + "   North's pits, 1-6")
     lines.append(labels([pit_label(pit_of(s), NORTH) for s in north_slots]))
-    lines.append(north_row + f"    North  {specs[1]}")
+    lines.append(north_row + f"    North  {printable(specs[1])}")
     lines.append(stores)
-    lines.append(south_row + f"    South  {specs[0]}")
+    lines.append(south_row + f"    South  {printable(specs[0])}")
     lines.append(labels([pit_label(pit_of(s), SOUTH) for s in south_slots]))
     if mover == 0:
         lines.append(style(labels([str(n) for n in range(1, 7)]), "mover")
@@ -122,7 +123,7 @@ def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo],
     """'North (ai:medium) plays 3 (I), extra turn.  [+4 for you (depth 8), 7 ms]':
     the computer's score only when ``scores`` (never in a rated game), for ``you``."""
     side = SIDE_NAMES[record.player]
-    text = f"{side} ({specs[record.player]}) plays {move_text(record)}."
+    text = f"{side} ({printable(specs[record.player])}) plays {move_text(record)}."
     if info is not None and scores:
         text += "  [" + describe_info(info, record.player, you) + "]"
     return text

@@ -28,6 +28,7 @@ from mancala.cli.format import local_time
 from mancala.cli.render import move_text, wrap
 from mancala.errors import CommandError, HistoryError
 from mancala.geometry import SIDE_NAMES
+from mancala.untrusted import printable
 
 HUMAN = _history.HUMAN
 
@@ -148,9 +149,9 @@ def keep(history: _history.History, game: Game, review: _review.Review,
 def show(game: Game, review: _review.Review, depth: int) -> None:
     """The review as text: one row a move, a line more for each move marked."""
     count = len(game.moves)
-    print(wrap(f"South {game.south} vs North {game.north}, {game.seeds} seed"
+    print(wrap(f"South {printable(game.south)} vs North {printable(game.north)}, {game.seeds} seed"
                f"{'' if game.seeds == 1 else 's'} a pit, capture {game.capture}, "
-               f"{count} move{'' if count == 1 else 's'} ({game.source})."))
+               f"{count} move{'' if count == 1 else 's'} ({printable(game.source)})."))
     if not review.moves:
         print("No moves to review.")
         return
@@ -256,7 +257,7 @@ def _of(kept: _history.GameRecord) -> Game:
 def _games(history: _history.History) -> list:
     games = history.games()
     for notice in history.notices:
-        print(f"mancala: {notice}", file=sys.stderr)
+        print(f"mancala: {printable(notice)}", file=sys.stderr)
     history.notices.clear()
     return games
 
