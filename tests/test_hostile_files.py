@@ -164,7 +164,7 @@ def test_a_special_puzzle_log_is_one_line_and_the_puzzle_goes_on(home, kind):
     plant(home / "puzzles.sqlite3", kind)
     puzzle = load_puzzles()[0]
     done = mancala(home, "puzzle", "--id", puzzle.id, "--no-color", stdin="solution\n")
-    assert done.returncode == 0 and "The solution: " in done.stdout
+    assert done.returncode == 0 and "The line: " in done.stdout
     assert (f"puzzle log is off: cannot use the puzzle log {home / 'puzzles.sqlite3'} "
             "(not a regular file)") in done.stdout
     assert untouched(home / "puzzles.sqlite3", kind)
