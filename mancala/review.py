@@ -204,14 +204,16 @@ def positions(seeds: int, capture: str, moves: Sequence[int]) -> List[Board]:
 
 
 def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = None, *,
-                 nodes: int = DEFAULT_NODES, depth: int = DEFAULT_DEPTH) -> Iterator[MoveReview]:
+                 nodes: int = DEFAULT_NODES, depth: int = DEFAULT_DEPTH,
+                 hash_mb: float = REVIEW_HASH_MB) -> Iterator[MoveReview]:
     """Each move of a game from the start of ``seeds`` per pit reviewed, yielded as
     soon as it is, the last move first (see the module docstring for why).
 
     ``nodes`` is each position's budget for exact solves, ``depth`` the search
     depth where they do not finish. ``engine`` (default: a fresh one of
-    :data:`REVIEW_HASH_MB`, using the cached endgame database) does the work;
-    the review is the same run after run. Raises IllegalMoveError for a move
+    ``hash_mb``, using the cached endgame database, and a small one without a
+    database for the last positions) does the work; the review is the same
+    run after run. Raises IllegalMoveError for a move
     that is not legal, InvalidLimitError for a budget out of range,
     InvalidRuleError for bad rules (all before any search).
     """
@@ -222,7 +224,7 @@ def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = N
     quick = None
     if engine is None:
         from mancala.engine import Engine
-        engine = Engine(hash_mb=REVIEW_HASH_MB)
+        engine = Engine(hash_mb=hash_mb)
         # the last positions solve at once without a database: no wait for one to open
         quick = Engine(hash_mb=QUICK_HASH_MB, endgame=None)
     solving = True
@@ -236,7 +238,7 @@ def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = N
 
 def review_game(seeds: int, capture: str, moves: Sequence[int], engine: Any = None,
                 *, nodes: int = DEFAULT_NODES, depth: int = DEFAULT_DEPTH,
-                progress: Optional[Progress] = None,
+                hash_mb: float = REVIEW_HASH_MB, progress: Optional[Progress] = None,
                 on_move: Optional[Callable[[MoveReview], None]] = None) -> Review:
     """The whole :func:`review_moves` of a game (a finished game, or the moves so far
     of one still going), in the game's order. ``progress(done, total)`` and
@@ -244,7 +246,8 @@ def review_game(seeds: int, capture: str, moves: Sequence[int], engine: Any = No
     :func:`review_moves` raises."""
     moves = list(moves)
     found: Dict[int, MoveReview] = {}
-    for move in review_moves(seeds, capture, moves, engine, nodes=nodes, depth=depth):
+    for move in review_moves(seeds, capture, moves, engine, nodes=nodes, depth=depth,
+                             hash_mb=hash_mb):
         found[move.number] = move
         if on_move is not None:
             on_move(move)

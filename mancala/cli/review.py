@@ -109,7 +109,6 @@ def run(args: argparse.Namespace) -> int:
 
 def compute(game: Game, args: argparse.Namespace) -> _review.Review:
     """The review, with its progress on a terminal's stderr."""
-    from mancala.engine import Engine
     show_progress = options.is_terminal(sys.stderr)
     marked = [0]
 
@@ -119,9 +118,8 @@ def compute(game: Game, args: argparse.Namespace) -> _review.Review:
             print(f"\rReviewing {len(game.moves)} moves, the last first: move {move.number} "
                   f"done, {marked[0]} marked so far ", end="", file=sys.stderr, flush=True)
 
-    review = _review.review_game(game.seeds, game.capture, game.moves,
-                                 Engine(hash_mb=args.hash_mb), nodes=args.nodes,
-                                 depth=args.depth, on_move=progress)
+    review = _review.review_game(game.seeds, game.capture, game.moves, nodes=args.nodes,
+                                 depth=args.depth, hash_mb=args.hash_mb, on_move=progress)
     if show_progress and game.moves:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     return review
