@@ -208,7 +208,7 @@ def test_bad_puzzle_requests_are_refused_with_one_line(client):
     assert_refused(client.post(url, json={"attempt": attempt, "pit_index": True}), 400)
     assert_refused(client.post(url, json={"attempt": attempt, "give_up": "yes"}), 400, "give_up")
     assert_refused(client.post(url, json={"attempt": attempt, "pit_index": 0, "x": 1}), 400, "unknown field")
-    assert_refused(client.post(url, content=b"{not json"), 400)
+    assert_refused(client.post(url, content=b"{not json", headers={"content-type": "application/json"}), 400)
     assert_refused(client.post(url, json=[1]), 400, "JSON object")
     board = mancala.Board(SHIPPED[0]["board"], SHIPPED[0]["to_move"], capture=SHIPPED[0]["capture"])
     empty = next(pit for pit in range(6) if pit not in board.legal_moves)

@@ -44,10 +44,39 @@ LEVELS = tuple(LEVEL_NAMES)
 COMPUTER_LEVELS = LEVELS[1:]
 
 
+#: each capture rule in a few words, for the new-game dialog and the editor
+CAPTURE_WORDS = {"standard": "standard: the last seed in your own empty pit takes the seeds facing it",
+                 "empty": "empty: as standard, and taken even when the pit facing it is empty",
+                 "none": "none: no captures"}
+
+
 def level_elo() -> Dict[str, float]:
     """The Elo of each computer level the page offers (:func:`mancala.rating.level_elo`)."""
     found = {level: level_elo_of(level) for level in COMPUTER_LEVELS}
     return {level: entry.elo for level, entry in found.items() if entry is not None}
+
+
+def rated_levels() -> List[str]:
+    """The computer levels a rated game may be played against: those with an Elo (the
+    history rates a game against no other)."""
+    return list(level_elo())
+
+
+def score_text(score: int, side: int, *, exact: bool, depth: Optional[int] = None,
+               you: Optional[int] = None) -> str:
+    """A score in words that names its side and its kind: ``score`` seeds from ``side``'s
+    view, said for ``you`` (a side) when given, else for the side ahead:
+    ``"South +8, searched to depth 12"``, ``"-3 for you, exact"``, ``"even, exact"``."""
+    kind = "exact" if exact else f"searched to depth {depth}"
+    if you is not None:
+        mine = PovScore(score, side).pov(you)
+        return f"{'+' if mine > 0 else ''}{mine} for you, {kind}"
+    if score == 0:
+        return f"even, {kind}"
+    ahead = side if score > 0 else 1 - side
+    return f"{SIDE_NAMES[ahead]} +{abs(score)}, {kind}"
+
+
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...
 MAX_ANALYSIS_SECONDS = 60.0     # ...and for at most this long
 DEFAULT_ANALYSIS_SECONDS = 20.0
@@ -251,10 +280,13 @@ def analysis_update(board: Board, step: AnalysisProgress) -> Dict[str, Any]:
     moves = [move_update(step.depth, result) for _, result in sorted(step.results.items())]
     for entry in moves:
         del entry["type"], entry["depth"]
+        entry["text"] = score_text(entry["score"], board.to_move, exact=entry["exact"],
+                                   depth=step.depth)
     best = step.best
     seconds = step.seconds
     return {"type": "depth", "depth": step.depth, "moves": moves, "best": best.move,
             "score": best.score, "score_south": PovScore(best.score, board.to_move).south(),
+            "text": score_text(best.score, board.to_move, exact=step.exact, depth=step.depth),
             "pv": list(best.pv), "nodes": step.nodes, "seconds": round(seconds, 4),
             "nps": int(step.nodes / seconds) if seconds > 0 else 0, "exact": step.exact}
 
@@ -314,7 +346,8 @@ def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
     return {"players": players, "note": "; ".join(notes), "state": answer}
 
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "level_elo",
+__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "CAPTURE_WORDS", "level_elo", "rated_levels",
+           "score_text",
            "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
            "analysis_update", "move_update", "save_text", "load_text", "players", "CAPTURE_RULES"]

@@ -35,7 +35,8 @@ from mancala.errors import HistoryError, RequestError, quote
 from mancala.geometry import PovScore, SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
-from mancala.web.server import Job, Refused, Server, Tab
+from mancala.web.server import (Job, Refused, Server, Tab, endpoint, json_body, rating_json,
+                                 replaced, tab_name)
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 MAX_ATTEMPTS = 256              #: puzzle attempts kept open at once (the oldest is dropped first)
 WRONG_SOLVE_NODES = 2_000_000   #: a wrong move's value is solved within this budget, else not said
 ATTEMPT_CHARS = 32
-TAB_CHARS = 64                  #: as /api/ai's tab
 EXPLAIN_DEFAULT_DEPTH = 3
 
 #: the packaged files of these pages: URL path -> (file in static/, media type), as app.ASSETS
@@ -57,13 +57,9 @@ ASSETS = {
 
 # -- puzzles -------------------------------------------------------------------------------
 
-def rating_json(rating: Optional[Any], attempts: int) -> Optional[Dict[str, Any]]:
-    """A puzzle rating for the page: value, deviation, its 95% interval, attempts behind it."""
-    if rating is None:
-        return None
-    low, high = rating.interval()
-    return {"rating": round(rating.rating, 1), "rd": round(rating.rd, 1),
-            "low": round(low, 1), "high": round(high, 1), "attempts": attempts}
+def puzzle_rating(rating: Optional[Any], attempts: int) -> Optional[Dict[str, Any]]:
+    """A puzzle rating for the page (:func:`mancala.web.server.rating_json`) and the attempts behind it."""
+    return rating_json(rating, attempts=attempts)
 
 
 def line_json(puzzle: _puzzles.Puzzle) -> List[Dict[str, int]]:
@@ -151,7 +147,7 @@ class Puzzles:
                            "min_gap": _puzzles.MIN_GAP,
                            "solver_moves": len(puzzle.solver_steps())},
                 "state": puzzle_state(attempt),
-                "rating": rating_json(standing["rating"], standing["count"]),
+                "rating": puzzle_rating(standing["rating"], standing["count"]),
                 "notices": standing["notices"]}
 
     def attempt(self, key: Any) -> _puzzles.Attempt:
@@ -171,7 +167,7 @@ class Puzzles:
             try:
                 kept = log.record(attempt.puzzle, solved, attempt.played)
                 count = len(log.attempts())
-                answer = {"rating": rating_json(kept.after, count),
+                answer = {"rating": puzzle_rating(kept.after, count),
                           "change": round(kept.after.rating - kept.before.rating, 1)}
             except HistoryError as exc:
                 self._failed(exc)
@@ -235,10 +231,7 @@ def explain_request(data: Any):
     table = data.get("table", False)
     if not isinstance(table, bool):
         raise RequestError(f"table is true or false, not {quote(table)}")
-    tab = data.get("tab", "")
-    if not isinstance(tab, str) or len(tab) > TAB_CHARS:
-        raise RequestError(f"tab is a name of at most {TAB_CHARS} characters, not {quote(tab)}")
-    return board, depth, order, table, tab
+    return board, depth, order, table, tab_name(data.get("tab", ""))
 
 
 def explanation(board: Board, depth: int, order: str, table: bool) -> Dict[str, Any]:
@@ -254,8 +247,6 @@ def routes(server: Server) -> list:
     """The routes of these pages, on the app's server (its search slots and tabs)."""
     import anyio
     from starlette.routing import Route
-    from mancala.web.app import MAX_WAITING, RETRY_AFTER, endpoint
-    from mancala.web.server import MAX_SEARCHES, decode, read_body
 
     puzzles = Puzzles()
     server.puzzles = puzzles
@@ -271,7 +262,7 @@ def routes(server: Server) -> list:
 
     @endpoint
     async def answer(request: "Request") -> Dict[str, Any]:
-        data = answer_request(decode(await read_body(request)))
+        data = answer_request(await json_body(request))
         attempt = puzzles.attempt(data["attempt"])
         puzzle = attempt.puzzle
         if "give_up" in data:
@@ -295,10 +286,8 @@ def routes(server: Server) -> list:
 
     @endpoint
     async def explain(request: "Request") -> Dict[str, Any]:
-        board, depth, order, table, key = explain_request(decode(await read_body(request)))
-        if server.waiting >= MAX_SEARCHES + MAX_WAITING:
-            raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
-                               f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
+        board, depth, order, table, key = explain_request(await json_body(request))
+        server.check_room()
         tab = server.tab("explain:" + key) if key else Tab()
         if tab.job is not None:
             tab.job.cancelled = True
@@ -314,7 +303,7 @@ def routes(server: Server) -> list:
             if tab.job is job:
                 tab.job = None
         if job.cancelled or found is None:
-            raise Refused(409, "stopped: a newer request from the same tab replaced this one")
+            raise replaced()
         return found
 
     return [Route("/api/puzzle", puzzle), Route("/api/puzzle/answer", answer, methods=["POST"]),
@@ -322,4 +311,4 @@ def routes(server: Server) -> list:
 
 
 __all__ = ["ASSETS", "routes", "Puzzles", "play_answer", "wrong_loss", "explanation",
-           "line_json", "rating_json", "MAX_ATTEMPTS"]
+           "line_json", "puzzle_rating", "MAX_ATTEMPTS"]
