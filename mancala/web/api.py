@@ -64,17 +64,17 @@ def rated_levels() -> List[str]:
 
 def score_text(score: int, side: int, *, exact: bool, depth: Optional[int] = None,
                you: Optional[int] = None) -> str:
-    """A score in words that names its side and its kind: ``score`` seeds from ``side``'s
-    view, said for ``you`` (a side) when given, else for the side ahead:
-    ``"South +8, searched to depth 12"``, ``"-3 for you, exact"``, ``"even, exact"``."""
-    kind = "exact" if exact else f"searched to depth {depth}"
-    if you is not None:
-        mine = PovScore(score, side).pov(you)
-        return f"{'+' if mine > 0 else ''}{mine} for you, {kind}"
+    """A score in words that names its side and its kind (the wording of the library's
+    ``mancala.scores.Score.text``): ``score`` seeds from ``side``'s view, said for ``you``
+    (a side) when given, else for the side ahead: ``"South +8 (depth 14)"``,
+    ``"-3 for you (exact)"``, ``"even (exact)"``."""
+    kind = "exact" if exact else f"depth {depth}" if depth else "searched"
     if score == 0:
-        return f"even, {kind}"
+        return f"even ({kind})"
+    if you is not None:
+        return f"{PovScore(score, side).pov(you):+d} for you ({kind})"
     ahead = side if score > 0 else 1 - side
-    return f"{SIDE_NAMES[ahead]} +{abs(score)}, {kind}"
+    return f"{SIDE_NAMES[ahead]} +{abs(score)} ({kind})"
 
 
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...
@@ -177,6 +177,9 @@ def state(spec: Dict[str, Any], board: Board) -> Dict[str, Any]:
             "margin": outcome.margin},
         "ply": len(spec["moves"]),
         "movers": [record.player for record in board.move_stack],    # who played each move
+        # each move of the position's line, as the move list marks it
+        "played": [{"player": record.player, "pit_index": record.pit, "captured": record.captured,
+                    "extra_turn": record.extra_turn} for record in board.move_stack],
     }
 
 

@@ -32,7 +32,7 @@ from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Refused, Server, cross_s
                                 json_body, read_body, replaced, tab_name)
 
 MAX_SOCKETS = 64                # analysis WebSockets open at once
-HINT_DEPTH = 12                 # a hint is the analysis at this depth: the same numbers
+HINT_DEPTH = 14                 # a hint is the analysis at this depth: the same numbers
 
 HTML = "text/html; charset=utf-8"
 SCRIPT = "text/javascript; charset=utf-8"
@@ -42,9 +42,10 @@ ASSETS = {
     "/history": ("index.html", HTML),           # the page, opening its History view
     "/app.js": ("app.js", SCRIPT),
     "/client.js": ("client.js", SCRIPT),        # what every page's script imports
-    # "/board.js": ("board.js", SCRIPT),          # the board every page draws, and its sowing
-    # "/sound.js": ("sound.js", SCRIPT),
-    # "/editor.js": ("editor.js", SCRIPT),
+    "/board.js": ("board.js", SCRIPT),          # the board every page draws, and its sowing
+    "/sound.js": ("sound.js", SCRIPT),          # its sounds (WebAudio), off unless turned on
+    "/analysis.js": ("analysis.js", SCRIPT),    # the live analysis of a casual game
+    "/editor.js": ("editor.js", SCRIPT),        # the position editor
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
 }
