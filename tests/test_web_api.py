@@ -461,13 +461,13 @@ def test_the_hint_and_the_analysis_say_the_same_at_the_hints_depth(client, posit
     assert hint["moves"] == [{"pit_index": p, "score": r.score} for p, r in sorted(expected.items())]
     side = mancala.geometry.SIDE_NAMES[board.to_move if hint["score"] >= 0 else 1 - board.to_move]
     words = "even" if hint["score"] == 0 else f"{side} +{abs(hint['score'])}"
-    assert hint["text"] == f"{words}, searched to depth {HINT_DEPTH}"
+    assert hint["text"] == f"{words} (depth {HINT_DEPTH})"
 
 
 def test_a_hint_in_an_endgame_is_exact(client):
     slots = [0, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0]      # +4 for South, worked by hand
     hint = post(client, "/api/hint", {"position": {"board": slots}}).json()
-    assert (hint["pit_index"], hint["score"], hint["text"]) == (5, 4, "South +4, exact")
+    assert (hint["pit_index"], hint["score"], hint["text"]) == (5, 4, "South +4 (exact)")
 
 
 def test_an_endgame_is_solved_and_says_so(client):

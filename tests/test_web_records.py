@@ -22,7 +22,7 @@ from conftest import assert_refused, fuzzed_requests, kept_games  # noqa: E402
 
 from mancala import review as library_review  # noqa: E402
 from mancala.web import app as web  # noqa: E402
-from mancala.web import records  # noqa: E402
+from mancala.web import reviews  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -255,10 +255,13 @@ def review(client, position, tab=None):
     return client.post("/api/review", json=body)
 
 
+WEB_ONLY = ("south_before", "south_after", "text_before", "text_after")    # the chart's, the words
+
+
 def test_the_review_of_the_hand_worked_game_is_the_librarys(client):
     answer = review(client, POSITION).json()
     direct = library_review.review_game(1, "standard", GAME)
-    assert [{k: v for k, v in move.items() if k not in ("south_before", "south_after")}
+    assert [{k: v for k, v in move.items() if k not in WEB_ONLY}
             for move in answer["moves"]] == [move.to_json() for move in direct.moves]
     # North's first move (move 3, pit 5): every other move keeps -2, it gets -6 (the
     # library's docstring works it); South's view is the negation
@@ -275,9 +278,34 @@ def test_the_review_of_an_opening_searched_is_the_librarys_too(client):
     answer = review(client, {"seeds": 4, "capture": "standard", "moves": moves}).json()
     direct = library_review.review_game(4, "standard", moves)
     assert [move.to_json() for move in direct.moves] == \
-        [{k: v for k, v in move.items() if k not in ("south_before", "south_after")}
+        [{k: v for k, v in move.items() if k not in WEB_ONLY}
          for move in answer["moves"]]
     assert any(not move["exact"] for move in answer["moves"])
+
+
+def test_a_streamed_review_says_its_progress_then_the_same_review(client):
+    """The page shows progress (and the first marks) while the rest is computed: JSON
+    lines, one per step, then the whole review, the same as the one answer."""
+    response = client.post("/api/review", json={"position": POSITION, "stream": True})
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(line) for line in response.text.splitlines()]
+    assert lines[0] == {"type": "start", "total": len(GAME)}
+    progress = [line for line in lines if line["type"] == "progress"]
+    assert [line["done"] for line in progress] == sorted({line["done"] for line in progress})
+    assert progress[-1] == {"type": "progress", "done": len(GAME), "total": len(GAME)}
+    last = lines[-1]
+    assert last["type"] == "review"
+    whole = review(client, POSITION).json()
+    assert last["moves"] == whole["moves"] and last["summary"] == whole["summary"]
+    third = last["moves"][2]
+    assert (third["text_before"], third["text_after"]) == ("South +2 (exact)", "South +6 (exact)")
+
+
+def test_a_streamed_review_says_an_error_in_one_line(client, monkeypatch):
+    monkeypatch.setattr(reviews, "MAX_REVIEW_SECONDS", 0.05)
+    lines = client.post("/api/review", json={"position": legal(LONG), "stream": True}).text.splitlines()
+    last = json.loads(lines[-1])
+    assert last["type"] == "error" and "took more than" in last["error"]
 
 
 @pytest.mark.parametrize("body, words", [
@@ -295,7 +323,7 @@ def test_a_bad_review_request_is_refused(client, body, words):
 
 
 def test_a_game_longer_than_the_cap_is_refused(client, monkeypatch):
-    monkeypatch.setattr(records, "MAX_REVIEW_MOVES", 6)
+    monkeypatch.setattr(reviews, "MAX_REVIEW_MOVES", 6)
     assert_refused(review(client, POSITION), 400, "7 moves", "at most 6")
 
 
@@ -336,7 +364,7 @@ def test_a_newer_review_from_the_same_tab_stops_the_older_one(client):
 
 
 def test_a_review_past_its_time_is_stopped_with_one_line(client, monkeypatch):
-    monkeypatch.setattr(records, "MAX_REVIEW_SECONDS", 0.3)
+    monkeypatch.setattr(reviews, "MAX_REVIEW_SECONDS", 0.3)
     assert_refused(review(client, legal(LONG)), 503, "took more than 0.3 s")
 
 

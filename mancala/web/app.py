@@ -9,7 +9,8 @@ packaged files (``ASSETS``: URL path -> file in ``static/`` and media type) and
 :mod:`mancala.web.play`        the game: positions, moves, the computer, hints,
                                save files, the live analysis
 :mod:`mancala.web.games`       games the server holds and plays: rated games
-:mod:`mancala.web.records`     the history, casual games kept, the review
+:mod:`mancala.web.records`     the history, casual games kept
+:mod:`mancala.web.reviews`     the review of a game
 :mod:`mancala.web.learn`       puzzles and the search-tree explorer
 =============================  ==============================================
 
@@ -31,7 +32,7 @@ import importlib.resources
 from typing import Any, Dict, List, Optional
 
 from mancala.errors import CommandError, quote
-from mancala.web import games, learn, play, records
+from mancala.web import games, learn, play, records, reviews
 from mancala.web.server import MAX_BODY, MAX_SEARCHES, Server, _error
 
 try:
@@ -48,7 +49,7 @@ else:
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
 
 #: the pages, each a module with ASSETS and routes(server)
-PAGES = (play, games, records, learn)
+PAGES = (play, games, records, reviews, learn)
 #: every packaged file the server answers with: URL path -> (file in static/, media type)
 ASSETS: Dict[str, tuple] = {path: asset for page in PAGES for path, asset in page.ASSETS.items()}
 # the page may load only what the server itself serves: no other host, no inline script

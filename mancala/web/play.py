@@ -28,8 +28,8 @@ from mancala.errors import RequestError
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, SMALL_HASH_MB
 from mancala.web import api
-from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Refused, Server, cross_site, endpoint,
-                                json_body, read_body, replaced, tab_name)
+from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Server, cross_site, endpoint, json_body,
+                                read_body, replaced, tab_name)
 
 MAX_SOCKETS = 64                # analysis WebSockets open at once
 HINT_DEPTH = 14                 # a hint is the analysis at this depth: the same numbers

@@ -1,9 +1,9 @@
 """The web app's records: casual games finished in the page kept in the history, the
-history with the rating's curve, and the review of a game (issue 25, parts 2-3).
+history with the rating's curve (issue 25, part 2).
 
 A thin transport over the library: :class:`mancala.history.History` keeps and
 rates the games (the terminal's database, in the same data folder),
-:func:`mancala.review.review_game` reviews them. Nothing here decides a result
+Nothing here decides a result
 or a value: the server replays the moves (``History.record`` does, again).
 A game the page played by itself is kept *casual*: never rated, whatever it
 says, since the page could have made it up; rated games are the server's own
@@ -12,8 +12,9 @@ says, since the page could have made it up; rated games are the server's own
 ==========================  ===============================================
 ``POST /api/finish``        a casual game finished (or resigned) in the page, kept once per id
 ``GET /api/history``        the games kept and the rating's series
-``POST /api/review``        every move of a game reviewed (a worker thread)
 ==========================  ===============================================
+
+The review of a game is :mod:`mancala.web.reviews`'.
 
 :func:`routes` gives them to :func:`mancala.web.app.create_app`; every one is an
 :func:`mancala.web.server.endpoint`. The functions above it read requests and write
@@ -22,26 +23,21 @@ bad input), as :mod:`mancala.web.api` does.
 """
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import history as _history
-from mancala import review as _review
 from mancala.board import Board
-from mancala.errors import HistoryError, RequestError, SearchStoppedError, quote
-from mancala.geometry import SIDE_KEYS, PovScore
+from mancala.errors import HistoryError, RequestError, quote
+from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole, parse_whole
 from mancala.rating import Rating, level_is_provisional
 from mancala.storage import shown_path
 from mancala.web import api
-from mancala.web.server import (Job, Refused, endpoint, json_body, rating_json, replaced,
-                                 tab_name)
+from mancala.web.server import Refused, endpoint, json_body, rating_json
 
 GAME_ID_CHARS = 64          # a game's id (the page makes one per game): at most this long
 KEEP_IDS = 4096             # game ids remembered, so a repeated request records nothing (oldest forgotten)
-MAX_REVIEW_MOVES = 400      # longer games are not reviewed here (the terminal's review has no cap)
-MAX_REVIEW_SECONDS = 180.0  # a review still running after this is stopped (503)
 #: the packaged files of the History view and the review (the page is mancala.web.play's)
 ASSETS = {"/records.js": ("records.js", "text/javascript; charset=utf-8"),
           "/records.css": ("records.css", "text/css; charset=utf-8")}
@@ -171,67 +167,6 @@ def history_last(query: Any) -> Optional[int]:
     return check_whole(parse_whole(text), "last (games to list)", 1, 10 ** 9, given=text)
 
 
-# -- POST /api/review ------------------------------------------------------------------
-
-def review_request(data: Any) -> Tuple[Dict[str, Any], str]:
-    """``{"position", "tab"?}``: (the game's position, the tab's name)."""
-    data = api.fields(data, "the request", {"position", "tab"}, {"position"})
-    tab = tab_name(data.get("tab", ""))
-    spec, _ = api.parse_position(data["position"])
-    if "board" in spec:
-        raise RequestError("only a game from a start can be reviewed "
-                           "(the review replays it from its rules)")
-    if not spec["moves"]:
-        raise RequestError("the game has no moves to review")
-    if len(spec["moves"]) > MAX_REVIEW_MOVES:
-        raise RequestError(f"the game has {len(spec['moves']):,} moves; the web reviews at most "
-                           f"{MAX_REVIEW_MOVES} (python -m mancala review has no limit)")
-    return spec, tab
-
-
-def review_answer(review: _review.Review, seconds: float) -> Dict[str, Any]:
-    """The review: each move as ``review --json`` prints it, with South's view of
-    the value before and after it (for the chart), and each side's summary."""
-    moves = []
-    for move in review.moves:
-        entry = move.to_json()
-        entry["south_before"] = PovScore(move.value_before, move.side).south()
-        entry["south_after"] = PovScore(move.value_after, move.side).south()
-        moves.append(entry)
-    return {"seeds": review.seeds, "capture": review.capture, "moves": moves,
-            "summary": {key: review.summary(side) for side, key in enumerate(SIDE_KEYS)},
-            "marks": [{"mark": name, "least": least} for name, least in _review.MARKS],
-            "nodes": _review.DEFAULT_NODES, "depth": _review.DEFAULT_DEPTH,
-            "seconds": round(seconds, 3)}
-
-
-class Stopped(Exception):
-    """A review stopped between two searches (its job cancelled or out of time)."""
-
-
-class StoppableEngine:
-    """The engine a review uses, as :func:`mancala.review.review_game` calls it
-    (``solve``, ``analyse``), refusing to start a search once the job is
-    cancelled or its time is up: ``Engine.stop()`` ends the running search,
-    this ends the review."""
-
-    def __init__(self, engine: Any, job: Job) -> None:
-        self.engine = engine
-        self.job = job
-
-    def check(self) -> None:
-        if self.job.cancelled or self.job.timed_out:
-            raise Stopped()
-
-    def solve(self, *args: Any, **kwargs: Any) -> Any:
-        self.check()
-        return self.engine.solve(*args, **kwargs)
-
-    def analyse(self, *args: Any, **kwargs: Any) -> Any:
-        self.check()
-        return self.engine.analyse(*args, **kwargs)
-
-
 # -- the routes --------------------------------------------------------------------------
 
 def routes(server: Any) -> list:
@@ -239,8 +174,6 @@ def routes(server: Any) -> list:
     import anyio
     from starlette.requests import Request
     from starlette.routing import Route
-
-    from mancala.engine import Engine
 
     finished = Finished()
 
@@ -283,43 +216,11 @@ def routes(server: Any) -> list:
             raise Refused(503, f"the history cannot be read: {exc}") from None
         return history_answer(games, kept.notices, shown_path(kept.path), last)
 
-    @endpoint
-    async def review(request: Request) -> Dict[str, Any]:
-        spec, key = review_request(await json_body(request))
-        server.check_room()
-        started = time.monotonic()
-
-        def work(job: Job, take_turns: Callable[[], None]) -> Optional[_review.Review]:
-            engine = job.engine = Engine(hash_mb=_review.REVIEW_HASH_MB)
-            engine.endgame = server.endgame(spec["capture"]) or "auto"     # one database, shared
-
-            def progress(done: int, total: int) -> None:
-                take_turns()            # a long review lets waiting searches run between moves
-            try:
-                return _review.review_game(spec["seeds"], spec["capture"], spec["moves"],
-                                           StoppableEngine(engine, job), progress=progress)
-            except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
-                return None
-            finally:
-                job.engine = None
-
-        reviewed, job = await server.run_job(request, "review\n" + key if key else "", work,
-                                             in_turns=True, seconds=MAX_REVIEW_SECONDS)
-        if reviewed is None:
-            if job.timed_out and not job.cancelled:
-                raise Refused(503, f"the review took more than {MAX_REVIEW_SECONDS:g} s and was "
-                                   "stopped; python -m mancala review has no limit")
-            raise replaced()
-        return review_answer(reviewed, time.monotonic() - started)
-
     return [
         Route("/api/finish", finish, methods=["POST"]),
         Route("/api/history", history),
-        Route("/api/review", review, methods=["POST"]),
     ]
 
 
 __all__ = ["ASSETS", "routes", "finish_request", "finish_answer", "kept_answer", "result_words",
-           "history_answer", "review_request",
-           "review_answer", "Finished", "StoppableEngine", "MAX_REVIEW_MOVES",
-           "MAX_REVIEW_SECONDS", "GAME_ID_CHARS"]
+           "history_answer", "Finished", "GAME_ID_CHARS"]
