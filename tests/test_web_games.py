@@ -127,6 +127,23 @@ def test_resigning_a_rated_game_is_a_rated_loss_kept(client, home):
     assert len(kept_games(home)) == 1
 
 
+def test_a_game_left_after_a_move_is_kept_resigned_and_one_left_before_is_forgotten(
+        client, home, monkeypatch):
+    """Leaving is no escape from a loss: when a rated game is dropped (too many held, or
+    left too long), the person's resignation is kept once they have moved."""
+    from mancala.web import games
+    monkeypatch.setattr(games, "MAX_GAMES", 1)
+    untouched = new_game(client, north="ai:easy", seeds=4)
+    played = new_game(client, north="ai:easy", seeds=4)          # drops the untouched one
+    assert kept_games(home) == []
+    assert_refused(client.post("/api/rated/state", json={"game": untouched["game"]}), 404)
+    client.post("/api/rated/move", json={"game": played["game"], "pit_index": 0})
+    new_game(client, north="ai:easy", seeds=4)                   # drops the one played
+    [record] = kept_games(home)
+    assert record.resigned == 0 and record.rated and record.result == "north"
+    assert list(record.pit_indices) == [0]          # the computer had not replied yet
+
+
 @pytest.mark.parametrize("players", [{"south": "human", "north": "human"},
                                      {"south": "ai:easy", "north": "random"},
                                      {"south": "human"}])

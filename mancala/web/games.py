@@ -19,7 +19,9 @@ own and is kept unrated (:mod:`mancala.web.records`' ``/api/finish``).
 ==========================  ===============================================
 
 A game is known by a name the server makes (``game``); at most :data:`MAX_GAMES`
-are held, and one unused for :data:`IDLE_SECONDS` is dropped, unfinished and not kept.
+are held. A game unused for :data:`IDLE_SECONDS`, or the least recently used one past
+:data:`MAX_GAMES`, is dropped: kept as the person's resignation once they have played a
+move (leaving a game is no escape from a loss), forgotten when they have not.
 """
 from __future__ import annotations
 
@@ -61,6 +63,11 @@ class RatedGame:
         self.lock = None                                # an anyio.Lock, made in the event loop
 
     @property
+    def human_moved(self) -> bool:
+        """The person has played a move: leaving the game now is resigning it."""
+        return any(record.player == self.human for record in self.board.move_stack)
+
+    @property
     def moves(self) -> List[int]:
         return [record.pit for record in self.board.move_stack]
 
@@ -97,16 +104,19 @@ class RatedGames:
     def __init__(self) -> None:
         self.games: "OrderedDict[str, RatedGame]" = OrderedDict()
 
-    def new(self, south: str, north: str, seeds: int, capture: str) -> RatedGame:
+    def new(self, south: str, north: str, seeds: int, capture: str) -> Tuple[RatedGame, List[RatedGame]]:
+        """A new game, and the games dropped to make room (or left too long) that the
+        person had played a move in and had not finished: the caller keeps them resigned."""
         now = time.monotonic()
+        dropped = []
         for name, game in list(self.games.items()):
             if now - game.used > IDLE_SECONDS:
-                del self.games[name]
+                dropped.append(self.games.pop(name))
         game = RatedGame(secrets.token_hex(12), south, north, seeds, capture)
         self.games[game.name] = game
         while len(self.games) > MAX_GAMES:
-            self.games.popitem(last=False)
-        return game
+            dropped.append(self.games.popitem(last=False)[1])
+        return game, [old for old in dropped if old.human_moved and not old.over]
 
     def get(self, name: Any) -> RatedGame:
         if not isinstance(name, str) or len(name) > GAME_CHARS:
@@ -166,7 +176,11 @@ def routes(server: Server) -> list:
         south, north = players_request(data["players"])
         seeds = check_seeds(data.get("seeds", DEFAULT_SEEDS))
         capture = api.capture_rule(data.get("capture", "standard"))
-        return games.new(south, north, seeds, capture).answer()
+        game, left = games.new(south, north, seeds, capture)
+        for old in left:                # a game left unfinished: the person's resignation
+            old.resigned = old.human
+            await keep(old)
+        return game.answer()
 
     @endpoint
     async def move(request: Request) -> Dict[str, Any]:

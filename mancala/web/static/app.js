@@ -45,6 +45,8 @@ function position(count = game.cursor) { return { ...game.start, moves: game.mov
 function sideKey(side) { return geo.side_keys[side]; }
 function isHuman(side) { return game.players[sideKey(side)] === "human"; }
 function humans() { return [0, 1].filter(isHuman); }
+// a rated game the person has played a move in and not finished: leaving it is resigning it
+function committed() { return game.rated && !over() && game.played.some((move) => isHuman(move.player)); }
 function atEnd() { return game.cursor === game.moves.length; }
 function over() { return view && (view.game_over || game.resigned !== null); }
 function levelName(level) { return info.level_names[level] || level; }
@@ -455,7 +457,7 @@ async function startNewGame() {
   const start = { seeds, capture: $("capture").value };
   const players = { south: $("south-player").value, north: $("north-player").value };
   try {
-    if (game.rated && !over()) {     // a rated game left unfinished is resigned: no escape from a loss
+    if (committed()) {     // a rated game left unfinished is resigned: no escape from a loss
       await call("/api/rated/resign", { game: game.rated });
     }
     if ($("rated").checked && eligible(players.south, players.north)) {
@@ -472,7 +474,7 @@ async function startNewGame() {
 }
 
 function newGameClicked() {
-  if (game.rated && !over() && game.moves.length) {
+  if (committed()) {
     $("resign-text").textContent = "This rated game is not over: a new game resigns it (a loss, kept and rated).";
     $("resign-confirm").textContent = "Resign and start a new game";
     $("resign-dialog").dataset.then = "new";
