@@ -51,6 +51,8 @@ ASSETS = {
     "/puzzles": ("learn.html", "text/html; charset=utf-8"),
     "/explorer": ("learn.html", "text/html; charset=utf-8"),
     "/learn.js": ("learn.js", "text/javascript; charset=utf-8"),
+    "/puzzles.js": ("puzzles.js", "text/javascript; charset=utf-8"),
+    "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
     "/learn.css": ("learn.css", "text/css; charset=utf-8"),
 }
 
