@@ -237,24 +237,34 @@ class History(SQLiteFile):
         row = {"finished": stamp, "south": south, "north": north, "seeds": seeds,
                "capture": capture, "moves": json.dumps(list(board_moves(board))),
                "south_store": stores[0], "north_store": stores[1], "human": human,
-               "rated": int(level is not None), "resigned": resigned}
+               "rated": 0, "resigned": resigned}
+        notices: List[str] = []
+
         def write(db: sqlite3.Connection) -> GameRecord:     # one transaction: the rating read is the last
+            # the game first, unrated: whatever the rating maths says, the game is kept
+            cursor = db.execute(
+                f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()))
             before = after = None
             if level is not None:
                 before = self._current(db)
-                mine = _points(stores, resigned, human)
-                after = _rating.update(before, [(level.elo, level.rd, mine)])
-            values = dict(row, opponent_elo=None if level is None else level.elo,
-                          opponent_rd=None if level is None else level.rd,
-                          **_rating_columns(before, after))
-            names = ", ".join(values)
-            cursor = db.execute(
-                f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})",
-                tuple(values.values()))
+                try:
+                    after = _rating.update(before, [(level.elo, level.rd, _points(stores, resigned, human))])
+                except (ValueError, ArithmeticError) as exc:
+                    notices.append(f"The game is kept, unrated: its rating could not be worked "
+                                   f"out ({_one_line(exc)}).")
+                    before = None
+            if after is not None:
+                columns = dict(rated=1, opponent_elo=level.elo, opponent_rd=level.rd,
+                               **_rating_columns(before, after))
+                db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} "
+                           "WHERE id = ?", (*columns.values(), cursor.lastrowid))
             return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
                               tuple(board_moves(board)), stores[0], stores[1],
-                              human, values["opponent_elo"], before, after, resigned)
-        return self._write(write)
+                              human, None if after is None else level.elo, before, after, resigned)
+        kept = self._write(write)
+        self.notices.extend(notices)
+        return kept
 
     # -- reading
 
@@ -313,13 +323,15 @@ class History(SQLiteFile):
 
     @staticmethod
     def _current(db: sqlite3.Connection) -> Rating:
-        row = db.execute("SELECT rating, rd, volatility FROM games WHERE rating IS NOT NULL "
-                         "ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
-            return Rating()
-        if not all(_is_number(value) for value in row):
-            raise sqlite3.DatabaseError("a rating that is not a number")
-        return Rating(*row)
+        """The rating after the last rated game the list keeps (:func:`_game`'s check:
+        a row that does not add up sets nothing), else a newcomer's."""
+        rows = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM games WHERE rating IS NOT NULL "
+                          "ORDER BY id DESC")
+        for row in rows:
+            game = _game(row)
+            if game is not None and game.after is not None:
+                return game.after
+        return Rating()
 
 
 def board_moves(board: Board) -> List[int]:
@@ -409,12 +421,14 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
         numbers = [values[f"{name}{suffix}"] for name in ("rating", "rd", "volatility")]
         if all(number is None for number in numbers):
             ratings.append(None)
-        elif all(_is_number(number) for number in numbers):
+        elif Rating(*numbers).is_valid():
             ratings.append(Rating(*numbers))
         else:
             return None
+    if (ratings[0] is None) != (ratings[1] is None) or (ratings[1] is not None and values["human"] is None):
+        return None
     elo = values["opponent_elo"]
-    if elo is not None and not _is_number(elo):
+    if elo is not None and not Rating(elo).is_valid():
         return None
     if values["rated"] != int(ratings[1] is not None):
         return None
@@ -423,8 +437,8 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
                       stores[1], values["human"], elo, ratings[0], ratings[1], resigned)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split()) or type(value).__name__
 
 
 # -- the default history ----------------------------------------------------------------

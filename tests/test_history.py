@@ -221,6 +221,59 @@ def test_a_history_of_the_first_schema_is_brought_up_to_date_with_its_games(home
     assert not [p for p in home.iterdir() if ".unreadable-" in p.name]
 
 
+# planted rows (issue 31): what the list leaves out sets nothing, and no rating maths loses a game
+PLANTED = {
+    "infinite": "rating = 1e999",                       # SQLite keeps it as a REAL infinity
+    "huge": "rating = 1e308",
+    "no deviation nor volatility": "rd = 0, volatility = 0",
+    "negative deviation": "rd = -1e300",
+    "text": "rating = 'a lot'",                      # '1600' would be stored as the REAL 1600
+    "not a number": "rating = 1e999 - 1e999",           # NULL in SQLite: half a rating
+    "out of range": "volatility = 0.5",
+    "an unrated game's rating": "rating_before = NULL, rd_before = NULL, volatility_before = NULL",
+    "a game that does not add up": "moves = '[5, 4, 4, 3, 3, 2, 4]', rating = 1600",
+}
+
+
+@pytest.mark.parametrize("planted", PLANTED.values(), ids=list(PLANTED))
+def test_a_planted_rating_is_left_out_by_the_list_and_by_the_next_game_alike(home, planted):
+    history = History()
+    history.record("human", "ai:easy", 1, "standard", GAME)
+    second = history.record("human", "ai:hard", 1, "standard", GAME)
+    history.record("human", "ai:medium", 1, "standard", GAME)
+    db = sqlite3.connect(history.path)
+    db.execute(f"UPDATE games SET {planted} WHERE id = 3")
+    db.commit()
+    db.close()
+    reader = History()
+    assert [game.id for game in reader.games()] == [1, 2]
+    assert reader.notices == [f"1 game in {history.path} does not add up and is left out."]
+    assert reader.rating() == second.after
+    # the next game starts from the rating the list shows (before: from the planted row,
+    # or ZeroDivisionError / math domain error and the game lost)
+    easy = level_elo("ai:easy")
+    after = History().record("human", "ai:easy", 1, "standard", GAME)
+    assert after.before == second.after
+    assert after.after == update(second.after, [(easy.elo, easy.rd, 1.0)])
+    assert [game.id for game in History().games()] == [1, 2, 4]
+
+
+def test_a_rating_the_maths_cannot_work_out_leaves_the_game_kept_unrated(home, monkeypatch):
+    from mancala import rating
+    History().record("human", "ai:easy", 1, "standard", GAME)
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("float division by zero")
+    monkeypatch.setattr(rating, "update", broken)
+    history = History()
+    game = history.record("human", "ai:hard", 1, "standard", GAME)
+    assert (game.rated, game.before, game.opponent_elo) == (False, None, None)
+    assert history.notices == ["The game is kept, unrated: its rating could not be worked out "
+                               "(float division by zero)."]
+    kept = History().games()
+    assert [g.id for g in kept] == [1, 2] and kept[1] == game
+
+
 # -- several writers at once ---------------------------------------------------------------
 
 WRITER = """
@@ -305,9 +358,9 @@ def test_a_write_waits_for_another_connections_transaction_and_rates_after_it(ho
     other.execute(
         "INSERT INTO games (finished, south, north, seeds, capture, moves, south_store, "
         "north_store, human, opponent_elo, opponent_rd, rating_before, rd_before, "
-        "volatility_before, rating, rd, volatility) SELECT finished, south, north, seeds, "
-        "capture, moves, south_store, north_store, human, opponent_elo, opponent_rd, rating, "
-        "rd, volatility, 1234.5, 99.0, 0.07 FROM games WHERE id = 1")
+        "volatility_before, rating, rd, volatility, rated) SELECT finished, south, north, "
+        "seeds, capture, moves, south_store, north_store, human, opponent_elo, opponent_rd, "
+        "rating, rd, volatility, 1234.5, 99.0, 0.07, rated FROM games WHERE id = 1")
     kept = []
     writer = threading.Thread(target=lambda: kept.append(
         history.record("human", "ai:easy", 1, "standard", GAME)))
