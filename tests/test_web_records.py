@@ -373,5 +373,5 @@ def test_the_records_page_and_script_are_served(client):
     assert page.status_code == 200 and b'id="view-records"' in page.content
     assert b'src="/records.js"' in page.content and b'href="/history"' in page.content
     script = client.get("/records.js")
-    assert script.status_code == 200 and b"/api/finish" in script.content
+    assert script.status_code == 200 and b"/api/history" in script.content
     assert page.headers["content-security-policy"].startswith("default-src 'self'")
