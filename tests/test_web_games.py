@@ -144,6 +144,34 @@ def test_a_game_left_after_a_move_is_kept_resigned_and_one_left_before_is_forgot
     assert list(record.pit_indices) == [0]          # the computer had not replied yet
 
 
+def test_no_endpoint_helps_with_the_position_of_a_rated_game_in_play(client, home):
+    """Refused by the server, not just hidden: the hint, the computer's move, the analysis,
+    the search trees and the review refuse the position a rated game stands at, however
+    it is written (its moves, or its board), until the game is over."""
+    game = new_game(client, north="ai:easy", seeds=3)
+    client.post("/api/rated/move", json={"game": game["game"], "pit_index": 0})
+    moved = client.post("/api/rated/reply", json={"game": game["game"]}).json()
+    while moved["state"]["to_move"] != 0:
+        moved = client.post("/api/rated/reply", json={"game": game["game"]}).json()
+    state = moved["state"]
+    as_board = {"board": state["slots"], "to_move": 0, "capture": "standard"}
+    for position in (state["position"], as_board):
+        for path, body in (("/api/hint", {"position": position}),
+                           ("/api/ai", {"position": position, "level": "ai:hard"}),
+                           ("/api/explain", {"position": position, "depth": 2})):
+            assert_refused(client.post(path, json=body), 403, "rated game being played")
+    assert_refused(client.post("/api/review", json={"position": state["position"]}), 403,
+                   "rated game being played")
+    with client.websocket_connect("/api/analyze") as ws:
+        ws.send_json({"type": "analyze", "position": as_board})
+        message = ws.receive_json()
+        assert message["type"] == "error" and "rated game being played" in message["error"]
+    other = dict(state["position"], moves=state["position"]["moves"][:1])     # not where it stands
+    assert client.post("/api/hint", json={"position": other}).status_code == 200
+    client.post("/api/rated/resign", json={"game": game["game"]})
+    assert client.post("/api/hint", json={"position": as_board}).status_code == 200   # over now
+
+
 @pytest.mark.parametrize("players", [{"south": "human", "north": "human"},
                                      {"south": "ai:easy", "north": "random"},
                                      {"south": "human"}])

@@ -6,8 +6,9 @@ person's moves from the page, so a result cannot be made up; when the game ends
 (played out, or resigned) the server keeps it in the history, rated
 (:func:`mancala.history.record_game`), and says the result and the rating it moved.
 Nothing here shows a score: no hint, no analysis, no takeback, no search's numbers
-in the computer's replies; the endpoints that give those (:mod:`mancala.web.play`)
-hold no rated game. A casual game (hints, takebacks, analysis allowed) is the page's
+in the computer's replies; the endpoints that give those (:mod:`mancala.web.play`,
+the review, the explorer) refuse the position a rated game stands at while it is
+played (:meth:`mancala.web.server.Server.unaided`), however it is written. A casual game (hints, takebacks, analysis allowed) is the page's
 own and is kept unrated (:mod:`mancala.web.records`' ``/api/finish``).
 
 ==========================  ===============================================
@@ -117,6 +118,14 @@ class RatedGames:
         while len(self.games) > MAX_GAMES:
             dropped.append(self.games.popitem(last=False)[1])
         return game, [old for old in dropped if old.human_moved and not old.over]
+
+    def in_play(self, board: Board) -> bool:
+        """Whether ``board`` (its slots, side to move and rule) is where a rated game not
+        yet over stands: no endpoint helps with that position (:meth:`Server.unaided`).
+        A start no move was played from is not one: every game begins there."""
+        return any(not game.over and game.board.move_stack and game.board.to_move == board.to_move
+                   and game.capture == board.capture and game.board.pits == board.pits
+                   for game in self.games.values())
 
     def get(self, name: Any) -> RatedGame:
         if not isinstance(name, str) or len(name) > GAME_CHARS:

@@ -32,7 +32,7 @@ from mancala import explain as _explain
 from mancala import puzzles as _puzzles
 from mancala.board import Board
 from mancala.errors import HistoryError, RequestError, quote
-from mancala.geometry import PovScore, SIDE_NAMES
+from mancala.geometry import PITS, PovScore, SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
 from mancala.web.server import (Job, Refused, Server, Tab, endpoint, json_body, rating_json,
@@ -45,6 +45,18 @@ MAX_ATTEMPTS = 256              #: puzzle attempts kept open at once (the oldest
 WRONG_SOLVE_NODES = 2_000_000   #: a wrong move's value is solved within this budget, else not said
 ATTEMPT_CHARS = 32
 EXPLAIN_DEFAULT_DEPTH = 3
+LETTERS = "ABCDEFGHIJKL"
+THEME_NAMES: Dict[str, str] = {}        #: the puzzles' themes and their names (none yet)
+
+
+def themes_of(puzzle: Any) -> tuple:
+    """A puzzle's themes (none until the library names them)."""
+    return tuple(getattr(puzzle, "themes", ()))
+
+
+def theme_list() -> List[Dict[str, str]]:
+    """The themes a player may choose, for /api/info: ``[{"key", "name"}]``."""
+    return [{"key": key, "name": name} for key, name in THEME_NAMES.items()]
 
 #: the packaged files of these pages: URL path -> (file in static/, media type), as app.ASSETS
 ASSETS = {
@@ -64,14 +76,49 @@ def puzzle_rating(rating: Optional[Any], attempts: int) -> Optional[Dict[str, An
     return rating_json(rating, attempts=attempts)
 
 
-def line_json(puzzle: _puzzles.Puzzle) -> List[Dict[str, int]]:
-    """The whole solution line: who moves and which pit index, in order."""
+def line_json(puzzle: _puzzles.Puzzle) -> List[Dict[str, Any]]:
+    """The whole solution line: who moves, which pit index, and the move in words
+    ('South 4 (D), captures 2 seeds')."""
     board = puzzle.position()
     line = []
     for pit in puzzle.solution:
-        line.append({"player": board.to_move, "pit_index": pit})
-        board.push(pit)
+        record = board.push(pit)
+        line.append({"player": record.player, "pit_index": pit, "words": move_words(record)})
     return line
+
+
+def move_words(record: Any) -> str:
+    """'South 4 (D), captures 2 seeds, extra turn': who moved, the pit, what it did."""
+    letter = LETTERS[record.player * PITS + record.pit]
+    effects = [f"captures {record.captured} seed{'' if record.captured == 1 else 's'}"
+               if record.captured else "", "extra turn" if record.extra_turn else "",
+               "the game is over" if record.game_over else ""]
+    return ", ".join([f"{SIDE_NAMES[record.player]} {record.pit + 1} ({letter})"]
+                     + [effect for effect in effects if effect])
+
+
+def goal_text(puzzle: _puzzles.Puzzle) -> str:
+    """What to find, in plain words, said to the solver."""
+    lead = puzzle.value
+    end = (f"you then end {lead} seed{'' if lead == 1 else 's'} ahead" if lead > 0 else
+           f"you still end {-lead} behind, the least you can" if lead < 0 else
+           "the game is then a draw")
+    steps = len(puzzle.solver_steps())
+    again = "" if steps == 1 else f" The line asks {steps} moves of you: find each."
+    return (f"Find the move that wins at least {_puzzles.MIN_GAP} more seeds than any other: "
+            f"with best play {end}.{again}")
+
+
+def sown(board: Board, pits: List[int]) -> List[Dict[str, Any]]:
+    """Moves played from ``board`` (a copy is played), each as /api/move describes it with
+    the slots after it: what the page sows on its board."""
+    board = board.copy(stack=False)
+    moves = []
+    for pit in pits:
+        path = api.sowing_path(board.pits, board.to_move, pit)
+        record = board.push(pit)
+        moves.append({"move": api.describe(record, path), "slots": list(board.pits)})
+    return moves
 
 
 def puzzle_state(attempt: _puzzles.Attempt) -> Dict[str, Any]:
@@ -129,9 +176,16 @@ class Puzzles:
                 "count": len(records), "tried": {record.puzzle for record in records},
                 "notices": self._notices()}
 
-    def start(self, puzzle_id: Optional[str], standing: Dict[str, Any]) -> Dict[str, Any]:
-        """GET /api/puzzle: a puzzle (that one, or one near the rating) and a new attempt at it."""
+    def start(self, puzzle_id: Optional[str], standing: Dict[str, Any],
+              theme: Optional[str] = None) -> Dict[str, Any]:
+        """GET /api/puzzle: a puzzle (that one, or one near the rating, of ``theme`` when
+        given) and a new attempt at it."""
         shipped = _puzzles.load()
+        if theme is not None:
+            if theme not in THEME_NAMES:
+                raise RequestError(f"unknown theme {quote(theme)}; choose one of "
+                                   f"{', '.join(THEME_NAMES) or 'none yet'}")
+            shipped = [puzzle for puzzle in shipped if theme in themes_of(puzzle)]
         if puzzle_id is not None:
             puzzle = _puzzles.by_id(puzzle_id, shipped)
         else:
@@ -146,8 +200,10 @@ class Puzzles:
                 "puzzle": {"id": puzzle.id, "board": list(puzzle.board), "to_move": puzzle.to_move,
                            "to_move_name": SIDE_NAMES[puzzle.to_move], "capture": puzzle.capture,
                            "rating": puzzle.rating, "value": puzzle.value,
-                           "min_gap": _puzzles.MIN_GAP,
+                           "min_gap": _puzzles.MIN_GAP, "goal": goal_text(puzzle),
+                           "themes": list(themes_of(puzzle)),
                            "solver_moves": len(puzzle.solver_steps())},
+                "theme_names": dict(THEME_NAMES),
                 "state": puzzle_state(attempt),
                 "rating": puzzle_rating(standing["rating"], standing["count"]),
                 "notices": standing["notices"]}
@@ -198,19 +254,28 @@ def answer_request(data: Any) -> Dict[str, Any]:
 
 def play_answer(attempt: _puzzles.Attempt, pit: int) -> Dict[str, Any]:
     """The solver's move played out by the Attempt: what happened and the moves made
-    (the solver's and the line's replies, each as /api/move describes a move)."""
+    (the solver's and the line's replies, each as /api/move describes a move); a wrong
+    move is ``tried``: played on a copy for the page to show, the attempt's board as it was."""
     if attempt.result is not None:
         raise Refused(409, f"the attempt is over ({attempt.result}): GET /api/puzzle for another")
     before = attempt.board.copy(stack=False)
     made = len(attempt.board.move_stack)
     result = attempt.play(pit)          # IllegalMoveError (400) for a pit that is not legal here
-    moves = []
-    replay = before
-    for record in attempt.board.move_stack[made:]:
-        path = api.sowing_path(replay.pits, replay.to_move, record.pit)
-        replay.push(record.pit)
-        moves.append({"move": api.describe(record, path), "slots": list(replay.pits)})
+    if result == "wrong":
+        return {"result": result, "moves": [], "tried": sown(before, [pit])[0]}
+    moves = sown(before, [record.pit for record in attempt.board.move_stack[made:]])
     return {"result": result, "moves": moves, "state": puzzle_state(attempt)}
+
+
+def retried(attempt: _puzzles.Attempt) -> _puzzles.Attempt:
+    """A wrong move taken back: an attempt at the same puzzle at the same place in its line
+    (the right moves played again), for the solver to try again. The log counts a puzzle's
+    first result only, so the miss already kept is all the rating hears of it."""
+    again = _puzzles.Attempt(attempt.puzzle)
+    for pit in attempt.played[:-1]:         # every move but the wrong one was right
+        again.play(pit)
+    again.missed = True
+    return again
 
 
 def wrong_loss(board: Board, pit: int, value: int, endgame: Any) -> Optional[Dict[str, Any]]:
@@ -261,12 +326,12 @@ def routes(server: Server) -> list:
 
     @endpoint
     async def puzzle(request: "Request") -> Dict[str, Any]:
-        unknown = sorted(set(request.query_params) - {"id"})
+        unknown = sorted(set(request.query_params) - {"id", "theme"})
         if unknown:
-            raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id")
+            raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id, theme")
         puzzle_id = request.query_params.get("id")
         standing = await anyio.to_thread.run_sync(puzzles.standing)
-        return puzzles.start(puzzle_id, standing)
+        return puzzles.start(puzzle_id, standing, request.query_params.get("theme"))
 
     @endpoint
     async def answer(request: "Request") -> Dict[str, Any]:
@@ -277,15 +342,25 @@ def routes(server: Server) -> list:
             if attempt.result is not None:
                 raise Refused(409, f"the attempt is over ({attempt.result}): "
                                    "GET /api/puzzle for another")
-            attempt.result = "given up"
-            reply: Dict[str, Any] = {"result": "given up", "moves": [],
-                                     "state": puzzle_state(attempt)}
+            attempt.result = "given up"         # the rest of the line, played on the board
+            rest = list(puzzle.solution[len(attempt.board.move_stack):])
+            reply: Dict[str, Any] = {"result": "given up", "moves": sown(attempt.board, rest)}
+            for pit in rest:
+                attempt.board.push(pit)
+            reply["state"] = puzzle_state(attempt)
         else:
             before = attempt.board.copy(stack=False)
             reply = play_answer(attempt, data["pit_index"])
-            if reply["result"] == "wrong":
+            if reply["result"] == "wrong":      # taken back: the solver tries again
+                missed_before = getattr(attempt, "missed", False)
+                attempt = puzzles.attempts[data["attempt"]] = retried(attempt)
+                reply["state"] = puzzle_state(attempt)
                 reply["loss"] = await server.run(lambda: wrong_loss(
                     before, data["pit_index"], puzzle.value, server.endgame(puzzle.capture)))
+                if not missed_before:           # the first miss is the puzzle's result
+                    reply.update(await anyio.to_thread.run_sync(puzzles.record, attempt, False))
+        reply["over"] = attempt.result is not None
+        reply["missed"] = getattr(attempt, "missed", False)
         if attempt.result is not None:   # over: kept once (the result is set before any await)
             reply["solution"] = line_json(puzzle)
             reply.update(await anyio.to_thread.run_sync(
@@ -295,6 +370,7 @@ def routes(server: Server) -> list:
     @endpoint
     async def explain(request: "Request") -> Dict[str, Any]:
         board, depth, order, table, key = explain_request(await json_body(request))
+        server.unaided(board)
         server.check_room()
         tab = server.tab("explain:" + key) if key else Tab()
         if tab.job is not None:

@@ -28,6 +28,7 @@ from mancala.errors import RequestError
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, SMALL_HASH_MB
 from mancala.web import api
+from mancala.web.learn import theme_list
 from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Server, cross_site, endpoint, json_body,
                                 read_body, replaced, tab_name)
 
@@ -61,7 +62,8 @@ def info() -> Dict[str, Any]:
             "default_seeds": DEFAULT_SEEDS, "geometry": layout(),
             "max_body": MAX_BODY, "max_searches": MAX_SEARCHES,
             "max_analysis_depth": api.MAX_ANALYSIS_DEPTH,
-            "max_analysis_seconds": api.MAX_ANALYSIS_SECONDS, "hint_depth": HINT_DEPTH}
+            "max_analysis_seconds": api.MAX_ANALYSIS_SECONDS, "hint_depth": HINT_DEPTH,
+            "puzzle_themes": theme_list()}
 
 
 def hint(board: Any, endgame: Any) -> Dict[str, Any]:
@@ -110,6 +112,7 @@ def routes(server: Server) -> list:
         _, board = api.parse_position(data["position"])
         if board.is_game_over():
             raise RequestError("the game is over: there is no move to choose")
+        server.unaided(board)
         key = tab_name(data.get("tab", ""))
         server.check_room()
         pit, player, job = await server.choose(request, key, data["level"], board)
@@ -123,6 +126,7 @@ def routes(server: Server) -> list:
         _, board = api.parse_position(data["position"])
         if board.is_game_over():
             raise RequestError("the game is over: there is no move to hint")
+        server.unaided(board)
         server.check_room()
         server.waiting += 1
         try:

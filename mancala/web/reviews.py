@@ -33,14 +33,15 @@ MAX_REVIEW_MOVES = 400      # longer games are not reviewed here (the terminal's
 MAX_REVIEW_SECONDS = 180.0  # a review still running after this is stopped (503)
 
 
-def review_request(data: Any) -> Tuple[Dict[str, Any], str, bool]:
-    """``{"position", "tab"?, "stream"?}``: (the game's position, the tab's name, streamed)."""
+def review_request(data: Any) -> Tuple[Dict[str, Any], str, bool, Any]:
+    """``{"position", "tab"?, "stream"?}``: (the game's position, the tab's name, streamed,
+    the board the game reached)."""
     data = api.fields(data, "the request", {"position", "tab", "stream"}, {"position"})
     tab = tab_name(data.get("tab", ""))
     stream = data.get("stream", False)
     if not isinstance(stream, bool):
         raise RequestError(f"stream is true or false, not {stream!r}"[:200])
-    spec, _ = api.parse_position(data["position"])
+    spec, board = api.parse_position(data["position"])
     if "board" in spec:
         raise RequestError("only a game from a start can be reviewed "
                            "(the review replays it from its rules)")
@@ -49,7 +50,7 @@ def review_request(data: Any) -> Tuple[Dict[str, Any], str, bool]:
     if len(spec["moves"]) > MAX_REVIEW_MOVES:
         raise RequestError(f"the game has {len(spec['moves']):,} moves; the web reviews at most "
                            f"{MAX_REVIEW_MOVES} (python -m mancala review has no limit)")
-    return spec, tab, stream
+    return spec, tab, stream, board
 
 
 def move_json(move: Any) -> Dict[str, Any]:
@@ -144,7 +145,8 @@ def routes(server: Server) -> list:
 
     @endpoint
     async def review(request: Request) -> Any:
-        spec, key, stream = review_request(await json_body(request))
+        spec, key, stream, board = review_request(await json_body(request))
+        server.unaided(board)
         server.check_room()
         started = time.monotonic()
         tab = "review\n" + key if key else ""

@@ -217,6 +217,14 @@ class Server:
             self._limiter = anyio.CapacityLimiter(MAX_SEARCHES)
         return self._limiter
 
+    def unaided(self, board: Any) -> None:
+        """Refused (403) when ``board`` is the position of a rated game being played
+        (:mod:`mancala.web.games`): a rated game is played without the engine's help."""
+        rated = getattr(self, "rated", None)
+        if rated is not None and rated.in_play(board):
+            raise Refused(403, "this is the position of a rated game being played: no hint, "
+                               "analysis or search until it is over")
+
     def check_room(self) -> None:
         """Refused (503, with Retry-After) when :data:`MAX_SEARCHES` searches run and
         :data:`MAX_WAITING` more wait for a slot: a search asked now would wait too long."""

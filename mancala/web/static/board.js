@@ -20,9 +20,10 @@ function svg(tag, attributes = {}) {
   return made;
 }
 
-// where seed i of a heap lies: Vogel's spiral, so a seed added never moves the others
-function spot(i, spread, squash = 1) {
-  const radius = spread * Math.sqrt(i + 0.5);
+// where seed i of a heap of at most `most` lies, within an ellipse of half-axes rx, ry:
+// Vogel's spiral, so a seed added never moves the others
+function spot(i, spread, squash = 1, most = 0) {
+  const radius = most ? spread * Math.sqrt((i + 0.5) / most) : spread * Math.sqrt(i + 0.5);
   const angle = i * 2.39996 + 0.7;
   return [radius * Math.cos(angle), radius * Math.sin(angle) * squash];
 }
@@ -90,8 +91,8 @@ export class BoardView {
     const have = picture.childElementCount;
     if (have > drawn) [...picture.children].slice(drawn).forEach((seed) => seed.remove());
     for (let i = have; i < drawn; i++) {
-      const [x, y] = store ? spot(i, 11.5, 2.0) : spot(i, 9.4);
-      const seed = seedShape(x, store ? y + 10 : y, store ? 10 : 9, seedColour(slot, i));
+      const [x, y] = store ? spot(i, 38, 2.05, STORE_DRAWN) : spot(i, 34, 1, PIT_DRAWN);
+      const seed = seedShape(x, store ? y + 12 : y, store ? 8.5 : 9, seedColour(slot, i));
       if (fresh && i === drawn - 1 && !reducedMotion()) seed.classList.add("landed");
       picture.append(seed);
     }
@@ -136,7 +137,7 @@ export class BoardView {
       const key = geo.side_keys[side];
       const name = (names || geo.names)[side];
       const label = document.getElementById(`${this.prefix}${key}-name`);
-      label.textContent = toMove === side ? `▶ ${name} to move` : name;
+      label.textContent = toMove === side ? (names ? `▶ ${name}` : `▶ ${name} to move`) : name;
       label.classList.toggle("mover", toMove === side);
       document.getElementById(`${this.prefix}row-${key}`).classList.toggle("mover", toMove === side);
     }

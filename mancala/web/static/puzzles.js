@@ -29,7 +29,7 @@ function draw() {
     toMove: puzzle.over || state.game_over ? null : state.to_move,
     playable: state.to_move === solver ? state.legal_moves : [],
     enabled: mine && state.to_move === solver,
-    names: [0, 1].map((side) => (side === solver ? `${geo.names[side]}: you` : geo.names[side])),
+    names: [0, 1].map((side) => (side === solver ? `${geo.names[side]}: you` : `${geo.names[side]}: the line`)),
   });
   $("puzzle-give-up").disabled = !mine;
 }
