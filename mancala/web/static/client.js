@@ -94,7 +94,8 @@ export function reducedMotion() {
 export function settings() {
   let kept = {};
   try { kept = JSON.parse(localStorage.getItem(STORE_KEY) || "{}") || {}; } catch (error) { kept = {}; }
-  const asked = new URLSearchParams(location.search).get("speed");      // ?speed=fast, for tests and links
+  let asked = new URLSearchParams(location.search).get("speed");      // ?speed=fast, for tests and links
+  if (asked === "off") asked = "instant";
   const speed = asked in SPEEDS ? asked : kept.speed in SPEEDS ? kept.speed : "normal";
   return { speed, sound: kept.sound === true };
 }
