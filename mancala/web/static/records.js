@@ -230,9 +230,11 @@ function reviewChart(answer) {
   chart.append(svg("line", { x1: x(shownMove), x2: x(shownMove), y1: BOX.top, y2: BOX.height - BOX.bottom, class: "cursor", id: "review-cursor" }));
   moves.forEach((move, index) => {
     if (!move.mark) return;
-    const dot = svg("circle", { cx: x(index + 1), cy: y(move.south_after), r: 7, class: `mark ${move.mark}`,
-      tabindex: "0", role: "button", "data-number": move.number,
+    // the mark drawn small, in a transparent circle 44 px across that takes the click
+    const dot = svg("g", { class: "mark-hit", tabindex: "0", role: "button", "data-number": move.number,
       "aria-label": `Move ${move.number}: ${move.mark}, lost ${move.loss}` });
+    dot.append(svg("circle", { cx: x(index + 1), cy: y(move.south_after), r: 22, class: "hit" }),
+      svg("circle", { cx: x(index + 1), cy: y(move.south_after), r: 7, class: `mark ${move.mark}` }));
     dot.append(svg("title", {}, `move ${move.number}, ${geo.names[move.side]} pit ${move.pit_index + 1}: ` +
       `${move.mark}, lost ${move.loss}`));
     dot.addEventListener("click", () => step(move.number));
