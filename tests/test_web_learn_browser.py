@@ -213,6 +213,7 @@ def test_screenshots_of_the_puzzles_and_the_explorer(browser, server):
                     open_page(browser, f"{server}/puzzles?speed=off#id={shipped['id']}")
                     browser.find_element(By.ID, f"puzzle-pit-{slot}").click()
                     wait(browser, lambda d: text(d, "puzzle-said").startswith("Right"))
+                    time.sleep(2.5)             # the board's words fade
                 else:                       # twelve nodes into the search, side by side
                     open_page(browser, f"{server}/explorer#seeds=4&capture=standard&moves=3,6&depth=3")
                     wait(browser, lambda d: d.execute_script(
@@ -223,6 +224,7 @@ def test_screenshots_of_the_puzzles_and_the_explorer(browser, server):
                     if width > 800:         # tall enough for the trees below the position
                         browser.set_window_size(width, 1250)
                 time.sleep(0.3)
+                browser.execute_script("window.scrollTo(0, 0)")
                 screenshot(browser, folder / f"web-{page}-{name}.png", width, page)
     finally:
         browser.set_window_size(1280, 800)
