@@ -458,7 +458,6 @@ def test_the_hint_and_the_analysis_say_the_same_at_the_hints_depth(client, posit
     board = replay(position)
     expected = mancala.Engine(hash_mb=4).analyse(board, depth=HINT_DEPTH)
     assert hint["score"] == max(r.score for r in expected.values())
-    assert hint["moves"] == [{"pit_index": p, "score": r.score} for p, r in sorted(expected.items())]
     side = mancala.geometry.SIDE_NAMES[board.to_move if hint["score"] >= 0 else 1 - board.to_move]
     words = "even" if hint["score"] == 0 else f"{side} +{abs(hint['score'])}"
     assert hint["text"] == f"{words} (depth {HINT_DEPTH})"

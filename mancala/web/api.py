@@ -33,6 +33,7 @@ from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit
 from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
 from mancala.players import Player, canonical_spec, make_player
 from mancala.rating import level_elo as level_elo_of
+from mancala.scores import Score
 from mancala.specs import LEVELS as ENGINE_LEVELS
 from mancala.specs import PlayerSpec
 
@@ -64,17 +65,11 @@ def rated_levels() -> List[str]:
 
 def score_text(score: int, side: int, *, exact: bool, depth: Optional[int] = None,
                you: Optional[int] = None) -> str:
-    """A score in words that names its side and its kind (the wording of the library's
-    ``mancala.scores.Score.text``): ``score`` seeds from ``side``'s view, said for ``you``
-    (a side) when given, else for the side ahead: ``"South +8 (depth 14)"``,
+    """A score in words that names its side and its kind (:class:`mancala.scores.Score`,
+    the wording of every face): ``score`` seeds from ``side``'s view, said for ``you`` (a
+    side) when given, else for the side ahead: ``"South +8 (depth 14)"``,
     ``"-3 for you (exact)"``, ``"even (exact)"``."""
-    kind = "exact" if exact else f"depth {depth}" if depth else "searched"
-    if score == 0:
-        return f"even ({kind})"
-    if you is not None:
-        return f"{PovScore(score, side).pov(you):+d} for you ({kind})"
-    ahead = side if score > 0 else 1 - side
-    return f"{SIDE_NAMES[ahead]} +{abs(score)} ({kind})"
+    return Score(score, side, exact, None if exact else depth).text(you)
 
 
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...

@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from mancala import explain as _explain
 from mancala import puzzles as _puzzles
+from mancala.puzzles import teaching
 from mancala.board import Board
 from mancala.errors import HistoryError, RequestError, quote
-from mancala.geometry import PITS, PovScore, SIDE_NAMES
+from mancala.geometry import PovScore, SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
 from mancala.web.server import (Job, Refused, Server, Tab, endpoint, json_body, rating_json,
@@ -45,18 +46,12 @@ MAX_ATTEMPTS = 256              #: puzzle attempts kept open at once (the oldest
 WRONG_SOLVE_NODES = 2_000_000   #: a wrong move's value is solved within this budget, else not said
 ATTEMPT_CHARS = 32
 EXPLAIN_DEFAULT_DEPTH = 3
-LETTERS = "ABCDEFGHIJKL"
-THEME_NAMES: Dict[str, str] = {}        #: the puzzles' themes and their names (none yet)
-
-
-def themes_of(puzzle: Any) -> tuple:
-    """A puzzle's themes (none until the library names them)."""
-    return tuple(getattr(puzzle, "themes", ()))
 
 
 def theme_list() -> List[Dict[str, str]]:
-    """The themes a player may choose, for /api/info: ``[{"key", "name"}]``."""
-    return [{"key": key, "name": name} for key, name in THEME_NAMES.items()]
+    """The themes a player may choose (:mod:`mancala.puzzles.teaching`), for /api/info:
+    ``[{"key", "name"}]``."""
+    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES]
 
 #: the packaged files of these pages: URL path -> (file in static/, media type), as app.ASSETS
 ASSETS = {
@@ -78,35 +73,9 @@ def puzzle_rating(rating: Optional[Any], attempts: int) -> Optional[Dict[str, An
 
 def line_json(puzzle: _puzzles.Puzzle) -> List[Dict[str, Any]]:
     """The whole solution line: who moves, which pit index, and the move in words
-    ('South 4 (D), captures 2 seeds')."""
-    board = puzzle.position()
-    line = []
-    for pit in puzzle.solution:
-        record = board.push(pit)
-        line.append({"player": record.player, "pit_index": pit, "words": move_words(record)})
-    return line
-
-
-def move_words(record: Any) -> str:
-    """'South 4 (D), captures 2 seeds, extra turn': who moved, the pit, what it did."""
-    letter = LETTERS[record.player * PITS + record.pit]
-    effects = [f"captures {record.captured} seed{'' if record.captured == 1 else 's'}"
-               if record.captured else "", "extra turn" if record.extra_turn else "",
-               "the game is over" if record.game_over else ""]
-    return ", ".join([f"{SIDE_NAMES[record.player]} {record.pit + 1} ({letter})"]
-                     + [effect for effect in effects if effect])
-
-
-def goal_text(puzzle: _puzzles.Puzzle) -> str:
-    """What to find, in plain words, said to the solver."""
-    lead = puzzle.value
-    end = (f"you then end {lead} seed{'' if lead == 1 else 's'} ahead" if lead > 0 else
-           f"you still end {-lead} behind, the least you can" if lead < 0 else
-           "the game is then a draw")
-    steps = len(puzzle.solver_steps())
-    again = "" if steps == 1 else f" The line asks {steps} moves of you: find each."
-    return (f"Find the move that wins at least {_puzzles.MIN_GAP} more seeds than any other: "
-            f"with best play {end}.{again}")
+    (:func:`mancala.puzzles.teaching.move_words`: 'South 4 (D), captures 2 seeds')."""
+    return [{"player": record.player, "pit_index": record.pit, "words": teaching.move_words(record)}
+            for record in teaching.line_records(puzzle)]
 
 
 def sown(board: Board, pits: List[int]) -> List[Dict[str, Any]]:
@@ -181,29 +150,24 @@ class Puzzles:
         """GET /api/puzzle: a puzzle (that one, or one near the rating, of ``theme`` when
         given) and a new attempt at it."""
         shipped = _puzzles.load()
-        if theme is not None:
-            if theme not in THEME_NAMES:
-                raise RequestError(f"unknown theme {quote(theme)}; choose one of "
-                                   f"{', '.join(THEME_NAMES) or 'none yet'}")
-            shipped = [puzzle for puzzle in shipped if theme in themes_of(puzzle)]
         if puzzle_id is not None:
             puzzle = _puzzles.by_id(puzzle_id, shipped)
         else:
             rating = standing["rating"]
             puzzle = _puzzles.choose(shipped, rating.rating if rating else Rating().rating,
-                                     standing["tried"], self.rng)
+                                     standing["tried"], self.rng, theme=theme)
         key = secrets.token_hex(8)
-        attempt = self.attempts[key] = _puzzles.Attempt(puzzle)
+        attempt = self.attempts[key] = _puzzles.Attempt(puzzle, retry=True)
         while len(self.attempts) > MAX_ATTEMPTS:
             self.attempts.popitem(last=False)
         return {"attempt": key,
                 "puzzle": {"id": puzzle.id, "board": list(puzzle.board), "to_move": puzzle.to_move,
                            "to_move_name": SIDE_NAMES[puzzle.to_move], "capture": puzzle.capture,
                            "rating": puzzle.rating, "value": puzzle.value,
-                           "min_gap": _puzzles.MIN_GAP, "goal": goal_text(puzzle),
-                           "themes": list(themes_of(puzzle)),
+                           "min_gap": _puzzles.MIN_GAP, "goal": teaching.goal(puzzle),
+                           "themes": list(puzzle.themes),
                            "solver_moves": len(puzzle.solver_steps())},
-                "theme_names": dict(THEME_NAMES),
+                "theme_names": dict(teaching.THEME_NAMES),
                 "state": puzzle_state(attempt),
                 "rating": puzzle_rating(standing["rating"], standing["count"]),
                 "notices": standing["notices"]}
@@ -217,8 +181,12 @@ class Puzzles:
                                "restarted): GET /api/puzzle starts a new one")
         return attempt
 
-    def record(self, attempt: _puzzles.Attempt, solved: bool) -> Dict[str, Any]:
-        """Keep the attempt's result in the log (run in a thread): the rating before and after."""
+    def record(self, attempt: _puzzles.Attempt, solved: Optional[bool]) -> Dict[str, Any]:
+        """Keep the attempt's result in the log (run in a thread): the rating before and
+        after. ``solved`` is :meth:`mancala.puzzles.Attempt.take_result`'s (taken in the
+        event loop, so two requests cannot both take it): None, nothing (more) to count."""
+        if solved is None:
+            return {}
         log = self.log()
         answer: Dict[str, Any] = {"rating": None, "change": None}
         if log is not None:
@@ -265,17 +233,6 @@ def play_answer(attempt: _puzzles.Attempt, pit: int) -> Dict[str, Any]:
         return {"result": result, "moves": [], "tried": sown(before, [pit])[0]}
     moves = sown(before, [record.pit for record in attempt.board.move_stack[made:]])
     return {"result": result, "moves": moves, "state": puzzle_state(attempt)}
-
-
-def retried(attempt: _puzzles.Attempt) -> _puzzles.Attempt:
-    """A wrong move taken back: an attempt at the same puzzle at the same place in its line
-    (the right moves played again), for the solver to try again. The log counts a puzzle's
-    first result only, so the miss already kept is all the rating hears of it."""
-    again = _puzzles.Attempt(attempt.puzzle)
-    for pit in attempt.played[:-1]:         # every move but the wrong one was right
-        again.play(pit)
-    again.missed = True
-    return again
 
 
 def wrong_loss(board: Board, pit: int, value: int, endgame: Any) -> Optional[Dict[str, Any]]:
@@ -342,7 +299,7 @@ def routes(server: Server) -> list:
             if attempt.result is not None:
                 raise Refused(409, f"the attempt is over ({attempt.result}): "
                                    "GET /api/puzzle for another")
-            attempt.result = "given up"         # the rest of the line, played on the board
+            attempt.give_up()                   # the rest of the line, played on the board
             rest = list(puzzle.solution[len(attempt.board.move_stack):])
             reply: Dict[str, Any] = {"result": "given up", "moves": sown(attempt.board, rest)}
             for pit in rest:
@@ -352,19 +309,16 @@ def routes(server: Server) -> list:
             before = attempt.board.copy(stack=False)
             reply = play_answer(attempt, data["pit_index"])
             if reply["result"] == "wrong":      # taken back: the solver tries again
-                missed_before = getattr(attempt, "missed", False)
-                attempt = puzzles.attempts[data["attempt"]] = retried(attempt)
                 reply["state"] = puzzle_state(attempt)
                 reply["loss"] = await server.run(lambda: wrong_loss(
                     before, data["pit_index"], puzzle.value, server.endgame(puzzle.capture)))
-                if not missed_before:           # the first miss is the puzzle's result
-                    reply.update(await anyio.to_thread.run_sync(puzzles.record, attempt, False))
         reply["over"] = attempt.result is not None
-        reply["missed"] = getattr(attempt, "missed", False)
-        if attempt.result is not None:   # over: kept once (the result is set before any await)
+        reply["missed"] = attempt.missed
+        if reply["over"]:
             reply["solution"] = line_json(puzzle)
-            reply.update(await anyio.to_thread.run_sync(
-                puzzles.record, attempt, attempt.result == "solved"))
+        # the rating counts the attempt once: its first miss, giving up, or a clean solve
+        counted = attempt.take_result()
+        reply.update(await anyio.to_thread.run_sync(puzzles.record, attempt, counted))
         return reply
 
     @endpoint

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from mancala.analysis import AnalysisProgress
+from mancala.analysis import HINT_DEPTH
+from mancala.analysis import hint as suggest
 from mancala.errors import RequestError
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, SMALL_HASH_MB
@@ -33,7 +34,6 @@ from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Server, cross_site, endp
                                 read_body, replaced, tab_name)
 
 MAX_SOCKETS = 64                # analysis WebSockets open at once
-HINT_DEPTH = 14                 # a hint is the analysis at this depth: the same numbers
 
 HTML = "text/html; charset=utf-8"
 SCRIPT = "text/javascript; charset=utf-8"
@@ -67,21 +67,16 @@ def info() -> Dict[str, Any]:
 
 
 def hint(board: Any, endgame: Any) -> Dict[str, Any]:
-    """The best move of a position as the live analysis finds it at :data:`HINT_DEPTH`
-    (:meth:`mancala.Engine.analyse` on a fresh engine, whose depth's scores are the same
-    on any engine), or every move's perfect-play value where ``endgame`` covers the board."""
+    """The hint of every face (:func:`mancala.analysis.hint`: a search :data:`HINT_DEPTH`
+    moves deep on a fresh engine, whose move and score are the analysis's best at that
+    depth), read from ``endgame`` (exact) where that database covers the board."""
     from mancala.engine import Engine
-    perfect = endgame is not None and endgame.covers(board)
-    engine = Engine(hash_mb=SMALL_HASH_MB, endgame=endgame if perfect else None)
-    found = engine.analyse(board, exact=True) if perfect else engine.analyse(board, depth=HINT_DEPTH)
-    best = AnalysisProgress(HINT_DEPTH, None, found, 0, 0.0).best      # the analysis's choice
-    exact = all(result.exact for result in found.values())
-    depth = None if exact else HINT_DEPTH
-    return {"pit_index": best.move, "score": best.score, "exact": exact, "depth": depth,
-            "pv": list(best.pv),
-            "moves": [{"pit_index": pit, "score": result.score}
-                      for pit, result in sorted(found.items())],
-            "text": api.score_text(best.score, board.to_move, exact=exact, depth=depth)}
+    covered = endgame is not None and endgame.covers(board)
+    engine = Engine(hash_mb=SMALL_HASH_MB, endgame=endgame if covered else None)
+    found = suggest(engine, board, HINT_DEPTH)
+    score = found.score
+    return {"pit_index": found.pit, "score": score.seeds, "exact": score.exact,
+            "depth": score.depth, "text": score.text()}
 
 
 def routes(server: Server) -> list:
