@@ -293,12 +293,46 @@ def test_a_streamed_review_says_its_progress_then_the_same_review(client):
     progress = [line for line in lines if line["type"] == "progress"]
     assert [line["done"] for line in progress] == sorted({line["done"] for line in progress})
     assert progress[-1] == {"type": "progress", "done": len(GAME), "total": len(GAME)}
+    moves = [line for line in lines if line["type"] == "move"]
+    assert sorted(m["number"] for m in moves) == list(range(1, len(GAME) + 1))
+    assert moves[0]["number"] == len(GAME)           # the last move first: its solve is instant
+    assert lines.index(moves[0]) < lines.index(progress[-1])   # each move as soon as it is known
     last = lines[-1]
     assert last["type"] == "review"
+    assert sorted((m for m in moves), key=lambda m: m["number"]) == \
+        [dict(m, type="move") for m in last["moves"]]
     whole = review(client, POSITION).json()
     assert last["moves"] == whole["moves"] and last["summary"] == whole["summary"]
     third = last["moves"][2]
     assert (third["text_before"], third["text_after"]) == ("South +2 (exact)", "South +6 (exact)")
+
+
+def test_a_review_is_kept_with_its_game_and_opened_again_without_a_search(client, home, monkeypatch):
+    """Issue 34: the review took as long the second time. Named by its number in the
+    history, a game's review is kept with it; asked again, it comes back from the
+    file with no search made (the library's review is replaced by one that fails)."""
+    from mancala.history import History, record_game
+    kept, _ = record_game("human", "random", 1, "standard", GAME)
+    first = client.post("/api/review", json={"position": POSITION, "game": kept.id}).json()
+    assert first["kept"] is False
+    assert History(home / "history.sqlite3").reviews([kept.id])      # kept with the game
+    def no_search(*args, **kwargs):
+        raise AssertionError("a search was made")
+    monkeypatch.setattr(library_review, "review_game", no_search)
+    again = client.post("/api/review", json={"position": POSITION, "game": kept.id}).json()
+    assert again["kept"] is True and again["moves"] == first["moves"]
+    streamed = client.post("/api/review", json={"position": POSITION, "game": kept.id,
+                                                "stream": True}).text.splitlines()
+    assert json.loads(streamed[-1])["moves"] == first["moves"]
+
+
+def test_a_review_is_never_kept_with_another_game(client, home):
+    from mancala.history import History, record_game
+    kept, _ = record_game("human", "random", 1, "standard", GAME)
+    other = dict(POSITION, moves=GAME[:4])               # not that game's moves
+    assert client.post("/api/review", json={"position": other, "game": kept.id}).status_code == 200
+    assert History(home / "history.sqlite3").reviews([kept.id]) == {}
+    assert_refused(client.post("/api/review", json={"position": POSITION, "game": 0}), 400, "game")
 
 
 def test_a_streamed_review_says_an_error_in_one_line(client, monkeypatch):

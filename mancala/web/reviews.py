@@ -5,13 +5,15 @@ better move and its line (:mod:`mancala.review`'s work, carried).
 ``POST /api/review``        every move of a game reviewed (a worker thread)
 ==========================  ===============================================
 
-``{"position", "tab"?, "stream"?}``: the answer is one JSON object; with
+``{"position", "tab"?, "stream"?, "game"?}``: the answer is one JSON object; with
 ``"stream": true`` it is JSON lines as the work goes (``application/x-ndjson``):
-``{"type": "start", "total"}``, then ``{"type": "progress", "done", "total"}`` as
-moves are reviewed (and ``{"type": "move", ...}`` for each move as soon as the
-library hands it over), then ``{"type": "review", ...}`` (the whole answer), or
-``{"type": "error", "error"}``: the page shows the first marks while the rest is
-computed. The review runs in one of the server's search slots, giving it back
+``{"type": "start", "total"}``, then ``{"type": "move", ...}`` and ``{"type":
+"progress", "done", "total"}`` as each move is reviewed (the library's
+:func:`mancala.review.review_game` hands them over the last first: the endgame
+solves at once), then ``{"type": "review", ...}`` (the whole answer), or ``{"type":
+"error", "error"}``: the page shows the first marks while the rest is computed.
+``game`` names the game in the history: its review kept there is answered at once,
+with no search, and a review made is kept with it (:func:`mancala.review.kept_review`). The review runs in one of the server's search slots, giving it back
 between moves to searches waiting for one; a newer review from the same tab, or
 the client going away, stops it, and so does :data:`MAX_REVIEW_SECONDS`.
 """
@@ -24,7 +26,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from mancala import review as _review
 from mancala.errors import InputError, RequestError, SearchStoppedError
-from mancala.geometry import SIDE_KEYS, PovScore
+from mancala.geometry import SIDE_KEYS
+from mancala.limits import check_whole
 from mancala.web import api
 from mancala.web.server import Job, Refused, Server, endpoint, json_body, replaced, tab_name
 
@@ -33,10 +36,13 @@ MAX_REVIEW_MOVES = 400      # longer games are not reviewed here (the terminal's
 MAX_REVIEW_SECONDS = 180.0  # a review still running after this is stopped (503)
 
 
-def review_request(data: Any) -> Tuple[Dict[str, Any], str, bool, Any]:
-    """``{"position", "tab"?, "stream"?}``: (the game's position, the tab's name, streamed,
-    the board the game reached)."""
-    data = api.fields(data, "the request", {"position", "tab", "stream"}, {"position"})
+def review_request(data: Any) -> Tuple[Dict[str, Any], str, bool, Any, Optional[int]]:
+    """``{"position", "tab"?, "stream"?, "game"?}``: (the game's position, the tab's
+    name, streamed, the board the game reached, its id in the history or None)."""
+    data = api.fields(data, "the request", {"position", "tab", "stream", "game"}, {"position"})
+    game = data.get("game")
+    if game is not None:
+        game = check_whole(game, "game (its number in the history)", 1, 2 ** 62)
     tab = tab_name(data.get("tab", ""))
     stream = data.get("stream", False)
     if not isinstance(stream, bool):
@@ -50,30 +56,25 @@ def review_request(data: Any) -> Tuple[Dict[str, Any], str, bool, Any]:
     if len(spec["moves"]) > MAX_REVIEW_MOVES:
         raise RequestError(f"the game has {len(spec['moves']):,} moves; the web reviews at most "
                            f"{MAX_REVIEW_MOVES} (python -m mancala review has no limit)")
-    return spec, tab, stream, board
+    return spec, tab, stream, board, game
 
 
 def move_json(move: Any) -> Dict[str, Any]:
-    """A reviewed move as ``review --json`` prints it, with South's view of the score before
-    and after it (for the chart) and each score in words (for its mover)."""
-    entry = move.to_json()
-    before = entry.get("score_before", entry.get("value_before"))
-    after = entry.get("score_after", entry.get("value_after"))
-    entry["south_before"] = PovScore(before, move.side).south()
-    entry["south_after"] = PovScore(after, move.side).south()
-    entry["text_after"] = api.score_text(after, move.side, exact=move.exact, depth=move.depth)
-    entry["text_before"] = api.score_text(before, move.side, exact=move.exact, depth=move.depth)
-    return entry
+    """A reviewed move as ``review --json`` prints it (its scores from South's view
+    included, for the chart), with each score in words for its mover (``text_before``,
+    ``text_after``: :class:`mancala.scores.Score`'s)."""
+    return dict(move.to_json(), text_before=move.before.text(), text_after=move.after.text())
 
 
-def review_answer(review: _review.Review, seconds: float) -> Dict[str, Any]:
-    """The review: each move (:func:`move_json`) and each side's summary."""
+def review_answer(review: _review.Review, seconds: float, kept: bool = False) -> Dict[str, Any]:
+    """The review: each move (:func:`move_json`) and each side's summary; ``kept``: read
+    from the history, no search made."""
     return {"seeds": review.seeds, "capture": review.capture,
             "moves": [move_json(move) for move in review.moves],
             "summary": {key: review.summary(side) for side, key in enumerate(SIDE_KEYS)},
             "marks": [{"mark": name, "least": least} for name, least in _review.MARKS],
-            "nodes": _review.DEFAULT_NODES, "depth": _review.DEFAULT_DEPTH,
-            "seconds": round(seconds, 3)}
+            "nodes": review.nodes, "depth": review.depth, "seconds": round(seconds, 3),
+            "kept": kept}
 
 
 class Stopped(Exception):
@@ -107,6 +108,7 @@ class StoppableEngine:
 
 def routes(server: Server) -> list:
     """The review's route, on the app's server (its search slots and tabs)."""
+    import anyio
     from starlette.requests import Request
     from starlette.responses import StreamingResponse
     from starlette.routing import Route
@@ -127,8 +129,9 @@ def routes(server: Server) -> list:
                 tell({"type": "progress", "done": done, "total": total})
                 take_turns()            # a long review lets waiting searches run between moves
             try:
-                return _review.review_game(spec["seeds"], spec["capture"], spec["moves"],
-                                           StoppableEngine(engine, job), progress=progress)
+                return _review.review_game(
+                    spec["seeds"], spec["capture"], spec["moves"], StoppableEngine(engine, job),
+                    progress=progress, on_move=lambda move: tell(dict(move_json(move), type="move")))
             except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
                 return None
             finally:
@@ -143,17 +146,49 @@ def routes(server: Server) -> list:
             raise replaced()
         return review_answer(reviewed, time.monotonic() - started)
 
+    async def kept(spec: Dict[str, Any], game: Optional[int], review: Any = None) -> Any:
+        """The review kept with history game ``game`` (None: none fits), or, given
+        ``review``, that review kept with it when the game is this one."""
+        if game is None:
+            return None
+        from mancala.history import History, HistoryError
+
+        def work() -> Any:
+            try:
+                history = History()
+                if review is None:
+                    return _review.kept_review(history, game, spec["seeds"], spec["capture"],
+                                               spec["moves"])
+                record = next((g for g in history.games() if g.id == game), None)
+                if record is not None and (record.seeds, record.capture, list(record.pit_indices)) \
+                        == (spec["seeds"], spec["capture"], spec["moves"]):
+                    _review.keep_review(history, game, review)
+            except (HistoryError, RuntimeError):    # no history to read or write: reviewed anew
+                return None
+            return None
+        return await anyio.to_thread.run_sync(work)
+
     @endpoint
     async def review(request: Request) -> Any:
-        spec, key, stream, board = review_request(await json_body(request))
+        spec, key, stream, board, game = review_request(await json_body(request))
         server.unaided(board)
-        server.check_room()
         started = time.monotonic()
+        found = await kept(spec, game)
+        if found is not None:           # kept with the game: answered at once, no search
+            answer = review_answer(found, time.monotonic() - started, kept=True)
+            if not stream:
+                return answer
+            lines = [{"type": "start", "total": len(spec["moves"])}, dict(answer, type="review")]
+            return StreamingResponse(iter([json.dumps(line) + "\n" for line in lines]),
+                                     media_type="application/x-ndjson")
+        server.check_room()
         tab = "review\n" + key if key else ""
         if not stream:
             reviewed, job = await server.run_job(request, tab, reviewing(spec, lambda step: None),
                                                  in_turns=True, seconds=MAX_REVIEW_SECONDS)
-            return finished(reviewed, job, started)
+            answer = finished(reviewed, job, started)
+            await kept(spec, game, reviewed)
+            return answer
 
         loop = asyncio.get_running_loop()
         steps: "asyncio.Queue[Dict[str, Any]]" = asyncio.Queue()
@@ -177,7 +212,9 @@ def routes(server: Server) -> list:
                     if steps.empty():
                         break
                 try:
-                    answer = dict(finished(*task.result(), started), type="review")
+                    reviewed, job = task.result()
+                    answer = dict(finished(reviewed, job, started), type="review")
+                    await kept(spec, game, reviewed)
                 except (Refused, InputError) as exc:
                     answer = {"type": "error", "error": str(exc)}
                 yield json.dumps(answer) + "\n"

@@ -119,7 +119,7 @@ function gameRow(game) {
   const review = element("button", { type: "button", class: "review", text: "Review",
     "aria-label": `Review game ${game.id}` });
   review.addEventListener("click", () => askReview(`Game ${game.id}: ${game.words}`,
-    { seeds: game.seeds, capture: game.capture, moves: game.pit_indices }, game.human));
+    { seeds: game.seeds, capture: game.capture, moves: game.pit_indices }, game.human, game.id));
   const opponent = game.human === null
     ? `${playerName(game.players.south)} vs ${playerName(game.players.north)}`
     : `${playerName(game.players[geo.side_keys[1 - game.human]])} (you: ${geo.names[game.human]})`;
@@ -248,7 +248,7 @@ function reviewChart(answer) {
 
 // askReview: a review of a game from a start (seeds, capture, moves); human: the side of
 // the person who played it, if one did (the review speaks to them)
-async function askReview(title, position, human = null) {
+async function askReview(title, position, human = null, gameId = null) {
   buildRecords();
   const mine = ++reviewing;
   const section = $("records-review");
@@ -260,7 +260,7 @@ async function askReview(title, position, human = null) {
   const count = position.moves.length;
   const started = performance.now();
   let done = 0;
-  const status = () => `Reviewing ${plural(count, "move")}… ${done} done, ${Math.round((performance.now() - started) / 1000)} s ` +
+  const status = () => `Reviewing ${plural(count, "move")}… ${done} done (the last first), ${Math.round((performance.now() - started) / 1000)} s ` +
     "(each move's score exact where a solve finishes, else a search)";
   $("review-status").textContent = status();
   const ticker = setInterval(() => { if (mine === reviewing) $("review-status").textContent = status(); }, 500);
@@ -268,8 +268,13 @@ async function askReview(title, position, human = null) {
   reviewed = { title, position, human, answer: null, marks: {} };
   await showPosition(0, null);
   try {
+    const whole = await call("/api/validate", { position: { seeds: position.seeds, capture: position.capture, moves: position.moves } });
+    if (mine !== reviewing) return;
+    listMoves(whole.played.map((move, index) => ({ number: index + 1, side: move.player, pit_index: move.pit_index })));
+    const asked = { position: { seeds: position.seeds, capture: position.capture, moves: position.moves }, tab: TAB, stream: true };
+    if (gameId !== null) asked.game = gameId;        // its review kept with it: at once
     const response = await fetch("/api/review", { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ position: { seeds: position.seeds, capture: position.capture, moves: position.moves }, tab: TAB, stream: true }) });
+      body: JSON.stringify(asked) });
     if (!response.ok) {
       let message = `the server answered ${response.status}`;
       try { message = (await response.json()).error || message; } catch (error) { /* not JSON */ }
@@ -304,12 +309,33 @@ async function askReview(title, position, human = null) {
 function firstMark(move) {
   reviewed.marks[move.number] = move;
   const button = $(`review-move-${move.number}`);
-  if (button && move.mark) button.append(element("span", { class: `mark ${move.mark}`, text: SIGNS[move.mark] }));
+  if (button && move.mark && !button.querySelector(".mark")) {
+    button.append(element("span", { class: `mark ${move.mark}`, text: SIGNS[move.mark] }));
+    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}, ${move.mark}, lost ${move.loss}`);
+  }
+}
+
+// the moves, grouped by turn (one number a sowing), each a button to step to it
+function listMoves(moves) {
+  let item = null;
+  const list = $("review-moves");
+  list.replaceChildren();
+  moves.forEach((move, index) => {
+    if (!item || moves[index - 1].side !== move.side) {
+      item = element("li", { class: geo.side_keys[move.side] });
+      list.append(item);
+    }
+    const button = element("button", { type: "button", id: `review-move-${move.number}`,
+      "aria-label": `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}` },
+    `${move.number}. ${geo.names[move.side][0]} ${move.pit_index + 1}`);
+    button.addEventListener("click", () => step(move.number));
+    item.append(button);
+  });
 }
 
 function showReview(answer) {
   const exact = answer.moves.filter((m) => m.exact).length;
-  $("review-status").textContent = `${plural(answer.moves.length, "move")} reviewed in ${answer.seconds.toFixed(1)} s: ` +
+  $("review-status").textContent = `${plural(answer.moves.length, "move")} ${answer.kept ? "reviewed before (kept with the game)" : `reviewed in ${answer.seconds.toFixed(1)} s`}: ` +
     `${exact} exact (perfect play), ${answer.moves.length - exact} by a search ${answer.depth} moves deep. ` +
     "Each score names its side.";
   drawReview();
@@ -320,23 +346,8 @@ function showReview(answer) {
     return element("p", { class: key }, element("strong", { text: who }),
       `: ${plural(s.seeds_lost, "seed")} lost in ${plural(s.moves, "move")}: ${counts}.`);
   }));
-  let item = null;
-  const list = $("review-moves");
-  list.replaceChildren();
-  answer.moves.forEach((move, index) => {
-    const previous = answer.moves[index - 1];
-    if (!item || previous.side !== move.side) {
-      item = element("li", { class: geo.side_keys[move.side] });
-      list.append(item);
-    }
-    const button = element("button", { type: "button", id: `review-move-${move.number}`,
-      "aria-label": `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}` +
-        (move.mark ? `, ${move.mark}, lost ${move.loss}` : "") },
-    `${move.number}. ${geo.names[move.side][0]} ${move.pit_index + 1}`);
-    if (move.mark) button.append(element("span", { class: `mark ${move.mark}`, text: SIGNS[move.mark] }));
-    button.addEventListener("click", () => step(move.number));
-    item.append(button);
-  });
+  listMoves(answer.moves);
+  answer.moves.forEach(firstMark);
   const first = answer.moves.find((m) => m.mark);
   step(first ? first.number : 1, false);
 }
@@ -444,7 +455,7 @@ async function start() {
   document.addEventListener("kalah:review", (event) => {
     const link = document.querySelector('#views a[data-view="records"]');
     if (document.body.dataset.view !== "records") link.click();
-    askReview(event.detail.title, event.detail.position, event.detail.human);
+    askReview(event.detail.title, event.detail.position, event.detail.human, event.detail.gameId ?? null);
   });
   document.addEventListener("keydown", onKey);
   if (document.body.dataset.view === "records") showHistory();
