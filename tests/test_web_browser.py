@@ -381,7 +381,8 @@ def test_the_analysis_solves_an_endgame_in_words_that_name_the_side(browser, ser
     for pit, result in exact.items():
         lost = 4 - result.score
         shown_score = browser.find_element(By.CSS_SELECTOR, f"#analysis-{pit} .score").text
-        assert shown_score == f"{result.score:+d} · " + (f"loses {lost}" if lost else "perfect")
+        words = "even" if result.score == 0 else f"{'South' if result.score > 0 else 'North'} +{abs(result.score)}"
+        assert shown_score == f"{words} · " + (f"loses {lost}" if lost else "perfect")
     assert text(browser, "bar-text") == "South +4 (exact)"
 
 

@@ -139,7 +139,7 @@ class Analysis:
             if job.cancelled or (not perfect and step.depth < FIRST_DEPTH):
                 continue
             if not step.complete:
-                await self.send(api.move_update(step.depth, step.results[step.move]))
+                await self.send(api.move_update(step.depth, step.results[step.move], board.to_move))
                 continue
             last = step
             update = api.analysis_update(board, step)

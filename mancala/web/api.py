@@ -266,20 +266,21 @@ def analysis_request(data: Any) -> Tuple[Dict[str, Any], Board, int, float]:
     return spec, board, depth, float(seconds)
 
 
-def move_update(depth: int, result: SearchResult) -> Dict[str, Any]:
-    """One move's score at a depth, sent as soon as it is known."""
+def move_update(depth: int, result: SearchResult, side: int) -> Dict[str, Any]:
+    """One move's score at a depth (from ``side``'s view: the mover's), sent as soon as it
+    is known, with its words."""
     return {"type": "move", "depth": depth, "pit_index": result.move, "score": result.score,
-            "pv": list(result.pv), "exact": result.exact}
+            "pv": list(result.pv), "exact": result.exact,
+            "text": score_text(result.score, side, exact=result.exact, depth=depth)}
 
 
 def analysis_update(board: Board, step: AnalysisProgress) -> Dict[str, Any]:
     """One finished depth of a live analysis: every legal move's score (from the
     mover's view), the best line, speed, and whether every score is exact."""
-    moves = [move_update(step.depth, result) for _, result in sorted(step.results.items())]
+    moves = [move_update(step.depth, result, board.to_move)
+             for _, result in sorted(step.results.items())]
     for entry in moves:
         del entry["type"], entry["depth"]
-        entry["text"] = score_text(entry["score"], board.to_move, exact=entry["exact"],
-                                   depth=step.depth)
     best = step.best
     seconds = step.seconds
     return {"type": "depth", "depth": step.depth, "moves": moves, "best": best.move,

@@ -2,7 +2,7 @@
 // depth, from the server's WebSocket (/api/analyze). The words of each score ("South +8
 // (depth 14)") are the server's, the same the hint and the review use.
 
-import { $, element, signed } from "/client.js";
+import { $, element } from "/client.js";
 
 const ANALYSIS_SECONDS = 30;
 
@@ -64,12 +64,11 @@ export class Analysis {
     const view = this.view;
     if (message.type === "start") { this.analysed = JSON.stringify(message.position); return; }
     if (!view || !this.on || this.analysed !== JSON.stringify(view.position)) return;   // an older position's
-    const names = this.geo.names;
     if (message.type === "move") {
       const row = $(`analysis-${message.pit_index}`);
       if (!row) return;
       const cell = row.querySelector(".score");
-      cell.textContent = `${signed(message.score)}${message.exact ? " (exact)" : ""}`;
+      cell.textContent = message.text;
       cell.classList.remove("pending");
       row.querySelector(".line").textContent = message.pv.map(this.pitText).join(" ");
       row.dataset.depth = message.depth;
@@ -79,15 +78,15 @@ export class Analysis {
         if (!row) continue;
         row.classList.toggle("best", move.pit_index === message.best);
         const lost = message.score - move.score;
-        row.querySelector(".score").textContent = message.exact
-          ? `${signed(move.score)} · ${lost ? `loses ${lost}` : "perfect"}` : `${signed(move.score)}`;
+        const words = move.text.replace(/ \([^)]*\)$/, "");      // its side; the kind is said above
+        row.querySelector(".score").textContent = message.exact ? `${words} · ${lost ? `loses ${lost}` : "perfect"}` : words;
       }
       const rate = message.nps >= 1e6 ? `${(message.nps / 1e6).toFixed(1)} M` : `${Math.round(message.nps / 1e3)} k`;
       const what = message.endgame ? `Perfect play (endgame database, ${message.endgame} seeds)`
         : message.exact ? "Solved" : `Depth ${message.depth}`;
       $("analysis-status").textContent = `${what}: best pit ${this.pitText(message.best)}, ${message.text}` +
         (message.endgame ? "" : ` · ${rate} nodes/s · ${message.seconds.toFixed(1)} s`);
-      $("pv").textContent = `Best line: ${message.pv.map(this.pitText).join(" ")} (scores in the table: for ${names[view.to_move]}, the side to move)`;
+      $("pv").textContent = `Best line: ${message.pv.map(this.pitText).join(" ")}`;
       this.bar(message.score_south, message.exact, message.text);
     } else if (message.type === "thinking") {
       $("analysis-live").textContent = `Searching depth ${message.depth}: pit ${this.pitText(message.pit_index)} · ` +

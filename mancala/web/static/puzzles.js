@@ -126,7 +126,8 @@ async function answer(pit, giveUp = false) {
 
 function wrongText(reply, pit, solver) {
   const loss = reply.loss;
-  const worth = loss ? ` is worth ${signed(loss.value)}, ${plural(loss.lost, "seed")} less than ${signed(puzzle.data.value)}` : " does not keep the value";
+  const worth = loss ? ` is worth ${signed(loss.value)} for you (exact), ${plural(loss.lost, "seed")} less than the best move's ${signed(puzzle.data.value)}`
+    : " does not keep the value";
   const counted = reply.change !== null && reply.change !== undefined ? " This puzzle counts as missed; try again all the same." : " Try again.";
   return `Not the move: ${pitName(solver, pit)}${worth}.${counted}`;
 }
