@@ -68,7 +68,7 @@ export class Analysis {
       const row = $(`analysis-${message.pit_index}`);
       if (!row) return;
       const cell = row.querySelector(".score");
-      cell.textContent = message.text;
+      cell.textContent = message.text.replace(/ \([^)]*\)$/, "");     // its side; the kind is said above
       cell.classList.remove("pending");
       row.querySelector(".line").textContent = message.pv.map(this.pitText).join(" ");
       row.dataset.depth = message.depth;
