@@ -4,7 +4,10 @@ seeds in flight, the result card, the history and a review, a puzzle after a mis
 
 They go to ``tests/screenshots/`` (git-ignored); with ``MANCALA_DOCS_SCREENSHOTS=1``
 to ``docs/`` (docs/web.md shows them). Each is a picture of something (over 10 kB)
-and none scrolls sideways (tests/webtools.py's screenshot).
+and none scrolls sideways (tests/webtools.py's screenshot). The game's are taken in
+every run; the others (what they show is tested elsewhere) are ``slow``. All of them,
+into docs/: ``MANCALA_DOCS_SCREENSHOTS=1 python -m pytest -m browser -k screenshot
+tests/test_web_screenshots.py tests/test_web_learn_browser.py``.
 """
 import time
 
@@ -68,6 +71,7 @@ def test_screenshots_of_the_game(browser, server):
         browser.set_window_size(*SIZES["desktop"])
 
 
+@pytest.mark.slow
 def test_screenshot_of_the_result_card(browser, server):
     folder = screenshots_folder()
     fresh(browser, server, "/?speed=instant")
@@ -117,6 +121,7 @@ def a_history(home, count=9):
     return history.games()
 
 
+@pytest.mark.slow
 def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
     folder = screenshots_folder()
     me = tmp_path / "me"                 # a home folder: the page names the file from ~
@@ -149,6 +154,7 @@ def test_screenshots_of_the_history_and_the_review(browser, tmp_path):
             browser.set_window_size(*SIZES["desktop"])
 
 
+@pytest.mark.slow
 def test_screenshot_of_a_puzzle_after_a_miss(browser, server):
     folder = screenshots_folder()
     shipped = next(p for p in shipped_puzzles() if len(p["solution_indices"]) > 2)
