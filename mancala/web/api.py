@@ -46,8 +46,8 @@ COMPUTER_LEVELS = LEVELS[1:]
 
 
 #: each capture rule in a few words, for the new-game dialog and the editor
-CAPTURE_WORDS = {"standard": "standard: the last seed in your own empty pit takes the seeds facing it",
-                 "empty": "empty: as standard, and taken even when the pit facing it is empty",
+CAPTURE_WORDS = {"standard": "standard: captures the pit facing",
+                 "empty": "empty: captures, even facing an empty pit",
                  "none": "none: no captures"}
 
 
