@@ -38,9 +38,11 @@ search, its principal variation.
 
 **Speed.** :func:`review_moves` reviews the last move first: the last
 positions solve at once (few seeds are left), and what their solves put in
-the engine's table helps each earlier one. Once a position does not solve
-within the budget, the positions before it (more seeds still in play) are
-not tried: they are searched ``depth`` moves deep at once. It yields each
+the engine's table helps each earlier one (those with at most
+:data:`QUICK_SEEDS` seeds in the pits are solved by a small engine of their
+own, so the first moves come before an endgame database has opened). Once a
+position does not solve within the budget, the positions before it (more
+seeds still in play) are not tried: they are searched ``depth`` moves deep at once. It yields each
 move as soon as it is reviewed, so a face shows the first marks while the
 rest is computed. A review is plain data (:meth:`Review.to_json`,
 :meth:`Review.from_json`): :mod:`mancala.history` keeps it with its game, so
@@ -53,7 +55,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from mancala.board import Board
 from mancala.errors import IllegalMoveError, InputError, InvalidLimitError, quote
-from mancala.geometry import PovScore
+from mancala.geometry import PovScore, seeds_in_pits
 from mancala.limits import check_depth, check_nodes
 from mancala.scores import Score
 
@@ -63,6 +65,8 @@ DEFAULT_NODES = 2_000_000   #: a position's budget for solving its moves' childr
 DEFAULT_DEPTH = 14          #: the search depth where the solves do not finish (the hint's)
 LINE_PLIES = 8              #: the longest line shown for a better move
 REVIEW_HASH_MB = 64         #: the review's table: solves of a game's positions share it
+QUICK_SEEDS = 24            #: positions with this few seeds in the pits are solved without a database
+QUICK_HASH_MB = 8           #: ... by an engine of their own with this table
 FORMAT = 1                  #: the version of :meth:`Review.to_json`'s form
 
 Progress = Callable[[int, int], None]       # (moves reviewed, moves in all)
@@ -215,14 +219,19 @@ def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = N
     check_depth(depth)
     moves = list(moves)
     boards = positions(seeds, capture, moves)
+    quick = None
     if engine is None:
         from mancala.engine import Engine
         engine = Engine(hash_mb=REVIEW_HASH_MB)
+        # the last positions solve at once without a database: no wait for one to open
+        quick = Engine(hash_mb=QUICK_HASH_MB, endgame=None)
     solving = True
     for index in reversed(range(len(moves))):
-        values = solved_values(engine, boards[index], nodes=nodes) if solving else None
+        board = boards[index]
+        which = quick if quick is not None and seeds_in_pits(board.pits) <= QUICK_SEEDS else engine
+        values = solved_values(which, board, nodes=nodes) if solving else None
         solving = values is not None
-        yield _reviewed(engine, boards[index], moves[index], index + 1, values, nodes, depth)
+        yield _reviewed(which, board, moves[index], index + 1, values, nodes, depth)
 
 
 def review_game(seeds: int, capture: str, moves: Sequence[int], engine: Any = None,

@@ -375,7 +375,8 @@ def test_the_person_s_mistakes_become_puzzles_kept_with_the_review(home, monkeyp
     game = history.record("human", "ai:easy", 1, "standard", moves)
     text = review_here(monkeypatch, capsys, "--last")
     puzzles = mine.kept(history)
-    assert puzzles and f"of your mistakes made" in text and "puzzle --mine" in text
+    assert puzzles and f"{len(puzzles)} of your mistakes are now puzzles of your own: " \
+        "python -m mancala puzzle --mine" in text
     befores = positions(1, "standard", moves)
     checked = 0
     for puzzle in puzzles:
@@ -392,3 +393,20 @@ def test_the_person_s_mistakes_become_puzzles_kept_with_the_review(home, monkeyp
         assert [p for p in values if values[p] == best] == [puzzle.solution[0]]
         assert puzzle.value == best
     assert checked >= 2
+
+
+def test_a_review_on_a_terminal_shows_its_progress_then_the_moves(home):
+    pexpect = pytest.importorskip("pexpect")
+    moves = random_game(2, "standard", 11)
+    History(home / "history.sqlite3").record("human", "ai:easy", 2, "standard", moves)
+    env = dict(os.environ, MANCALA_HOME=str(home))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "review", "--last"], env=env,
+                          encoding="utf-8", timeout=120, dimensions=(40, 200))
+    child.expect(f"Reviewing {len(moves)} moves, the last first: move {len(moves)} done, "
+                 r"[0-9]+ marked so far")
+    child.expect(r"Reviewing .* move 1 done")
+    child.expect("South human vs North ai:easy")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

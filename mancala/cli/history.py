@@ -14,6 +14,7 @@ from typing import Callable, Optional
 from mancala import history as _history
 from mancala.cli import options
 from mancala.cli.format import local_time
+from mancala.cli.render import wrap
 from mancala.errors import MancalaError
 from mancala.game import can_be_rated
 from mancala.rating import Rating, level_is_provisional
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Games kept in {shown_path(history.path)}, oldest first"
           + (f" (the last {len(shown)} of {len(games)})" if len(shown) < len(games) else "") + ":")
     for game in shown:
-        print("  " + describe(game))
+        print(wrap("  " + describe(game)))
     return 0
 
 

@@ -141,8 +141,8 @@ def keep(history: _history.History, game: Game, review: _review.Review,
         return
     if puzzles and not args.json:
         count = len(puzzles)
-        print(wrap(f"{count} of your mistakes made {'a puzzle' if count == 1 else f'{count} puzzles'}: "
-                   "python -m mancala puzzle --mine"))
+        print(wrap(f"{count} of your mistakes {'is' if count == 1 else 'are'} now "
+                   f"puzzle{'' if count == 1 else 's'} of your own: python -m mancala puzzle --mine"))
 
 
 def show(game: Game, review: _review.Review, depth: int) -> None:
