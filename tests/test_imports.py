@@ -25,13 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 #: optional extra the imported module needs. None are needed today.
 EXTRAS: Dict[Tuple[str, str], str] = {}
 
-#: circles being untied on another branch (issue 35's web pages on web/server.py):
-#: (importer, imported) -> what unties it. Remove an entry once that is merged.
-PENDING: Dict[Tuple[str, str], str] = {
-    ("mancala.web.records", "mancala.web.app"): "endpoint, MAX_WAITING, RETRY_AFTER in web/server.py",
-    ("mancala.web.learn", "mancala.web.app"): "endpoint, MAX_WAITING, RETRY_AFTER in web/server.py",
-}
-
 #: the optional extras' top-level packages: ``import mancala`` loads none of them
 EXTRA_PACKAGES = ("starlette", "uvicorn", "websockets", "ray", "gymnasium", "pettingzoo",
                   "pyspiel", "numpy", "selenium")
@@ -145,7 +138,7 @@ def describe(circle: List[str], found: List[Arrow], root: Path) -> str:
 
 
 def test_no_import_closes_a_circle():
-    found = [arrow for arrow in arrows(ROOT, "mancala") if (arrow[0], arrow[1]) not in {**EXTRAS, **PENDING}]
+    found = [arrow for arrow in arrows(ROOT, "mancala") if (arrow[0], arrow[1]) not in EXTRAS]
     assert len(found) > 150     # the reader sees the package's imports
     loops = circles(found)
     assert not loops, "\n".join(describe(circle, found, ROOT) for circle in loops)
