@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from mancala.board import Board
+from mancala.engine import Engine
 from mancala.errors import IllegalMoveError, InputError, InvalidLimitError, quote
 from mancala.geometry import PovScore, seeds_in_pits
 from mancala.limits import check_depth, check_nodes
@@ -223,7 +224,6 @@ def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = N
     boards = positions(seeds, capture, moves)
     quick = None
     if engine is None:
-        from mancala.engine import Engine
         engine = Engine(hash_mb=hash_mb)
         # the last positions solve at once without a database: no wait for one to open
         quick = Engine(hash_mb=QUICK_HASH_MB, endgame=None)

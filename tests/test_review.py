@@ -16,6 +16,7 @@ import pytest
 
 from conftest import brute_force, depth_limited_values
 from mancala import _reference, storage
+from mancala import review as _review
 from mancala.errors import IllegalMoveError
 from mancala.history import History
 from mancala.review import LINE_PLIES, MARKS, mark, review_game
@@ -345,8 +346,7 @@ def test_a_review_of_the_history_is_kept_and_opening_it_again_does_no_search(hom
     game = history.record("human", "ai:easy", 2, "standard", random_game(2, "standard", 11))
     first = review_here(monkeypatch, capsys, "--last", "--json")
     assert set(history.reviews()) == {game.id}
-    import mancala.engine
-    monkeypatch.setattr(mancala.engine, "Engine", NoSearch)
+    monkeypatch.setattr(_review, "Engine", NoSearch)     # the review's engine
     assert review_here(monkeypatch, capsys, "--last", "--json") == first
     assert review_here(monkeypatch, capsys, "--game", str(game.id), "--json") == first
     text = review_here(monkeypatch, capsys, "--game", str(game.id))
@@ -362,8 +362,7 @@ def test_a_save_file_of_a_kept_game_opens_its_kept_review(home, tmp_path, monkey
     History(home / "history.sqlite3").record("human", "ai:easy", 2, "none", moves)
     path = save_game(tmp_path / "game.json", 2, "none", moves)
     first = review_here(monkeypatch, capsys, str(path), "--json")
-    import mancala.engine
-    monkeypatch.setattr(mancala.engine, "Engine", NoSearch)
+    monkeypatch.setattr(_review, "Engine", NoSearch)     # the review's engine
     assert review_here(monkeypatch, capsys, str(path), "--json") == first
 
 

@@ -27,6 +27,8 @@ from mancala.cli.entry import Command, legal_pits_text, parse_entry
 from mancala.cli.render import Style, move_text, render_board, want_color, wrap
 from mancala.engine import Engine
 from mancala.geometry import PovScore, SIDE_NAMES, store_slot
+from mancala.history import History
+from mancala.puzzles import mine
 from mancala.errors import CommandError, EntryError, HistoryError, MancalaError
 from mancala.puzzles.teaching import (THEME_NAMES, THEMES, after_line, end_words, goal,
                                       line_records)
@@ -95,8 +97,6 @@ def run(args: argparse.Namespace) -> int:
 
 def own_puzzles() -> list:
     """The puzzles kept with the reviews of your games; CommandError when there are none."""
-    from mancala.history import History
-    from mancala.puzzles import mine
     history = History()
     found = mine.kept(history)
     for notice in history.notices:

@@ -29,6 +29,7 @@ from mancala.cli.format import local_time
 from mancala.cli.render import move_text, wrap
 from mancala.errors import CommandError, HistoryError
 from mancala.geometry import SIDE_NAMES
+from mancala.puzzles import mine
 from mancala.untrusted import printable
 
 HUMAN = _history.HUMAN
@@ -130,7 +131,6 @@ def keep(history: _history.History, game: Game, review: _review.Review,
          args: argparse.Namespace) -> None:
     """Keep the review with its game, and the person's mistakes made puzzles; a
     history that cannot be written is one line on stderr (the review was shown)."""
-    from mancala.puzzles import mine
     puzzles = []
     if game.you is not None:
         puzzles = mine.from_review(review, game.you, nodes=args.nodes, game=game.kept)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, List, Optional, Sequence
 
+from mancala.engine import Engine
 from mancala.errors import InputError
 from mancala.puzzles.finding import SOLVE_NODES, find, unique_best
 from mancala.puzzles.shipped import Puzzle
@@ -34,7 +35,6 @@ def from_review(review: Review, side: int, engine: Any = None, *,
                 or unique_best(dict(move.scores)) is None:
             continue
         if engine is None:
-            from mancala.engine import Engine
             engine = Engine(hash_mb=32)
         puzzle = find(board, engine, nodes=nodes)
         if puzzle is not None:

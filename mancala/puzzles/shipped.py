@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import IllegalMoveError, InputError, quote
+from mancala.puzzles import teaching
 
 DATA_FILE = "puzzles.jsonl.xz"  #: the shipped puzzles, in mancala/data: JSON lines, xz-compressed
 
@@ -55,8 +56,7 @@ class Puzzle:
     def themes(self) -> Tuple[str, ...]:
         """What it teaches: 'capture', 'extra-turn', 'starving', 'endgame'
         (:func:`mancala.puzzles.teaching.themes`)."""
-        from mancala.puzzles.teaching import themes
-        return themes(self)
+        return teaching.themes(self)
 
     def to_json(self) -> Dict[str, Any]:
         """The puzzle as the data file and ``puzzle --export`` hold it (``source`` only
@@ -171,9 +171,8 @@ def choose(puzzles: Sequence[Puzzle], player: float, tried: Iterable[str],
     tried), of ``theme`` when one is given (:data:`mancala.puzzles.teaching.THEMES`).
     InputError if there is none to choose from, or the theme is unknown."""
     if theme is not None:
-        from mancala.puzzles.teaching import THEMES
-        if theme not in THEMES:
-            raise InputError(f"unknown theme {quote(theme)}; choose one of {', '.join(THEMES)}")
+        if theme not in teaching.THEMES:
+            raise InputError(f"unknown theme {quote(theme)}; choose one of {', '.join(teaching.THEMES)}")
         puzzles = [puzzle for puzzle in puzzles if theme in puzzle.themes]
     if not puzzles:
         raise InputError("there are no puzzles to choose from")

@@ -9,6 +9,7 @@ import asyncio
 import time
 from typing import Any, Callable, Dict, List, Optional
 
+from mancala.engine import Engine
 from mancala.errors import InputError, RequestError, quote
 from mancala.limits import SMALL_HASH_MB
 from mancala.web import api
@@ -91,8 +92,6 @@ class Analysis:
                       seconds: float) -> None:
         """The analysis of one position: ``Engine.analyse`` deepening (or, where an endgame
         database covers the board, solving every move from it), its steps sent as they come."""
-        from mancala.engine import Engine
-
         await self.send({"type": "start", "position": spec, "legal_moves": list(board.legal_moves),
                          "to_move": board.to_move})
         if board.is_game_over():

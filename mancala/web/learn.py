@@ -32,6 +32,7 @@ from mancala import explain as _explain
 from mancala import puzzles as _puzzles
 from mancala.puzzles import teaching
 from mancala.board import Board
+from mancala.engine import Engine
 from mancala.errors import HistoryError, RequestError, quote
 from mancala.geometry import PovScore, SIDE_NAMES
 from mancala.rating import Rating
@@ -238,7 +239,6 @@ def play_answer(attempt: _puzzles.Attempt, pit: int) -> Dict[str, Any]:
 def wrong_loss(board: Board, pit: int, value: int, endgame: Any) -> Optional[Dict[str, Any]]:
     """What a wrong move is worth to the solver (solved within :data:`WRONG_SOLVE_NODES`)
     and the seeds it loses against the line's value; None when the solve does not finish."""
-    from mancala.engine import Engine
     child = board.copy(stack=False)
     child.push(pit)
     solved = Engine(hash_mb=16, endgame=endgame).solve(child, nodes=WRONG_SOLVE_NODES)

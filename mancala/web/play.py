@@ -26,10 +26,12 @@ from typing import Any, Dict
 from mancala._version import __version__
 from mancala.analysis import HINT_DEPTH
 from mancala.analysis import hint as suggest
+from mancala.engine import Engine
 from mancala.errors import RequestError
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, SMALL_HASH_MB
 from mancala.web import api
+from mancala.web.analysis import Analysis
 from mancala.web.learn import theme_list
 from mancala.web.server import (MAX_BODY, MAX_SEARCHES, Server, cross_site, endpoint, json_body,
                                 read_body, replaced, tab_name)
@@ -70,7 +72,6 @@ def hint(board: Any, endgame: Any) -> Dict[str, Any]:
     """The hint of every face (:func:`mancala.analysis.hint`: a search :data:`HINT_DEPTH`
     moves deep on a fresh engine, whose move and score are the analysis's best at that
     depth), read from ``endgame`` (exact) where that database covers the board."""
-    from mancala.engine import Engine
     covered = endgame is not None and endgame.covers(board)
     engine = Engine(hash_mb=SMALL_HASH_MB, endgame=endgame if covered else None)
     found = suggest(engine, board, HINT_DEPTH)
@@ -85,8 +86,6 @@ def routes(server: Server) -> list:
     from starlette.responses import Response
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocket
-
-    from mancala.web.analysis import Analysis
 
     @endpoint
     async def info_route(request: Request) -> Dict[str, Any]:

@@ -25,7 +25,9 @@ import time
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from mancala import review as _review
-from mancala.errors import InputError, RequestError, SearchStoppedError
+from mancala.engine import Engine
+from mancala.errors import HistoryError, InputError, RequestError, SearchStoppedError
+from mancala.history import History
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole
 from mancala.web import api
@@ -113,8 +115,6 @@ def routes(server: Server) -> list:
     from starlette.responses import StreamingResponse
     from starlette.routing import Route
 
-    from mancala.engine import Engine
-
     def reviewing(spec: Dict[str, Any], tell: Callable[[Dict[str, Any]], None],
                   holder: Optional[Dict[str, Job]] = None):
         """The work of one review in a job: ``tell`` hears each step as it comes; the job
@@ -151,7 +151,6 @@ def routes(server: Server) -> list:
         ``review``, that review kept with it when the game is this one."""
         if game is None:
             return None
-        from mancala.history import History, HistoryError
 
         def work() -> Any:
             try:

@@ -26,6 +26,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
+from mancala import endgame
 from mancala.errors import InputError, RequestError, quote
 from mancala.limits import parse_whole
 from mancala.untrusted import read_json
@@ -329,7 +330,6 @@ class Server:
     def endgame(self, capture: str):
         """The endgame database cached for a capture rule (None if none is), looked
         for once per rule and shared by every analysis (it is only read)."""
-        from mancala import endgame
         with self._endgame_lock:
             if capture not in self._endgames:
                 self._endgames[capture] = endgame.find(capture)
