@@ -291,17 +291,8 @@ static void egdb_finish(uint8_t *out, uint64_t from, uint64_t to)
  * shorter) hashes on its own, so parts of a level built apart can be summed up
  * without reading each other's bytes; a level's checksum folds its chunks'
  * hashes in order. Both catch accidents; forged files are caught by
- * egdb_verify_level. Four lanes of 64-bit words keep the multiplier busy. */
-static inline uint64_t egdb_fmix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
+ * egdb_verify_level. Four lanes of 64-bit words keep the multiplier busy; kalah.h's
+ * kalah_mix folds them. */
 static uint64_t egdb_chunk_hash(const int8_t *values, uint64_t size)
 {
     const uint64_t prime = 0x100000001b3ULL;
@@ -315,15 +306,15 @@ static uint64_t egdb_chunk_hash(const int8_t *values, uint64_t size)
         }
     for (k = 0; i < size; i++, k = (k + 1) & 3)     /* the tail, a byte at a time */
         lane[k] = (lane[k] ^ (uint8_t)values[i]) * prime;
-    return egdb_fmix(lane[0] ^ egdb_fmix(lane[1] ^ egdb_fmix(lane[2] ^ egdb_fmix(lane[3]))));
+    return kalah_mix(lane[0] ^ kalah_mix(lane[1] ^ kalah_mix(lane[2] ^ kalah_mix(lane[3]))));
 }
 
 /* The checksum of level n from its chunks' hashes, in order. */
 static uint64_t egdb_level_checksum(int n, const uint64_t *chunks, uint64_t n_chunks)
 {
-    uint64_t h = egdb_fmix(0x6b616c6168ULL ^ (uint64_t)n), i;     /* "kalah" */
+    uint64_t h = kalah_mix(0x6b616c6168ULL ^ (uint64_t)n), i;     /* "kalah" */
     for (i = 0; i < n_chunks; i++)
-        h = egdb_fmix(h ^ chunks[i]) + i;
+        h = kalah_mix(h ^ chunks[i]) + i;
     return h;
 }
 

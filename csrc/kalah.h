@@ -10,11 +10,13 @@
  * cycles through the 13 slots 0..12. A move that hands the turn over rotates
  * the board by seven slots, so the new mover is at the bottom again.
  *
- * Everything here is plain C over an int[14]: no allocation, nothing that can fail.
+ * Everything here is plain C over an int[14] (and one 64-bit mixer): no allocation,
+ * nothing that can fail.
  */
 #ifndef MANCALA_KALAH_H
 #define MANCALA_KALAH_H
 
+#include <stdint.h>
 #include <string.h>
 
 enum {
@@ -40,6 +42,20 @@ KALAH_STATIC_ASSERT(KALAH_SLOTS == 14 && KALAH_HALF * 2 == KALAH_SLOTS, "two hal
 
 /* Capture rules, in the order of mancala.CAPTURE_RULES. */
 enum { CAPTURE_STANDARD = 0, CAPTURE_EMPTY = 1, CAPTURE_NONE = 2 };
+
+/* The one 64-bit mixer: the table's keys (tt.h) and the endgame files' checksums
+ * (egdb.h) both fold through it. MurmurHash3's finaliser (fmix64): each input bit
+ * flips about half of the output's. Changing it moves every table entry (the bench
+ * signature) and every level file's checksum. */
+static inline uint64_t kalah_mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
 
 /* Bits of what kalah_play returns. */
 enum { PLAY_EXTRA_TURN = 1, PLAY_GAME_OVER = 2 };

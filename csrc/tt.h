@@ -118,16 +118,6 @@ static inline void tt_clear(tt_table *t)
         memset(t->buckets, 0, (size_t)t->n_buckets * sizeof(tt_bucket));
 }
 
-static inline uint64_t tt_mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
 /* Pits hold at most KALAH_MAX_SEEDS < 256 seeds, so each fits a byte. */
 static inline uint64_t tt_key(const int *b)
 {
@@ -135,7 +125,7 @@ static inline uint64_t tt_key(const int *b)
                 | (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40;
     uint64_t hi = (uint64_t)b[7] | (uint64_t)b[8] << 8 | (uint64_t)b[9] << 16
                 | (uint64_t)b[10] << 24 | (uint64_t)b[11] << 32 | (uint64_t)b[12] << 40;
-    return tt_mix(lo ^ tt_mix(hi + 0x9e3779b97f4a7c15ULL));
+    return kalah_mix(lo ^ kalah_mix(hi + 0x9e3779b97f4a7c15ULL));
 }
 
 static inline tt_bucket *tt_bucket_of(const tt_table *t, uint64_t key)
