@@ -51,9 +51,17 @@ MAX_TEMPERATURE = 100.0         # a level's softmax, in seeds: far past uniform 
 MAX_THREADS = _core.MAX_THREADS
 MAX_ENDGAME_SEEDS = 36          # solve --endgame: C(48, 12) bytes, about 70 GB on disk (space is checked)
 
-DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
 PLAY_EVALUATION = "learned"     # play mode's (Engine's timed searches by default) and the protocol's
-SMALL_HASH_MB = 16              # the players' and the hint's engines
+
+# Table sizes (MB): every engine a face makes takes one of these (a default above
+# half of what the machine can give is halved first: default_table_mb).
+DEFAULT_HASH_MB = 64            # Engine() and the commands' --hash-mb
+SMALL_HASH_MB = 16              # the players', the hint's, the analysis's and the puzzles' engines
+PERFECT_HASH_MB = 256           # ai:perfect's: its solves fill a table
+REVIEW_HASH_MB = 64             # a review's: the solves of a game's positions share it
+QUICK_HASH_MB = 8               # ... and the one solving its last positions without a database
+MINE_HASH_MB = 32               # finding puzzles among the mistakes of reviewed games
+WEB_TABLES_MB = 1024            # the web server's players' tables together (idle ones go first)
 MAX_HASH_MB = _core.MAX_HASH_MB # the core's ceiling (its table size in bytes fits 64 bits)
 
 # The solve command's table: a fresh 1 GB table costs a second of page zeroing
@@ -254,7 +262,8 @@ __all__ = [
     "MIN_SEEDS", "MAX_SEEDS_PER_PIT", "DEFAULT_SEEDS", "MAX_DEPTH", "DEFAULT_DEPTH",
     "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS",
     "MAX_ENDGAME_SEEDS",
-    "DEFAULT_HASH_MB", "SMALL_HASH_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
+    "DEFAULT_HASH_MB", "SMALL_HASH_MB", "PERFECT_HASH_MB", "REVIEW_HASH_MB", "QUICK_HASH_MB",
+    "MINE_HASH_MB", "WEB_TABLES_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
     "parse_whole", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
     "check_endgame_seeds",
     "check_seconds", "check_move_seconds", "check_temperature", "check_level_elo", "MAX_TEMPERATURE",

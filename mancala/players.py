@@ -47,7 +47,7 @@ from mancala.engine import Engine
 from mancala.errors import GameError, PlayerSpecError
 from mancala.external import EngineProcess
 from mancala.levels import Level, levels_by_spec, mixture, pick
-from mancala.limits import SMALL_HASH_MB, default_table_mb
+from mancala.limits import PERFECT_HASH_MB, SMALL_HASH_MB, default_table_mb
 from mancala.specs import EXTERNAL_TIME, PlayerSpec, canonical_spec, program_in  # noqa: F401  (their home is specs)
 
 
@@ -57,7 +57,6 @@ LEVEL_SKILLS = {"easy": (2, 1.0), "medium": (8, 0.0)}
 HARD_TIME = 1.0
 PERFECT_SOLVE_TIME = 3.0
 PERFECT_FALLBACK_TIME = 1.0
-PERFECT_HASH_MB = 256
 PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
 
 

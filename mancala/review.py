@@ -57,7 +57,7 @@ from mancala.board import Board
 from mancala.engine import Engine
 from mancala.errors import IllegalMoveError, InputError, InvalidLimitError, quote
 from mancala.geometry import PovScore, seeds_in_pits
-from mancala.limits import check_depth, check_nodes
+from mancala.limits import QUICK_HASH_MB, REVIEW_HASH_MB, check_depth, check_nodes
 from mancala.scores import Score
 
 #: the least seeds lost for each mark, strongest last
@@ -65,9 +65,8 @@ MARKS: Tuple[Tuple[str, int], ...] = (("inaccuracy", 1), ("mistake", 3), ("blund
 DEFAULT_NODES = 2_000_000   #: a position's budget for solving its moves' children exactly
 DEFAULT_DEPTH = 14          #: the search depth where the solves do not finish (the hint's)
 LINE_PLIES = 8              #: the longest line shown for a better move
-REVIEW_HASH_MB = 64         #: the review's table: solves of a game's positions share it
 QUICK_SEEDS = 24            #: positions with this few seeds in the pits are solved without a database
-QUICK_HASH_MB = 8           #: ... by an engine of their own with this table
+                            #: (by an engine of their own: limits.QUICK_HASH_MB; the review's: REVIEW_HASH_MB)
 FORMAT = 1                  #: the version of :meth:`Review.to_json`'s form
 
 Progress = Callable[[int, int], None]       # (moves reviewed, moves in all)

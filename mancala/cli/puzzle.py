@@ -30,6 +30,7 @@ from mancala.geometry import PovScore, SIDE_NAMES, store_slot
 from mancala.history import History
 from mancala.puzzles import mine
 from mancala.errors import CommandError, EntryError, HistoryError, MancalaError
+from mancala.limits import SMALL_HASH_MB
 from mancala.puzzles.teaching import (THEME_NAMES, THEMES, after_line, end_words, goal,
                                       line_records)
 from mancala.rating import Rating
@@ -162,7 +163,7 @@ class Session:
         self.output = lambda text: output(wrap(text))
         self.theme = theme
         self.log: Optional[_puzzles.PuzzleLog] = _puzzles.PuzzleLog()
-        self.engine = Engine(hash_mb=16)
+        self.engine = Engine(hash_mb=SMALL_HASH_MB)
         self.rating = Rating()
         self.tried = set()
         try:

@@ -29,6 +29,7 @@ from mancala.cli.format import local_time
 from mancala.cli.render import move_text, wrap
 from mancala.errors import CommandError, HistoryError
 from mancala.geometry import SIDE_NAMES
+from mancala.limits import REVIEW_HASH_MB
 from mancala.puzzles import mine
 from mancala.untrusted import printable
 
@@ -64,8 +65,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"each position's budget for exact solves (default {_review.DEFAULT_NODES:,})")
     p.add_argument("--depth", type=options.depth, default=_review.DEFAULT_DEPTH, metavar="D",
                    help=f"search depth where the solves do not finish (default {_review.DEFAULT_DEPTH})")
-    p.add_argument("--hash-mb", type=options.megabytes, default=float(_review.REVIEW_HASH_MB),
-                   metavar="MB", help=f"transposition table size (default {_review.REVIEW_HASH_MB})")
+    p.add_argument("--hash-mb", type=options.megabytes, default=float(REVIEW_HASH_MB),
+                   metavar="MB", help=f"transposition table size (default {REVIEW_HASH_MB})")
     p.add_argument("--json", action="store_true", help="print the moves as one JSON list")
     p.set_defaults(run=run)
 

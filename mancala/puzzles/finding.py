@@ -10,6 +10,7 @@ from typing import Dict, List, Optional, Tuple
 
 from mancala.board import Board
 from mancala.engine import Engine
+from mancala.limits import SMALL_HASH_MB
 from mancala.puzzles.shipped import Puzzle, puzzle_id
 from mancala.review import solved_values
 
@@ -73,7 +74,7 @@ def find(board: Board, engine: Engine, *, nodes: int = SOLVE_NODES,
             for reply in replies:
                 line.append(reply)
                 position.push(reply)
-    searcher = searcher if searcher is not None else Engine(hash_mb=16, endgame=None)
+    searcher = searcher if searcher is not None else Engine(hash_mb=SMALL_HASH_MB, endgame=None)
     depth = max(find_depth(searcher, step, move) for step, move in steps)
     return Puzzle(puzzle_id(start.pits, solver, start.capture), tuple(start.pits), solver,
                   start.capture, tuple(line), rating(depth, len(steps), min(gaps),

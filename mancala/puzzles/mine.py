@@ -15,6 +15,7 @@ from typing import Any, List, Optional, Sequence
 
 from mancala.engine import Engine
 from mancala.errors import InputError
+from mancala.limits import MINE_HASH_MB
 from mancala.puzzles.finding import SOLVE_NODES, find, unique_best
 from mancala.puzzles.shipped import Puzzle
 from mancala.review import Review, positions
@@ -35,7 +36,7 @@ def from_review(review: Review, side: int, engine: Any = None, *,
                 or unique_best(dict(move.scores)) is None:
             continue
         if engine is None:
-            engine = Engine(hash_mb=32)
+            engine = Engine(hash_mb=MINE_HASH_MB)
         puzzle = find(board, engine, nodes=nodes)
         if puzzle is not None:
             where = f"move {move.number}" if game is None else f"game {game}, move {move.number}"

@@ -34,6 +34,7 @@ from mancala.puzzles import teaching
 from mancala.board import Board
 from mancala.engine import Engine
 from mancala.errors import HistoryError, RequestError, quote
+from mancala.limits import SMALL_HASH_MB
 from mancala.geometry import PovScore, SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
@@ -241,7 +242,7 @@ def wrong_loss(board: Board, pit: int, value: int, endgame: Any) -> Optional[Dic
     and the seeds it loses against the line's value; None when the solve does not finish."""
     child = board.copy(stack=False)
     child.push(pit)
-    solved = Engine(hash_mb=16, endgame=endgame).solve(child, nodes=WRONG_SOLVE_NODES)
+    solved = Engine(hash_mb=SMALL_HASH_MB, endgame=endgame).solve(child, nodes=WRONG_SOLVE_NODES)
     if not solved.exact:
         return None
     worth = PovScore(solved.score, child.to_move).pov(board.to_move)

@@ -29,7 +29,7 @@ from mancala.engine import Engine
 from mancala.errors import HistoryError, InputError, RequestError, SearchStoppedError
 from mancala.history import History
 from mancala.geometry import SIDE_KEYS
-from mancala.limits import check_whole
+from mancala.limits import REVIEW_HASH_MB, check_whole
 from mancala.web import api
 from mancala.web.server import Job, Refused, Server, endpoint, json_body, replaced, tab_name
 
@@ -122,7 +122,7 @@ def routes(server: Server) -> list:
         def work(job: Job, take_turns: Callable[[], None]) -> Optional[_review.Review]:
             if holder is not None:
                 holder["job"] = job
-            engine = job.engine = Engine(hash_mb=_review.REVIEW_HASH_MB)
+            engine = job.engine = Engine(hash_mb=REVIEW_HASH_MB)
             engine.endgame = server.endgame(spec["capture"]) or "auto"     # one database, shared
 
             def progress(done: int, total: int) -> None:

@@ -4,7 +4,7 @@ one policy every endpoint answers under (:func:`endpoint`).
 
 :class:`Server` keeps at most :data:`MAX_SEARCHES` searches running at once
 (the core releases the GIL: a 2-core machine stays responsive), each tab's
-players within :data:`MAX_TABS` tabs and :data:`MAX_TABLE_MB` of tables, and the
+players within :data:`MAX_TABS` tabs and :data:`mancala.limits.WEB_TABLES_MB` of tables, and the
 endgame databases every analysis shares. The pages' modules (:mod:`mancala.web.play`,
 :mod:`mancala.web.games`, :mod:`mancala.web.records`, :mod:`mancala.web.learn`) route
 requests to it, each through :func:`endpoint`; :mod:`mancala.web.analysis` runs the
@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from mancala import endgame
 from mancala.errors import InputError, RequestError, quote
-from mancala.limits import parse_whole
+from mancala.limits import WEB_TABLES_MB, parse_whole
 from mancala.untrusted import read_json
 from mancala.web import api
 
@@ -43,8 +43,7 @@ except ImportError:     # the web extra is not installed: mancala.web.app says s
 
 MAX_BODY = 64 * 1024            # bytes of a request body or WebSocket message
 MAX_SEARCHES = 2                # engine searches running at once, across all clients
-MAX_TABS = 16                   # tabs whose computer players are kept...
-MAX_TABLE_MB = 1024             # ...while their tables total at most this (idle ones go first)
+MAX_TABS = 16                   # tabs whose computer players are kept (their tables: limits.WEB_TABLES_MB)
 IDLE_SECONDS = 600.0            # a player unused this long is dropped, its table freed
 DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
 MAX_WAITING = 4                 # searches waiting for a slot past the running ones; past it: 503
@@ -338,7 +337,7 @@ class Server:
     def player(self, key: str, level: Any, busy: set):
         """The computer player of a tab at a level (RequestError for a level that is
         not one), kept for the tab's next move within the server's bounds: at most
-        MAX_TABS tabs' players, tables of MAX_TABLE_MB in all, none idle past
+        MAX_TABS tabs' players, tables of WEB_TABLES_MB in all, none idle past
         IDLE_SECONDS (the least recently used go first; never one in ``busy``,
         searching now). The players share the server's endgame databases."""
         player = api.computer(level)            # checks level (any JSON value) before any lookup
@@ -359,7 +358,7 @@ class Server:
         total = sum(entry[1] for entry in self.players.values())
         for name, entry in list(self.players.items())[:-1]:      # the newest stays
             idle = now - entry[2] > IDLE_SECONDS
-            if (idle or len(tabs) > MAX_TABS or total > MAX_TABLE_MB) and id(entry[0]) not in busy:
+            if (idle or len(tabs) > MAX_TABS or total > WEB_TABLES_MB) and id(entry[0]) not in busy:
                 del self.players[name]
                 total -= entry[1]
                 if not any(key == name[0] for key, _ in self.players):
