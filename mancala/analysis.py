@@ -26,7 +26,7 @@ from mancala.errors import GameError
 from mancala.geometry import PovScore
 from mancala.limits import MAX_DEPTH
 from mancala.scores import Score
-from mancala.search import SearchLimit, SearchResult
+from mancala.search_values import SearchLimit, SearchResult
 
 HINT_DEPTH = 14        #: a hint's depth: a few milliseconds from any position
 

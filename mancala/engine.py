@@ -1,5 +1,5 @@
 """Engine: the Python face of the compiled search (what it is asked and answers,
-SearchLimit, SearchResult and SearchProgress, are :mod:`mancala.search`'s)."""
+SearchLimit, SearchResult and SearchProgress, are :mod:`mancala.search_values`'s)."""
 from __future__ import annotations
 
 import functools
@@ -17,7 +17,7 @@ from mancala.board import Board, capture_code
 from mancala.endgame.choice import DatabaseChoice
 from mancala.errors import InvalidLimitError, InvalidRuleError, quote
 from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, PLAY_EVALUATION, check_hash_mb, check_threads
-from mancala.search import SearchLimit, SearchProgress, SearchResult
+from mancala.search_values import SearchLimit, SearchProgress, SearchResult
 from mancala.solving import SOLVE_GUESS_DEPTH  # noqa: F401  (mancala.cluster.solve reads it here)
 
 # A timed search stops at its time limit (the core polls the clock), keeping

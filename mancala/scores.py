@@ -66,7 +66,7 @@ class Score:
 
     @classmethod
     def of(cls, result: Any, side: int) -> "Score":
-        """The score of a search's answer (a :class:`mancala.search.SearchResult`,
+        """The score of a search's answer (a :class:`mancala.search_values.SearchResult`,
         a :class:`mancala.players.MoveInfo`: anything with ``score``, ``exact``
         and ``depth``) whose mover is ``side``."""
         exact = bool(result.exact)

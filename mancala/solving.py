@@ -19,7 +19,7 @@ from mancala._core import MAX_SEEDS, Searcher
 from mancala._threads import Workers
 from mancala.board import Board
 from mancala.errors import InvalidLimitError, SearchStoppedError, quote
-from mancala.search import SearchLimit, SearchResult
+from mancala.search_values import SearchLimit, SearchResult
 
 SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
 
