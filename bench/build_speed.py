@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from mancala.cli.options import add_capture
+
 
 def build(python, seeds, capture, threads, folder):
     """Seconds of one `endgame build` run (the whole process) into a fresh folder."""
@@ -53,7 +55,7 @@ def main(argv):
     parser.add_argument("new")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--capture", default="standard", choices=["standard", "empty", "none"])
+    add_capture(parser)     # the rules of the install running this script
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--folder", default=None, help="where the cache folders go (default: a temporary one)")
     parser.add_argument("--keep", action="store_true", help="leave the last round's folders")

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from mancala import book
+from mancala.cli.options import add_capture
 from mancala.endgame import files
 
 BOOK = book.load()
@@ -78,7 +79,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("cache")
     parser.add_argument("--sizes", default="16,18,20,22,24,26,28,30")
-    parser.add_argument("--capture", default="standard", choices=["standard", "empty", "none"])
+    add_capture(parser)
     parser.add_argument("--solve-seeds", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--typed", type=int, default=None, metavar="SEEDS",

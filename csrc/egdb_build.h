@@ -59,8 +59,8 @@ typedef struct {
 enum {
     EGDB_MOVE_LOWER,        /* the child is in a level below (or the game ends: base points at a zero) */
     EGDB_MOVE_SAME,         /* the child is in this level: rotated, opponent's row unchanged */
-    EGDB_MOVE_CATCH,        /* the last seed lands in an empty own pit: a capture, or SAME if its facing pit is empty */
-    EGDB_MOVE_LAP_CATCH,    /* sown round the board, the last seed lands in an empty own pit: a capture */
+    EGDB_MOVE_CATCH,        /* the last seed lands in an empty own pit: a capture, or SAME if the rule takes nothing */
+    EGDB_MOVE_LAP_CATCH,    /* sown round the board, the last seed lands in an empty own pit: a capture, or LOWER */
     EGDB_MOVE_LAPS          /* 13 seeds or more: played on the board (egdb_move_value) */
 };
 
@@ -161,7 +161,7 @@ static int egdb_row_moves(egdb_move *moves, const egdb_builder *w, const uint8_t
             m->stride = egdb_row_count(a);
             m->v = EGDB_VAR_SELF;
             m->neg = -1;
-            if (w->capture != CAPTURE_NONE && pits[last] == 0) {
+            if (pits[last] == 0) {      /* a capture if the rule takes it (egdb_pass_value) */
                 m->kind = EGDB_MOVE_CATCH;
                 m->facing = (int8_t)(KALAH_PITS - 1 - last);
                 sown[last] = 0;
@@ -201,15 +201,14 @@ static int egdb_row_moves(egdb_move *moves, const egdb_builder *w, const uint8_t
         for (i = 0; i <= q; i++)
             sown[i]++;
         left = a - (KALAH_HALF);
-        if (w->capture != CAPTURE_NONE && pits[q] == 0) {
+        egdb_move_lower(m, w, n - 1, b + KALAH_PITS, egdb_row_rank8(sown, left),
+                        egdb_row_count(left), EGDB_VAR_SOWN + KALAH_PITS);
+        if (pits[q] == 0) {             /* a capture if the rule takes it, else the child above */
             m->kind = EGDB_MOVE_LAP_CATCH;
             m->facing = (int8_t)(KALAH_PITS - 1 - q);
             sown[q] = 0;
             m->rest = (int8_t)(left - 1);
             m->rest_rank = egdb_row_rank8(sown, left - 1);
-        } else {
-            egdb_move_lower(m, w, n - 1, b + KALAH_PITS, egdb_row_rank8(sown, left),
-                            egdb_row_count(left), EGDB_VAR_SOWN + KALAH_PITS);
         }
     }
     return count;
@@ -252,29 +251,32 @@ static inline int egdb_pass_value(const egdb_builder *w, const egdb_row *x, cons
     const egdb_move *m = moves;
     for (k = 0; k < count; k++, m++) {
         switch (m->kind) {
+        case EGDB_MOVE_LAP_CATCH:
+            seeds = opp->pits[m->facing] + 1;
+            if (kalah_captures(w->capture, seeds)) {
+                value = egdb_capture_value(w, m, seeds + 1, opp, EGDB_VAR_ROUND + m->facing,
+                                           opp->total + KALAH_PITS - seeds);
+                break;
+            }
+            /* fall through: nothing is captured, the child is in the level below */
         case EGDB_MOVE_LOWER:
             value = (int8_t)m->base[(uint64_t)opp->var[m->v] * m->stride];
             value = m->add + ((value ^ m->neg) - m->neg);
             break;
         case EGDB_MOVE_CATCH:
             seeds = opp->pits[m->facing];
-            if (seeds || w->capture == CAPTURE_EMPTY) {
+            if (kalah_captures(w->capture, seeds)) {
                 value = egdb_capture_value(w, m, seeds + 1, opp, EGDB_VAR_TAKEN + m->facing,
                                            opp->total - seeds);
                 break;
             }
-            /* fall through: the facing pit is empty, nothing is captured */
+            /* fall through: the rule takes nothing (standard: the facing pit is empty) */
         case EGDB_MOVE_SAME:
             byte = __atomic_load_n(&m->base[(uint64_t)opp->var[EGDB_VAR_SELF] * m->stride],
                                    __ATOMIC_RELAXED);
             if (!byte)
                 return EGDB_UNKNOWN;
             value = -(int8_t)(byte ^ 0x80u);
-            break;
-        case EGDB_MOVE_LAP_CATCH:
-            seeds = opp->pits[m->facing] + 1;
-            value = egdb_capture_value(w, m, seeds + 1, opp, EGDB_VAR_ROUND + m->facing,
-                                       opp->total + KALAH_PITS - seeds);
             break;
         default: {      /* EGDB_MOVE_LAPS */
             int pos[KALAH_SLOTS];

@@ -40,8 +40,25 @@ enum {
 KALAH_STATIC_ASSERT(KALAH_PITS == 6, "kalah_row_sum, tt_key and the core's arrays are written for six pits");
 KALAH_STATIC_ASSERT(KALAH_SLOTS == 14 && KALAH_HALF * 2 == KALAH_SLOTS, "two halves of pits and a store");
 
-/* Capture rules, in the order of mancala.CAPTURE_RULES. */
-enum { CAPTURE_STANDARD = 0, CAPTURE_EMPTY = 1, CAPTURE_NONE = 2 };
+/* The capture rules: a rule is its number here, its name (mancala.CAPTURE_RULES,
+ * in this order) and kalah_captures. A rule is added here, in the twin
+ * (mancala/_reference.py), in mancala.board.CAPTURE_WORDS and on docs/rules.md;
+ * every range check reads CAPTURE_RULE_COUNT. */
+enum { CAPTURE_STANDARD, CAPTURE_EMPTY, CAPTURE_NONE, CAPTURE_RULE_COUNT };
+
+static inline const char *kalah_capture_name(int capture)
+{
+    static const char *const names[CAPTURE_RULE_COUNT] = {"standard", "empty", "none"};
+    return names[capture];
+}
+
+/* Whether a move whose last seed lands in an empty pit of the mover's (one
+ * that held no seed before this one: after a lap, the pit it started from)
+ * captures, the pit facing it then holding `facing` seeds. */
+static inline int kalah_captures(int capture, int facing)
+{
+    return capture == CAPTURE_EMPTY || (capture == CAPTURE_STANDARD && facing > 0);
+}
 
 /* The one 64-bit mixer: the table's keys (tt.h) and the endgame files' checksums
  * (egdb.h) both fold through it. MurmurHash3's finaliser (fmix64): each input bit
@@ -99,11 +116,11 @@ static inline __attribute__((always_inline)) int kalah_play(int *b, int pit, int
     *captured = 0;
     if (last == KALAH_STORE) {
         flags = PLAY_EXTRA_TURN;
-    } else if (last < KALAH_PITS && b[last] == 1 && capture != CAPTURE_NONE) {
+    } else if (last < KALAH_PITS && b[last] == 1) {
         /* b[last] == 1: the pit was empty before its one seed of this move
            (with exactly 13 seeds that is the starting pit). */
         int facing = KALAH_CYCLE - 1 - last;
-        if (b[facing] || capture == CAPTURE_EMPTY) {
+        if (kalah_captures(capture, b[facing])) {
             *captured = b[facing] + 1;
             b[KALAH_STORE] += *captured;
             b[facing] = 0;

@@ -48,7 +48,7 @@ from mancala._threads import Workers
 
 from mancala.errors import IllegalMoveError, InvalidBoardError, InvalidLimitError, InvalidRuleError, quote
 
-CAPTURE_RULES = ("standard", "empty", "none")
+CAPTURE_RULES = tuple(kalah_capture_name(rule).decode() for rule in range(CAPTURE_RULE_COUNT))   # csrc/kalah.h's
 EVALUATIONS = ("store", "positional", "learned")
 
 cdef enum:

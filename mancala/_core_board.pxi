@@ -76,7 +76,7 @@ cdef class BoardBase:
 
     @property
     def capture(self):
-        """The capture rule: 'standard', 'empty' or 'none'."""
+        """The capture rule: one of :data:`mancala.CAPTURE_RULES`."""
         return CAPTURE_RULES[self._capture]
 
     @property

@@ -31,9 +31,9 @@ cdef inline void side_counts(const int *own, const int *other, int capture, int 
         if n == KALAH_PITS - i or n == KALAH_PITS - i + KALAH_SLOTS - 1:
             extra += 1
         last = i + n
-        if n < KALAH_SLOTS - 1 and last < KALAH_PITS and own[last] == 0 and capture != CAPTURE_NONE:
+        if n < KALAH_SLOTS - 1 and last < KALAH_PITS and own[last] == 0:
             facing = other[KALAH_PITS - 1 - last]
-            if (facing > 0 or capture == CAPTURE_EMPTY) and facing + 1 > best_capture:
+            if kalah_captures(capture, facing) and facing + 1 > best_capture:
                 best_capture = facing + 1
     out[0] = extra
     out[1] = best_capture

@@ -11,9 +11,7 @@ cdef extern from "kalah.h" nogil:
         KALAH_HALF          # one player's pits and store: 7
         KALAH_MAX_SEEDS     # 144 = 12 pits x 12 seeds
     enum:
-        CAPTURE_STANDARD
-        CAPTURE_EMPTY
-        CAPTURE_NONE
+        CAPTURE_RULE_COUNT  # the capture rules are 0..CAPTURE_RULE_COUNT - 1
     enum:
         PLAY_EXTRA_TURN
         PLAY_GAME_OVER
@@ -21,4 +19,6 @@ cdef extern from "kalah.h" nogil:
         KALAH_CYCLE         # slots a sowing visits: 13
     int kalah_row_sum(const int *row)
     void kalah_rotate(int *b)
+    const char *kalah_capture_name(int capture)
+    int kalah_captures(int capture, int facing)
     int kalah_play(int *b, int pit, int capture, int *captured)

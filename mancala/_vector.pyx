@@ -148,8 +148,8 @@ def best_pit(slots, int depth, int capture):
     cdef int b[KALAH_SLOTS]
     cdef int i, pit = -1, value
     if len(slots) != KALAH_SLOTS or not all(0 <= s <= KALAH_MAX_SEEDS for s in slots) \
-            or not 1 <= depth <= MAX_OPPONENT_DEPTH or not 0 <= capture <= CAPTURE_NONE:
-        raise ValueError("best_pit: 14 slots of 0..144 seeds, depth 1..8, capture 0..2")
+            or not 1 <= depth <= MAX_OPPONENT_DEPTH or not 0 <= capture < CAPTURE_RULE_COUNT:
+        raise ValueError(f"best_pit: 14 slots of 0..144 seeds, depth 1..8, capture 0..{CAPTURE_RULE_COUNT - 1}")
     for i in range(KALAH_SLOTS):
         b[i] = slots[i]
     if sum(slots[:KALAH_PITS]) == 0 or sum(slots[KALAH_OPP_PIT:KALAH_OPP_STORE]) == 0:
@@ -182,7 +182,7 @@ cdef class VectorCore:
 
     def __cinit__(self, int n, int seeds, int capture, int opponent, int depth, int reward):
         # mancala.vector checks every argument; these guard only the memory
-        if not 1 <= n <= MAX_BOARDS or not 1 <= seeds <= 12 or not 0 <= capture <= CAPTURE_NONE \
+        if not 1 <= n <= MAX_BOARDS or not 1 <= seeds <= 12 or not 0 <= capture < CAPTURE_RULE_COUNT \
                 or not 0 <= opponent <= OPPONENT_AI or not 0 <= depth <= MAX_OPPONENT_DEPTH \
                 or not 0 <= reward <= REWARD_MARGIN:
             raise ValueError("VectorCore: argument out of range")

@@ -1,13 +1,22 @@
 """Board: the Python face of a Kalah position, in the style of python-chess."""
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Sequence
+from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
 from mancala.errors import InvalidBoardError, InvalidRuleError, quote
 from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SOUTH, PovScore, pit_slots, side_seeds,
                               store_slot)
 from mancala.limits import DEFAULT_SEEDS, check_seeds
+
+#: each capture rule in a few words, by name, in the order of :data:`CAPTURE_RULES`
+#: (the rules are csrc/kalah.h's; docs/rules.md says each in full): the terminal's
+#: menu and ``--capture`` help, the web app's ``/api/info`` and the bench scripts say them from here
+CAPTURE_WORDS: Dict[str, str] = {
+    "standard": "captures the pit facing",
+    "empty": "captures, even facing an empty pit",
+    "none": "no captures",
+}
 
 
 class MoveRecord(NamedTuple):
@@ -175,4 +184,5 @@ def _rebuild(cls: type, pits: List[int], to_move: int, capture: str) -> Board:
     return cls(pits, to_move, capture=capture)
 
 
-__all__ = ["Board", "MoveRecord", "Outcome", "capture_code", "start_slots", "MAX_SEEDS"]
+__all__ = ["Board", "MoveRecord", "Outcome", "capture_code", "start_slots", "MAX_SEEDS", "CAPTURE_RULES",
+           "CAPTURE_WORDS"]

@@ -8,7 +8,7 @@ One position a line, four fields separated by spaces::
 - SLOTS: the 14 slots in the index order of the rules, comma-separated
   (South pits 0..5, South store 6, North pits 7..12, North store 13);
 - SIDE: the side to move, ``south`` or ``north`` (or ``0`` / ``1``);
-- CAPTURE: ``standard``, ``empty`` or ``none``.
+- CAPTURE: a name of ``mancala.CAPTURE_RULES``.
 
 Blank lines and lines starting with ``#`` are skipped. A line that does not
 describe a legal, unfinished position is refused with a one-line

@@ -101,7 +101,7 @@ class VectorEnv:
     """n Kalah games stepped at once in C (see the module docstring for the arrays).
 
     ``n`` boards (1..1,048,576), ``seeds`` per pit (1..12), ``capture``
-    ("standard", "empty", "none"), ``opponent`` (None: self-play; "random";
+    (a name of :data:`mancala.CAPTURE_RULES`), ``opponent`` (None: self-play; "random";
     "ai:depth=K", alpha-beta K moves deep, K 1..8), ``reward`` ("win" or
     "margin"), ``seed`` (0..2**63-1; None: a random one) for the opponent's
     and :meth:`sample_actions`' random streams, one pair per board;

@@ -59,7 +59,7 @@ def sample_positions(count, seed, max_seeds=6):
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        capture = rng.randrange(3)
+        capture = rng.randrange(len(mancala.CAPTURE_RULES))
         slots, to_move = ([rng.randint(1, max_seeds)] * 6 + [0]) * 2, 0
         for _ in range(rng.randint(0, 30)):
             if _reference.is_game_over(slots):

@@ -584,3 +584,30 @@ def test_random_games_of_the_core_agree_with_the_twin(seeds, capture):
                 assert (core.evaluate(board, to_move, capture, evaluation)
                         == twin.evaluate(board, to_move, capture, evaluation))
             assert result == sow(twin, board, to_move, pit, capture)
+
+
+# -- the rule facts' one table -------------------------------------------------------------
+
+def test_every_home_of_a_rule_fact_names_the_same_rules():
+    """csrc/kalah.h's names (the core's), the twin's and mancala.board.CAPTURE_WORDS,
+    in one order; each rule's words one line; the command line's --capture help says
+    them all (the web app's /api/info: tests/test_web_api.py)."""
+    from mancala import _core, _reference
+    from mancala.board import CAPTURE_WORDS
+    from mancala.cli.options import rules_help
+    assert _core.CAPTURE_RULES == tuple(_reference.CAPTURE_RULES) == tuple(CAPTURE_WORDS)
+    for name, words in CAPTURE_WORDS.items():
+        assert words and "\n" not in words and len(words) <= 60, name
+        assert f"{name}: {words}" in " ".join(rules_help().split())
+
+
+def test_the_compiled_core_takes_every_rule_and_refuses_the_next():
+    """The core's range checks read the rule count (kalah.h's CAPTURE_RULE_COUNT), so
+    they take a rule added there: the vectorized env's search takes every rule's code
+    and refuses the one past the last."""
+    from mancala import CAPTURE_RULES, _vector
+    slots = [1, 0, 2, 0, 0, 3, 10, 2, 5, 4, 0, 6, 2, 12]        # docs/rules.md's capture
+    for code in range(len(CAPTURE_RULES)):
+        assert _vector.best_pit(slots, 1, code)[0] in range(6)
+    with pytest.raises(ValueError, match=f"capture 0..{len(CAPTURE_RULES) - 1}"):
+        _vector.best_pit(slots, 1, len(CAPTURE_RULES))

@@ -63,7 +63,14 @@ def test_the_page_has_its_examples():
     """A parser that found nothing would pass every test below."""
     assert len(EXAMPLES) >= 20
     rules = {param.values[2] for param in EXAMPLES}
-    assert rules == {"standard", "empty", "none"}
+    assert rules == set(mancala.CAPTURE_RULES)          # a worked example for every rule
+
+
+def test_the_page_says_every_capture_rule():
+    text = RULES_PAGE.read_text(encoding="utf-8")
+    captures = text[text.index("## Captures"):]
+    captures = captures[:captures.index("\n## ", 1)]
+    assert re.findall(r"^- \*\*`([a-z-]+)`\*\*", captures, re.M) == list(mancala.CAPTURE_RULES)
 
 
 def expected(after_slots, tail):

@@ -21,6 +21,7 @@ from conftest import assert_refused  # noqa: E402
 
 import mancala  # noqa: E402
 from mancala import _reference, storage  # noqa: E402
+from mancala.board import CAPTURE_WORDS  # noqa: E402
 from mancala.players import canonical_spec  # noqa: E402
 from mancala.web import app as web  # noqa: E402
 
@@ -91,7 +92,9 @@ def test_a_wrong_method_is_a_one_line_405(client):
 def test_info_lists_the_levels_and_limits(client):
     info = client.get("/api/info").json()
     assert info["levels"] == ["human", "random", "ai:easy", "ai:medium", "ai:hard", "ai:perfect"]
-    assert info["capture_rules"] == ["standard", "empty", "none"]
+    # the page names the rules and says them from here (the library's table)
+    assert info["capture_rules"] == list(mancala.CAPTURE_RULES)
+    assert info["capture_words"] == {name: f"{name}: {words}" for name, words in CAPTURE_WORDS.items()}
     assert info["seeds"] == [1, 12] and info["max_body"] == 64 * 1024
     assert info["default_seeds"] == 4
     assert info["level_names"]["ai:hard"] == "Computer: hard" and list(info["level_names"]) == info["levels"]

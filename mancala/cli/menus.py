@@ -12,7 +12,7 @@ import os
 from typing import Callable, List, Optional, Tuple
 
 from mancala import autosaves, storage
-from mancala.board import CAPTURE_RULES
+from mancala.board import CAPTURE_WORDS
 from mancala.cli import options
 from mancala.errors import quote
 from mancala.game import can_be_rated
@@ -22,11 +22,6 @@ from mancala.players import EnginePlayer, canonical_spec, level_elo, program_in
 from mancala.specs import LEVELS, VALID_SPECS
 from mancala.untrusted import printable
 
-CAPTURE_HELP = {
-    "standard": "last seed in an empty pit of yours takes it and the seeds opposite",
-    "empty": "as standard, even when the opposite pit is empty",
-    "none": "no captures",
-}
 RATED_HELP = ("rated: no hints, takebacks or scores while it lasts; it counts for your rating",
               "casual: hints and takebacks allowed; kept in your history, not rated")
 
@@ -157,7 +152,7 @@ def menu(term, found: autosaves.Scan
         rated = ask_rated(term, south, north)
         seeds = ask_seeds(term)
         capture = choose(term, "Capture rule:", [
-            (f"{name:<10}{CAPTURE_HELP[name]}", name) for name in CAPTURE_RULES])
+            (f"{name:<10}{words}", name) for name, words in CAPTURE_WORDS.items()])
         return storage.SavedGame(seeds, capture, south, north, [], rated=rated), None
 
 
@@ -186,5 +181,4 @@ def ask_again(term) -> bool:
         term.out(f"{quote(answer)}: type y or n.")
 
 
-__all__ = ["choose", "ask_player", "ask_seeds", "ask_rated", "menu", "ask_again", "levels_help",
-           "CAPTURE_HELP"]
+__all__ = ["choose", "ask_player", "ask_seeds", "ask_rated", "menu", "ask_again", "levels_help"]

@@ -14,7 +14,7 @@ from typing import Callable, Optional, TextIO, TypeVar
 
 from mancala import limits
 from mancala.arena import check_player
-from mancala.board import CAPTURE_RULES
+from mancala.board import CAPTURE_RULES, CAPTURE_WORDS
 from mancala.errors import InputError
 from mancala.specs import PlayerSpec
 
@@ -100,9 +100,14 @@ def arena_player(text: str):
 
 
 def add_capture(p: argparse.ArgumentParser, default: Optional[str] = "standard") -> None:
-    """--capture: one of the rule names."""
+    """--capture: one of the rule names, each said in its few words."""
     p.add_argument("--capture", choices=CAPTURE_RULES, default=default,
-                   help="capture rule (default standard)")
+                   help=f"capture rule (default standard): {rules_help()}")
+
+
+def rules_help() -> str:
+    """The capture rules in --help's words: 'standard: captures the pit facing; ...'."""
+    return "; ".join(f"{name}: {words}" for name, words in CAPTURE_WORDS.items())
 
 
 def is_terminal(stream: TextIO) -> bool:

@@ -8,7 +8,7 @@ this module registers the game with pyspiel::
     game = pyspiel.load_game("python_kalah(seeds=5,capture=empty)")
 
 - Parameters: ``seeds`` (per pit, 1..12, default 4) and ``capture``
-  (``standard``, ``empty``, ``none``), the rules of mancala.Board.
+  (a name of ``mancala.CAPTURE_RULES``), the rules of mancala.Board.
 - Actions 0..5: a pit of the player to move, from its left (as everywhere in
   mancala). An extra turn leaves ``current_player()`` unchanged.
 - Returns at the end: +1/0/-1 (zero-sum).

@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from mancala import storage
 from mancala.board import CAPTURE_RULES, Board, MoveRecord, capture_code
+from mancala.board import CAPTURE_WORDS as RULE_WORDS
 from mancala.analysis import AnalysisProgress
 from mancala.engine import SearchResult
 from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
@@ -45,10 +46,9 @@ LEVELS = tuple(LEVEL_NAMES)
 COMPUTER_LEVELS = LEVELS[1:]
 
 
-#: each capture rule in a few words, for the new-game dialog and the editor
-CAPTURE_WORDS = {"standard": "standard: captures the pit facing",
-                 "empty": "empty: captures, even facing an empty pit",
-                 "none": "none: no captures"}
+#: each capture rule named and in a few words (mancala.board.CAPTURE_WORDS), for the
+#: new-game dialog and the editor
+CAPTURE_WORDS = {name: f"{name}: {words}" for name, words in RULE_WORDS.items()}
 
 
 def level_elo() -> Dict[str, float]:
