@@ -338,8 +338,8 @@ def test_a_missing_command_module_is_an_error_not_a_missing_command():
     (lambda: mancala._core.egdb_size(37), errors.InvalidLimitError, "covers 0 to 36 seeds, not 37"),
     (lambda: mancala._core.perft(start_slots(4), 0, -1, 0), errors.InvalidLimitError,
      "depth is a whole number from 0 to 254, not -1"),
-    (lambda: mancala._core.perft(start_slots(4), 0, 1, 3), errors.InvalidRuleError,
-     "capture is an index into"),
+    (lambda: mancala._core.perft(start_slots(4), 0, 1, len(mancala.CAPTURE_RULES)), errors.InvalidRuleError,
+     "capture is an index into"),       # one past the last rule
 ], ids=["table", "threads", "database", "depth", "rule"])
 def test_the_core_refuses_with_project_errors_stating_the_range(refuse, error, text):
     with pytest.raises(error) as info:
