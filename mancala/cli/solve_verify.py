@@ -51,7 +51,7 @@ def run(args: argparse.Namespace, engine_for) -> int:
     """solve --verify-journal; engine_for(args, capture): the engine a solve would use."""
     from pathlib import Path
 
-    from mancala.cluster.journal import FORMATS_READ, read_records
+    from mancala.cluster.journal import FORMATS_READ, shown, read_records
     from mancala.cluster.verify import verify_journal
     from mancala.geometry import seeds_in_pits
     from mancala.limits import solve_table_mb
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, engine_for) -> int:
     path = Path(args.verify_journal)
     records = read_records(path, None, FORMATS_READ)     # refused in one line before any search
     if records is None:
-        raise CommandError(f"no journal at {quote(str(path))} (or it is empty)")
+        raise CommandError(f"no journal at {shown(path)} (or it is empty)")
     board = records.board
     if args.hash_mb is None:
         reach = endgame.cached_seeds(board.capture) if args.endgame is None else args.endgame

@@ -121,7 +121,7 @@ def parse(data: bytes, name: str, board: Optional[Board] = None,
         raise JournalError(f"the journal {name} has format {quote(version)}; this version reads "
                            f"format {' or '.join(map(str, formats))}")
     if not lines:
-        raise JournalError(f"the journal {name} line 1 is torn: {name} is left as it is")
+        raise JournalError(f"the journal {name} line 1 is torn; the file is left as it is")
     if version >= 2 and (first != canonical(head) or head.get("check") != line_check("", head)):
         raise JournalError(f"the journal {name} line 1 is damaged (its checksum does not match)")
     try:
@@ -149,7 +149,7 @@ def parse(data: bytes, name: str, board: Optional[Board] = None,
             if line != canonical(record) or record.get("check") != line_check(found.last_check, record):
                 raise JournalError(f"the journal {name} line {number} is damaged (its checksum does "
                                    f"not match: changed, moved, or from another journal); "
-                                   f"{name} is left as it is")
+                                   f"the file is left as it is")
             found.last_check = record["check"]
         where = f"the journal {name} line {number}"
         if "claim" in record:
@@ -178,7 +178,7 @@ def read_records(path: Path, board: Optional[Board] = None,
         raise JournalError(_cannot(path, "read", exc)) from None
     if not data:
         return None
-    return parse(data, quote(str(path)), board, formats)
+    return parse(data, shown(path), board, formats)
 
 
 def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True) -> List[dict]:
@@ -209,12 +209,14 @@ class Journal:
         self.last = ""                                  # the last line's check
         if path is None:
             return
-        name = quote(str(path))
+        name = shown(path)
         flags = os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
         try:
             self.fd = os.open(path, flags | (os.O_CREAT if create else 0), 0o644)
-        except FileNotFoundError:
-            return                                       # create=False: nothing to read
+        except FileNotFoundError as exc:
+            if not create:
+                return                                   # nothing to read
+            raise JournalError(_cannot(path, "create", exc)) from None
         except OSError as exc:                           # a FIFO with no reader (ENXIO), a folder...
             raise JournalError(_cannot(path, "open", exc)) from None
         try:
@@ -307,16 +309,21 @@ class Journal:
         self.close()
 
 
+def shown(path: Path) -> str:
+    """A journal's path in a message: quoted, cut only when absurdly long."""
+    return quote(str(path), limit=400)
+
+
 def _cannot(path: Path, what: str, exc: BaseException) -> str:
     if isinstance(exc, FileTooLarge):
-        return f"the journal {quote(str(path))} is over {READ_LIMIT >> 20} MB: not read"
+        return f"the journal {shown(path)} is over {READ_LIMIT >> 20} MB: not read"
     if isinstance(exc, NotARegularFile):
-        return f"the journal {quote(str(path))} is not a regular file (a FIFO, a device or a folder)"
+        return f"the journal {shown(path)} is not a regular file (a FIFO, a device or a folder)"
     reason = getattr(exc, "strerror", None) or str(exc)
     if getattr(exc, "errno", None) == errno.ENXIO:
         reason = "not a regular file (a FIFO or a device)"
-    return f"cannot {what} the journal {quote(str(path))}: {reason}"
+    return f"cannot {what} the journal {shown(path)}: {reason}"
 
 
 __all__ = ["JournalError", "Journal", "Records", "read_journal", "read_records", "parse",
-           "journal_header", "line_check", "canonical", "FORMAT", "KIND"]
+           "journal_header", "line_check", "canonical", "sealed", "shown", "FORMAT", "KIND"]

@@ -155,10 +155,10 @@ class Ledger:
         seeds = seeds_of(key)
         low, high = value_range(key)
         entry = self.known.setdefault(key, [low, None, high, None])
-        if said[0] == "at least":
-            entry[0], entry[1] = max(entry[0], at_least(said[1], seeds)), line
-        else:
-            entry[2], entry[3] = min(entry[2], at_most(said[1], seeds)), line
+        if said[0] == "at least" and at_least(said[1], seeds) > entry[0]:
+            entry[0], entry[1] = at_least(said[1], seeds), line
+        elif said[0] == "at most" and at_most(said[1], seeds) < entry[2]:
+            entry[2], entry[3] = at_most(said[1], seeds), line
         if entry[0] > entry[2]:
             other = entry[3] if said[0] == "at least" else entry[1]
             other_said = f"at most {entry[2]}" if said[0] == "at least" else f"at least {entry[0]}"

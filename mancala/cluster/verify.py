@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
-from mancala.cluster.journal import FORMATS_READ, JournalError, Records, read_records
+from mancala.cluster.journal import FORMATS_READ, shown, JournalError, Records, read_records
 from mancala.cluster.proof import Bounds, claim_holds, claimed, proves
 from mancala.cluster.tree import Key, board_of
 from mancala.errors import quote
@@ -93,7 +93,7 @@ def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] 
         raise ValueError(f"the share of jobs to check is above 0 and at most 1, not {quote(sample)}")
     records = read_records(path, None, FORMATS_READ)
     if records is None:
-        raise JournalError(f"no journal at {quote(str(path))} (or it is empty)")
+        raise JournalError(f"no journal at {shown(path)} (or it is empty)")
     capture = records.board.capture
     with_result = [i for i, job in enumerate(records.jobs) if job["bound"] is not None]
     chosen = with_result
