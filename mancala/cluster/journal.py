@@ -29,12 +29,11 @@ import hashlib
 import json
 import os
 import secrets
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from mancala._system import FileTooLarge, NotARegularFile, read_regular_file
+from mancala._system import FileTooLarge, NotARegularFile, open_regular, read_regular_file, reason
 from mancala.board import Board
 from mancala.cluster.proof import Ledger, check_claim, contradiction, parse_job
 from mancala.errors import MancalaError, quote
@@ -210,14 +209,14 @@ class Journal:
         if path is None:
             return
         name = shown(path)
-        flags = os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+        flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
         try:
-            self.fd = os.open(path, flags | (os.O_CREAT if create else 0), 0o644)
+            self.fd = open_regular(path, flags)         # a FIFO, a device, a folder: refused unopened
         except FileNotFoundError as exc:
             if not create:
                 return                                   # nothing to read
             raise JournalError(_cannot(path, "create", exc)) from None
-        except OSError as exc:                           # a FIFO with no reader (ENXIO), a folder...
+        except OSError as exc:
             raise JournalError(_cannot(path, "open", exc)) from None
         try:
             self._open(path, board, name, create)
@@ -226,9 +225,6 @@ class Journal:
             raise
 
     def _open(self, path: Path, board: Board, name: str, create: bool) -> None:
-        info = os.fstat(self.fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise JournalError(_cannot(path, "use", NotARegularFile("not a regular file")))
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -319,10 +315,7 @@ def _cannot(path: Path, what: str, exc: BaseException) -> str:
         return f"the journal {shown(path)} is over {READ_LIMIT >> 20} MB: not read"
     if isinstance(exc, NotARegularFile):
         return f"the journal {shown(path)} is not a regular file (a FIFO, a device or a folder)"
-    reason = getattr(exc, "strerror", None) or str(exc)
-    if getattr(exc, "errno", None) == errno.ENXIO:
-        reason = "not a regular file (a FIFO or a device)"
-    return f"cannot {what} the journal {shown(path)}: {reason}"
+    return f"cannot {what} the journal {shown(path)}: {reason(exc)}"
 
 
 __all__ = ["JournalError", "Journal", "Records", "read_journal", "read_records", "parse",

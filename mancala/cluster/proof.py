@@ -19,11 +19,11 @@ root's bounds close on it.
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from mancala.board import MAX_SEEDS, Board
 from mancala.cluster.tree import Edge, Key, board_of, expand, key_of, store_lead
-from mancala.errors import MancalaError, quote
+from mancala.errors import quote
 
 Bounds = Tuple[int, int]        # (lowest, highest) a relative value can be
 
