@@ -90,8 +90,8 @@ def run(args: argparse.Namespace, engine_for) -> int:
           f"result (the others ran out of budget: they state nothing)")
     share = "" if found.sample >= 1 else f" (a share of {found.sample:g}, seed {found.seed})"
     print(f"recomputed {found.checked:,} of {found.with_result:,}{share} in {found.searches:,} searches: "
-          f"{found.nodes_recomputed:,} nodes here, {found.nodes_claimed:,} in the journal; "
-          f"{found.seconds:.1f} s")
+          f"{found.nodes_recomputed:,} nodes here against {found.nodes_claimed:,} in the journal "
+          f"({found.nodes_journal:,} with the jobs that ran out); {found.seconds:.1f} s")
     for bad in found.disagreements:
         print(f"line {bad['line']}: DISAGREES: the value of pits "
               f"{','.join(map(str, bad['key'][0]))} ({'South' if bad['key'][1] == 0 else 'North'} "

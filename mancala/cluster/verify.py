@@ -45,6 +45,7 @@ class Verification:
     sample: float
     seed: Optional[int]
     nodes_claimed: int                               # the checked jobs' own counts
+    nodes_journal: int                               # every job's, those that ran out included
     nodes_recomputed: int
     seconds: float
     disagreements: List[dict] = field(default_factory=list)
@@ -61,7 +62,8 @@ class Verification:
                 "to_move": self.board.to_move, "capture": self.board.capture, "jobs": self.jobs,
                 "jobs_with_result": self.with_result, "checked": self.checked,
                 "searches": self.searches, "sample": self.sample, "seed": self.seed,
-                "nodes_claimed": self.nodes_claimed, "nodes_recomputed": self.nodes_recomputed,
+                "nodes_claimed": self.nodes_claimed, "nodes_journal": self.nodes_journal,
+                "nodes_recomputed": self.nodes_recomputed,
                 "seconds": round(self.seconds, 3), "disagreements": self.disagreements,
                 "claims": self.claims, "proves": list(self.proves) if self.proves else None,
                 "ok": self.ok}
@@ -124,7 +126,7 @@ def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] 
                                   "recomputed_bound": bound})
     return Verification(str(path), records.format, records.board, len(records.jobs), len(with_result),
                         len(chosen), len(found), sample, seed, claimed_nodes,
-                        sum(n for _, _, n in found.values()), time.perf_counter() - start,
+                        sum(job["nodes"] for job in records.jobs), sum(n for _, _, n in found.values()), time.perf_counter() - start,
                         disagreements, *_claims(records))
 
 
