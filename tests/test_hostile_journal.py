@@ -251,6 +251,54 @@ def test_resealed_results_that_contradict_each_other_are_refused(tmp_path, env, 
     assert journal.read_bytes() == before
 
 
+def test_resealed_results_that_contradict_each_other_through_the_moves_are_refused(tmp_path, env,
+                                                                                  real):
+    """Pit 1 first (3 seeds to pits 2..4, North to move): with the journal's
+    lines on that position taken out, a line saying North's value there is at
+    most -30 makes South's at least +30 through that move, against a line
+    (true) saying the start is at most +2."""
+    head, body = records(real)
+    pits = [0, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3]
+    body = [r for r in body if "claim" in r or r["key"] != [pits, 1]]
+    body.insert(len(body) - 1, {**FORGED, "beta": 3, "bound": 2})
+    body.insert(len(body) - 1, {**FORGED, "key": [pits, 1], "beta": -29, "bound": -30, "depth": 1})
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(written(head, body, reseal=True))
+    said = never_wrong(run(SOLVE + ["--journal", str(journal)], env))
+    assert said is not None and said.endswith(
+        f"line {len(body)} says the value of pits 0,4,4,4,3,3,3,3,3,3,3,3 (North to move) is at "
+        f"most -30, which contradicts the lines before it through the moves of pits "
+        f"3,3,3,3,3,3,3,3,3,3,3,3 (South to move)"), said
+
+
+def test_a_resealed_line_the_solve_finds_false_is_refused_not_used(tmp_path, env, real):
+    """The same false line as above without the true one beside it: the lines
+    fit together, so the solve starts; then either a worker's answer about that
+    position contradicts it, or the answer the solve reaches does not follow
+    from its journal: refused either way, never the +30 the line implies."""
+    head, body = records(real)
+    pits = [0, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3]
+    body = [r for r in body if "claim" not in r and r["key"] != [pits, 1]]
+    body.append({**FORGED, "key": [pits, 1], "beta": -29, "bound": -30, "depth": 1})
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(written(head, body, reseal=True))
+    said = never_wrong(run(SOLVE + ["--journal", str(journal)], env, timeout=300))
+    assert said is not None and ("they contradict each other" in said or "which contradicts" in said
+                                 or "does not follow" in said), said
+
+
+def test_an_old_journal_can_still_be_verified(tmp_path, env, real):
+    """Format 1 is not resumed, but its jobs can be checked: they are recomputed."""
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(format_1(real))
+    done = run(["solve", "--verify-journal", str(journal), "--endgame", "0", "--threads", "1",
+                "--json"], env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["format"] == 1 and report["disagreements"] == [] and report["claims"] == []
+    assert report["checked"] == len([r for r in jobs_of(real) if r["bound"] is not None])
+
+
 @pytest.mark.parametrize("how", ["forged line", "one bound flipped", "every bound +4"])
 def test_verification_catches_a_forgery_with_its_checks_recomputed(tmp_path, env, real, how):
     """Checksums catch accidents, not intent: a forger who recomputes them is

@@ -35,7 +35,7 @@ from typing import List, Optional, Tuple
 
 from mancala._system import FileTooLarge, NotARegularFile, open_regular, read_regular_file, reason
 from mancala.board import Board
-from mancala.cluster.proof import Ledger, check_claim, contradiction, parse_job
+from mancala.cluster.proof import Ledger, check_claim, claim_holds, contradiction, parse_job, proves
 from mancala.errors import MancalaError, quote
 
 FORMAT = 2
@@ -204,7 +204,9 @@ class Journal:
         self.fd = -1
         self.records: Optional[Records] = None
         self.ledger = Ledger(board)
-        self.keys: set = set()                          # the positions of its jobs
+        self.jobs: List[dict] = []                      # its jobs (read and added) and their lines
+        self.lines: List[int] = []
+        self.count = 1                                  # lines in the file
         self.last = ""                                  # the last line's check
         if path is None:
             return
@@ -235,7 +237,8 @@ class Journal:
         if data:
             self.records = parse(data, name, board)
             self.ledger = self.records.ledger
-            self.keys = {job["key"] for job in self.records.jobs}
+            self.jobs, self.lines = list(self.records.jobs), list(self.records.job_lines)
+            self.count = data[:self.records.whole].count(b"\n")
             self.last = self.records.last_check
             if self.records.torn:
                 os.ftruncate(self.fd, self.records.whole)
@@ -243,6 +246,7 @@ class Journal:
             head = journal_header(board)
             self._write(head)
             self.last = head["check"]
+            self.count = 1
 
     def _read(self, path: Path) -> bytes:
         size = os.fstat(self.fd).st_size
@@ -273,25 +277,40 @@ class Journal:
         record = {**job, "key": [list(job["key"][0]), job["key"][1]]}
         checked = parse_job(record, self.ledger.board, "a job's result")
         self.ledger.add(checked, None, f"a job's result (key {quote(record['key'])})")
-        self.keys.add(checked["key"])
-        record = sealed(record, self.last)
-        self._write(record)
-        self.last = record["check"]
+        self._append(record)
+        self.jobs.append(checked)
+        self.lines.append(self.count)
 
     def claim(self, value: int, moves, all_moves: bool, expanded=()) -> None:
         """The solve's answer, last: what the verification checks the jobs prove;
         expanded: the positions the solve split (those with no job in the journal
-        are kept: a position split while its own job ran, that job cut short)."""
+        are kept: a position split while its own job ran, that job cut short).
+        JournalError, and nothing written, unless the answer follows from the
+        journal's jobs with none contradicting another: then a line is false."""
         if self.fd < 0:
             return
+        board, name = self.ledger.board, shown(self.path)
+        keys = {job["key"] for job in self.jobs}
         record = {"claim": "value", "value": int(value), "moves": [int(m) for m in moves],
                   "all": bool(all_moves),
                   "expanded": sorted([list(key[0]), int(key[1])] for key in expanded
-                                     if (tuple(key[0]), key[1]) not in self.keys)}
-        check_claim(record, self.ledger.board, "the solve's claim")
+                                     if (tuple(key[0]), key[1]) not in keys)}
+        claim = check_claim(record, board, "the solve's claim")
+        problem = contradiction(self.jobs, self.lines, board)
+        if problem is not None:
+            raise JournalError(f"the journal {name} line {problem}")
+        missing = claim_holds(claim, *proves(self.jobs, board, claim["expanded"]))
+        if missing:
+            raise JournalError(f"the solve's answer does not follow from the jobs of the journal "
+                               f"{name} ({missing[0]}): one of its lines is false; check it with "
+                               f"`python -m mancala solve --verify-journal`")
+        self._append(record)
+
+    def _append(self, record: dict) -> None:
         record = sealed(record, self.last)
         self._write(record)
         self.last = record["check"]
+        self.count += 1
 
     def close(self) -> None:
         if self.fd >= 0:

@@ -281,8 +281,10 @@ def contradiction(jobs: Sequence[dict], lines: Sequence[int], board: Board) -> O
     key = Closure(jobs[:bad], board.capture).first_broken()
     job = jobs[bad - 1]
     said = claimed(job)
+    where = "what the lines before it say of its moves" if key == job["key"] else \
+        f"the lines before it through the moves of {_shown(key)}"
     return (f"{lines[bad - 1]} says the value of {_shown(job['key'])} is {said[0]} {said[1]}, "
-            f"which contradicts the lines before it through the moves of {_shown(key)}")
+            f"which contradicts {where}")
 
 
 def proves(jobs: Sequence[dict], board: Board, expanded: Iterable[Key] = ()
