@@ -19,6 +19,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mancala import Board
 
@@ -216,6 +218,35 @@ def test_a_line_from_another_journal_of_the_same_solve_is_refused(tmp_path, env,
     journal.write_bytes(b"".join(mixed))
     said = never_wrong(run(SOLVE + ["--journal", str(journal)], env))
     assert said is not None and "line 6 is damaged" in said, said
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(how=st.sampled_from(["flip", "delete", "insert", "cut"]), where=st.floats(0, 1),
+       length=st.integers(1, 40), noise=st.binary(min_size=1, max_size=40))
+def test_random_damage_is_refused_or_drops_only_a_torn_tail(tmp_path, real, how, where, length, noise):
+    """Bytes flipped, deleted, inserted or cut off anywhere: the journal is refused
+    with one line and kept as it was, or (a cut) read as a prefix of its jobs,
+    never with a job changed."""
+    from mancala.cluster.journal import Journal, JournalError, read_records
+    at = int(where * (len(real) - 1))
+    damaged = {"flip": real[:at] + bytes([real[at] ^ (noise[0] or 1)]) + real[at + 1:],
+               "delete": real[:at] + real[at + length:], "insert": real[:at] + noise + real[at:],
+               "cut": real[:at]}[how]
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(damaged)
+    honest = [r for r in records(real)[1] if "claim" not in r]
+    try:
+        found = read_records(path, Board(seeds=3))
+        with Journal(path, Board(seeds=3), create=False):
+            pass
+    except JournalError as exc:
+        assert "\n" not in str(exc)
+        assert path.read_bytes() == damaged
+        return
+    assert damaged == real or how == "cut" or (how == "delete" and real.endswith(damaged[at:]))
+    jobs = [] if found is None else found.jobs
+    assert [dict(j, key=[list(j["key"][0]), j["key"][1]]) for j in jobs] == \
+        [{k: v for k, v in r.items() if k != "check"} for r in honest[:len(jobs)]]
 
 
 @pytest.mark.parametrize("bound, says", [

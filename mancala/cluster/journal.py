@@ -121,7 +121,7 @@ def parse(data: bytes, name: str, board: Optional[Board] = None,
                            f"format {' or '.join(map(str, formats))}")
     if not lines:
         raise JournalError(f"the journal {name} line 1 is torn; the file is left as it is")
-    if version >= 2 and (first != canonical(head) or head.get("check") != line_check("", head)):
+    if version >= 2 and not _sealed_as(first, head, ""):
         raise JournalError(f"the journal {name} line 1 is damaged (its checksum does not match)")
     try:
         own = Board(head["pits"], head["to_move"], capture=head["capture"])
@@ -145,7 +145,7 @@ def parse(data: bytes, name: str, board: Optional[Board] = None,
             raise JournalError(f"the journal {name} line {number} is not a record: "
                                f"{quote(line[:80].decode('utf-8', 'replace'))}")
         if version >= 2:
-            if line != canonical(record) or record.get("check") != line_check(found.last_check, record):
+            if not _sealed_as(line, record, found.last_check):
                 raise JournalError(f"the journal {name} line {number} is damaged (its checksum does "
                                    f"not match: changed, moved, or from another journal); "
                                    f"the file is left as it is")
@@ -162,6 +162,14 @@ def parse(data: bytes, name: str, board: Optional[Board] = None,
     if problem is not None:
         raise JournalError(f"the journal {name} line {problem}")
     return found
+
+
+def _sealed_as(line: bytes, record: dict, previous: str) -> bool:
+    """Whether line is record's canonical form and carries its check after previous."""
+    try:
+        return line == canonical(record) and record.get("check") == line_check(previous, record)
+    except (ValueError, TypeError, RecursionError):         # NaN, a nesting too deep
+        return False
 
 
 def read_records(path: Path, board: Optional[Board] = None,
