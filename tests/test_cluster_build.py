@@ -175,5 +175,6 @@ def test_a_local_runtime_runs_its_workers_at_the_command_s_priority(tmp_path, qu
     done = subprocess.run(["nice", "-n", "3", sys.executable, "-c", script], capture_output=True,
                           text=True, timeout=120, env=quiet_env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["3", "3"]
+    expected = str(min(os.nice(0) + 3, 19))        # the suite may itself run under nice
+    assert done.stdout.split() == [expected, expected]
     assert os.listdir(quiet_env["TMPDIR"]) == []
