@@ -1,13 +1,9 @@
 """Hostile journals, as a user meets them: real ``python -m mancala solve``
-processes given a cluster solve's journal that was damaged, edited, forged,
-or is not a journal at all (a user's file, a FIFO, a device, a folder).
-
-Targets (issue 31): never a wrong value with exit 0 from a journal that was
-damaged or edited; a user's file never written; a special file refused in
-one line, never waited on or read without end; a forgery with checksums
-recomputed (intent, not accident) caught by ``solve --verify-journal``,
-which recomputes the jobs on this machine. The honest journal is a real
-``--cluster local:2`` solve of Kalah(6,3) (+2, Irving et al. 2000), made once.
+processes given a journal that was damaged, edited, forged, or is no journal
+(a user's file, a FIFO, a device, a folder). Never a wrong value with exit 0,
+never a user's file written, never a hang; a forgery with its checks
+recomputed (intent, not accident) is caught by ``solve --verify-journal``.
+The honest journal: a real ``--cluster local:2`` solve of Kalah(6,3), +2.
 """
 import hashlib
 import json
@@ -73,9 +69,7 @@ def canonical(record):
 
 
 def seal(record, previous):
-    """record with the check docs/cluster.md describes, worked out here: BLAKE2b
-    (16 bytes, personalised "mancala journal") over the previous line's check,
-    a newline, and the record's canonical JSON without its check."""
+    """record with its check as docs/cluster.md describes it, worked out here."""
     body = {k: v for k, v in record.items() if k != "check"}
     digest = hashlib.blake2b(previous.encode() + b"\n" + canonical(body), digest_size=16,
                              person=b"mancala journal")
@@ -137,11 +131,10 @@ def attack(data, how):
     if how == "one bound flipped":
         k = middle_job(body)
         body[k] = opposite(body[k])
-    elif how == "every bound +4":
-        body = [r if "claim" in r or r["bound"] is None else {**r, "bound": r["bound"] + 4}
+    else:
+        change = (lambda b: b + 4) if how == "every bound +4" else (lambda b: True)
+        body = [r if "claim" in r or r["bound"] is None else {**r, "bound": change(r["bound"])}
                 for r in body]
-    elif how == "bound true":
-        body = [r if "claim" in r or r["bound"] is None else {**r, "bound": True} for r in body]
     return head, body
 
 
@@ -172,8 +165,7 @@ def test_the_issues_attacks_on_an_old_journal_are_refused(tmp_path, env, real, h
     before = journal.read_bytes()
     said = never_wrong(run(SOLVE + ["--journal", str(journal)], env))
     assert said is not None and "has format 1, whose lines carry no checksums" in said
-    assert "--verify-journal" in said
-    assert journal.read_bytes() == before
+    assert "--verify-journal" in said and journal.read_bytes() == before
 
 
 @pytest.mark.parametrize("how", ATTACKS)
@@ -427,10 +419,8 @@ def test_a_special_file_as_journal_is_refused_at_once(tmp_path, env, kind, comma
     args = SOLVE + ["--journal", str(path)] if command == "solve" else \
         ["solve", "--verify-journal", str(path), "--endgame", "0"]
     done = run(args, env, timeout=60)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert ("is not a regular file" in lines[0] or "Is a directory" in lines[0]), lines[0]
+    assert done.returncode == 2 and len(lines) == 1 and "is not a regular file" in lines[0], done.stderr
 
 
 def test_a_journal_in_use_by_another_solve_is_refused(tmp_path, env, real):
@@ -457,83 +447,3 @@ def test_a_live_result_that_contradicts_the_journal_is_refused(tmp_path, real):
         with pytest.raises(JournalError, match="the bound is True"):
             journal.add({**liar, "bound": True})
     assert path.read_bytes() == real
-
-
-# -- the databases a proof stands on ---------------------------------------------------
-
-def forge_negated(cache, capture, n):
-    """Level n of a rule's database with every value negated and its chunk hashes
-    and checksum recomputed, as a forger who knows the format would write it."""
-    from mancala import _core
-    from mancala.endgame import files
-    level = files.open_level(capture, n, cache)
-    values = bytearray((-v) & 0xFF for v in memoryview(level.values).cast("b"))
-    level.close()
-    hashes, problem = _core.egdb_check_level(values, n)
-    assert problem is None                  # -v is a value of the level whenever v is
-    files.write_level(files.level_path(capture, n, cache), capture, n, values, hashes)
-    return files.level_path(capture, n, cache)
-
-
-@pytest.mark.parametrize("capture, forged, top", [("standard", 10, 10), ("empty", 7, 10)])
-def test_deep_verify_catches_a_negated_level_that_passes_the_plain_checks(tmp_path, capture, forged,
-                                                                         top):
-    from mancala import _reference, endgame
-    cache = tmp_path / "cache"
-    endgame.ensure(capture, top, root=cache)
-    path = forge_negated(cache, capture, forged)
-    before = path.read_bytes()
-    env = dict(os.environ, MANCALA_CACHE=str(cache))
-    plain = run(["endgame", "verify", "--capture", capture], env)
-    assert plain.returncode == 0 and f"level {forged:2d}  ok" in plain.stdout, plain.stdout
-    deep = run(["endgame", "verify", "--capture", capture, "--deep", "--threads", "2", "--json"], env)
-    assert deep.returncode == 1, deep.stderr
-    verdicts = json.loads(deep.stdout)
-    assert [v["ok"] for v in verdicts] == [True] * forged + [False] * (top + 1 - forged)
-    bad = verdicts[forged]
-    assert bad["error"] is None and bad["file_value"] == -bad["value"] != 0
-    # the position named, and its value, by the pure-Python twin's full-depth search
-    mover, other = bad["position"][:6], bad["position"][6:]
-    assert sum(bad["position"]) == forged
-    assert _reference.alphabeta(mover + [0] + other + [0], 0, 200, capture)[0] == bad["value"]
-    assert all(v["error"].startswith(f"not checked: built from level {forged}") for v in verdicts[forged + 1:])
-    text = run(["endgame", "verify", "--capture", capture, "--deep"], env)
-    assert text.returncode == 1 and f"level {forged:2d}  DIFFERS: position {bad['index']:,}" in text.stdout
-    assert f"--keep {forged - 1}" in text.stdout
-    assert path.read_bytes() == before                     # nothing written
-
-
-def test_deep_verify_passes_an_honest_database(tmp_path):
-    from mancala import endgame
-    cache = tmp_path / "cache"
-    endgame.ensure("none", 11, root=cache)
-    done = run(["endgame", "verify", "--deep", "--threads", "2"], dict(os.environ, MANCALA_CACHE=str(cache)))
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert [line.split()[:3] for line in done.stdout.splitlines()] == \
-        [["none", "level", str(n)] for n in range(12)]
-    assert all("ok, rebuilt and identical" in line for line in done.stdout.splitlines())
-
-
-@pytest.mark.parametrize("memory", [1, 1 << 30], ids=["a class at a time", "whole level"])
-def test_deep_verify_names_the_one_byte_changed(tmp_path, memory):
-    """One value changed by 2 (still in range, of the right parity) and the
-    hashes recomputed: the rank named is that one, however the level is cut."""
-    from mancala import _core, endgame
-    from mancala.endgame import files
-    from mancala.endgame.verifying import deep_verify
-    cache = tmp_path / "cache"
-    endgame.ensure("standard", 9, root=cache)
-    level = files.open_level("standard", 9, cache)
-    values = bytearray(level.values)
-    level.close()
-    rank = 4321
-    signed = values[rank] - 256 if values[rank] > 127 else values[rank]
-    forged = signed - 2 if signed > -7 else signed + 2
-    values[rank] = forged & 0xFF
-    files.write_level(files.level_path("standard", 9, cache), "standard", 9, values,
-                      _core.egdb_check_level(values, 9)[0])
-    verdicts = deep_verify("standard", 9, cache, threads=2, memory=memory)
-    assert [v.ok for v in verdicts] == [True] * 9 + [False]
-    assert (verdicts[9].index, verdicts[9].file_value, verdicts[9].value) == (rank, forged, signed)
-    position = verdicts[9].position
-    assert _core.egdb_rank_of(position[:6] + [0] + position[6:] + [0], 0) == (9, rank)
