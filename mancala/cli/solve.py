@@ -63,8 +63,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "proof tree and the workers run its null-window tests as jobs; the endgame "
                         "levels must be where every node sees them (extra: cluster)")
     p.add_argument("--journal", type=Path, default=None, metavar="FILE",
-                   help="with --cluster: append every finished job to FILE; a solve started again "
-                        "with it does no finished job twice")
+                   help="with --cluster: append every finished job to FILE, each line checked; a "
+                        "solve started again with it does no finished job twice; a file that is not "
+                        "this solve's journal is refused, never written (see --verify-journal)")
     p.add_argument("--job-nodes", type=options.whole("--job-nodes", 1000, 2 ** 62), default=None,
                    metavar="N", help="with --cluster: the node budget of one job, after which its position is "
                         "split into its moves (default 4,000,000: seconds of one core)")
