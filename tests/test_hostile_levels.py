@@ -51,7 +51,8 @@ def test_deep_verify_catches_a_negated_level_that_passes_the_plain_checks(tmp_pa
     mover, other = bad["position"][:6], bad["position"][6:]
     assert sum(bad["position"]) == forged
     assert _reference.alphabeta(mover + [0] + other + [0], 0, 200, capture)[0] == bad["value"]
-    assert all(v["error"].startswith(f"not checked: built from level {forged}") for v in verdicts[forged + 1:])
+    assert all(v["error"].startswith(f"not checked: built from level {forged}")
+               for v in verdicts[forged + 1:])
     text = run(["endgame", "verify", "--capture", capture, "--deep"], env)
     assert text.returncode == 1 and f"level {forged:2d}  DIFFERS: position {bad['index']:,}" in text.stdout
     assert f"--keep {forged - 1}" in text.stdout

@@ -126,8 +126,8 @@ def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] 
                                   "recomputed_bound": bound})
     return Verification(str(path), records.format, records.board, len(records.jobs), len(with_result),
                         len(chosen), len(found), sample, seed, claimed_nodes,
-                        sum(job["nodes"] for job in records.jobs), sum(n for _, _, n in found.values()), time.perf_counter() - start,
-                        disagreements, *_claims(records))
+                        sum(job["nodes"] for job in records.jobs), sum(n for _, _, n in found.values()),
+                        time.perf_counter() - start, disagreements, *_claims(records))
 
 
 def _claims(records: Records) -> Tuple[List[dict], Bounds]:
