@@ -18,6 +18,7 @@
           EndgameMissingError       no database file where one was looked for
         PositionFileError           a bench position file that cannot be read
         RequestError                a web request that is not what the API takes (mancala.web)
+      JournalError (ValueError)     a cluster solve's journal that cannot be used for this solve
       SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
       PlayerFailedError             an external engine crashed, hung or sent an illegal move (``reason``)
       AutosaveError (OSError)       the autosave folder cannot be written
@@ -98,6 +99,10 @@ class RequestError(InputError):
     """A web request that is not what the API takes: not JSON, a missing or unknown field, too large."""
 
 
+class JournalError(MancalaError, ValueError):
+    """A journal that cannot be used for this solve (one line; mancala.cluster.journal)."""
+
+
 class SearchStoppedError(MancalaError, RuntimeError):
     """A call that Engine.stop() ended before it had an answer (not bad input: a RuntimeError)."""
 
@@ -167,7 +172,7 @@ __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
-    "RequestError",
+    "RequestError", "JournalError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
     "HistoryError",
 ]
