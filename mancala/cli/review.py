@@ -31,6 +31,7 @@ from mancala.geometry import SIDE_NAMES
 from mancala.untrusted import printable
 
 HUMAN = _history.HUMAN
+PLAYED = 24         # '1 (G), captures 12 seeds': a row with its mark fits 80 columns
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -141,7 +142,7 @@ def keep(history: _history.History, game: Game, review: _review.Review,
     if puzzles and not args.json:
         count = len(puzzles)
         print(wrap(f"{count} of your mistakes {'is' if count == 1 else 'are'} now "
-                   f"puzzle{'' if count == 1 else 's'} of your own: python -m mancala puzzle --mine"))
+                   f"{'a puzzle' if count == 1 else 'puzzles'} of your own: python -m mancala puzzle --mine"))
 
 
 def show(game: Game, review: _review.Review, depth: int) -> None:
@@ -156,12 +157,13 @@ def show(game: Game, review: _review.Review, depth: int) -> None:
     print(wrap(f"Each move's score (exact: perfect play; depth {depth}: a search {depth} moves "
                "deep, as the hint's) and the seeds it lost against the best move; moves "
                "numbered as in the game record, pits 1-6 from the mover's left:"))
-    print(f"  {'move':>4}  {'side':5}  {'played':<28}  {'score after':<12}  {'lost':>4}  "
+    print(f"  {'move':>4}  {'side':5}  {'played':<{PLAYED}}  {'score after':<11}  {'lost':>4}  "
           f"{'kind':8}  mark")
     board = Board(seeds=game.seeds, capture=game.capture)
     for move in review.moves:
         record = board.push(move.pit_index)
-        for line in rows(move, move_text(record)):
+        # the last row says the game's end by being the last: its room goes to the columns
+        for line in rows(move, move_text(record).replace(", the game is over", "")):
             print(wrap(line))
     for side in (0, 1):
         name = "You" if side == game.you else SIDE_NAMES[side]
@@ -173,7 +175,7 @@ def rows(move: _review.MoveReview, played: str) -> List[str]:
     '     3  North  5 (K), captures 2 seeds  South +6  4  exact  mistake',
     '        better: 2, 3, 4 or 6 (South +2); line 2 6 5 6 1 3 5 4'."""
     after = move.after
-    text = (f"  {move.number:4d}  {SIDE_NAMES[move.side]:5}  {played:<28}  {after.words():<12}  "
+    text = (f"  {move.number:4d}  {SIDE_NAMES[move.side]:5}  {played:<{PLAYED}}  {after.words():<11}  "
             f"{move.loss:4d}  {after.kind:8}  {move.mark or ''}").rstrip()
     if move.loss <= 0:
         return [text]
