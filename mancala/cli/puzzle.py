@@ -98,6 +98,11 @@ def own_puzzles() -> list:
     from mancala.history import History
     from mancala.puzzles import mine
     history = History()
+    waiting = mine.waiting(history)
+    if waiting:
+        count = len(waiting)
+        print(wrap(f"Making puzzles of your mistakes in {count} reviewed game"
+                   f"{'' if count == 1 else 's'} (once)..."), flush=True)
     found = mine.kept(history)
     for notice in history.notices:
         print(f"mancala: {notice}", file=sys.stderr)
