@@ -167,6 +167,10 @@ def test_a_rated_game_played_to_the_end_is_kept_rated_with_a_result_card(browser
     outcome = board.outcome()
     mine = {0: "You won", 1: "You lost", None: "You drew"}[outcome.winner]
     assert text(browser, "result-title") == mine
+    # the status line says it in the same words, your seeds first (it said "North wins 18-30")
+    said = {0: "you won", 1: "you lost"}.get(outcome.winner)
+    assert text(browser, "status") == (f"Game over: {said} {outcome.south}–{outcome.north}" if said
+                                       else f"Game over: a draw, {outcome.south}–{outcome.north}")
     margin = abs(outcome.south - outcome.north)
     assert text(browser, "result-margin") == (f"By {margin} seed{'s' if margin != 1 else ''}, "
                                               f"{outcome.south}–{outcome.north}"
@@ -195,7 +199,10 @@ def test_resign_asks_once_and_a_resigned_rated_game_is_a_rated_loss_in_history(b
     assert record.resigned == 0 and record.rated and record.result == "north"
     assert record.after.rating < record.before.rating
     assert text(browser, "result-title") == "You lost"
-    assert text(browser, "result-margin").startswith("By resignation")
+    # the stores as they stood, not a result: "By resignation, 1-0" read as a win
+    assert text(browser, "result-margin") == \
+        f"By resignation (the stores stood {record.south_store}–{record.north_store})"
+    assert text(browser, "status") == "You resigned: North wins"
     browser.find_element(By.CSS_SELECTOR, '#views a[data-view="records"]').click()
     wait(browser, lambda d: d.find_elements(By.ID, f"game-{record.id}"))
     row = browser.find_element(By.ID, f"game-{record.id}")
