@@ -566,3 +566,35 @@ def test_your_mistakes_are_made_puzzles_when_first_asked_for_not_by_the_review(h
                                                        for n in mine.candidates(review, 0)}
     again = mancala(home, "puzzle", "--mine", "--seed", "2", "--no-color", stdin="solution\nn\n")
     assert again.returncode == 0 and "Making puzzles" not in again.stdout
+
+
+def test_a_wrong_answer_in_a_small_position_is_scored_without_opening_a_database(monkeypatch):
+    """Issue 34: the first wrong answer of a puzzle session waited for the endgame database
+    to open (1.2 s CPU, 4 s on a busy machine) to solve a position of 11 nodes. A position
+    with at most review.QUICK_SEEDS seeds in the pits is solved with none; its value is the
+    brute force's over the twin's rules. A larger one is solved by the engine given."""
+    import mancala.endgame
+    from mancala.puzzles.teaching import wrong_move_value
+    monkeypatch.setattr(mancala.endgame, "find", lambda *a, **k: pytest.fail("a database looked for"))
+    small = next(p for p in SHIPPED if in_pits(p.board) <= BRUTE_FORCE_SEEDS)
+    board = Board(list(small.board), small.to_move, capture=small.capture)
+    expected = brute_children(board)
+    for pit in board.legal_moves:
+        assert wrong_move_value(board, pit, large=lambda: pytest.fail("the large engine")) == \
+            expected[pit]
+    large = next(p for p in SHIPPED if in_pits(p.board) > 26)   # more than QUICK_SEEDS after a move
+    board = Board(list(large.board), large.to_move, capture=large.capture)
+    asked = []
+
+    def engine():
+        asked.append(True)
+        return Engine(hash_mb=4, endgame=None)
+    pit = next(pit for pit in board.legal_moves if in_pits(_after(board, pit)) > 24)
+    assert wrong_move_value(board, pit, large=engine) in (None, solved_children(
+        Engine(hash_mb=4, endgame=None), board)[pit]) and asked
+
+
+def _after(board, pit):
+    child = board.copy()
+    child.push(pit)
+    return child.pits

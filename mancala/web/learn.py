@@ -26,14 +26,14 @@ from __future__ import annotations
 import random
 import secrets
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
 from mancala import explain as _explain
 from mancala import puzzles as _puzzles
 from mancala.puzzles import teaching
 from mancala.board import Board
 from mancala.errors import HistoryError, RequestError, quote
-from mancala.geometry import PovScore, SIDE_NAMES
+from mancala.geometry import SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
 from mancala.web.server import (Job, Refused, Server, Tab, endpoint, json_body, rating_json,
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from starlette.requests import Request
 
 MAX_ATTEMPTS = 256              #: puzzle attempts kept open at once (the oldest is dropped first)
-WRONG_SOLVE_NODES = 2_000_000   #: a wrong move's value is solved within this budget, else not said
 ATTEMPT_CHARS = 32
 EXPLAIN_DEFAULT_DEPTH = 3
 
@@ -235,17 +234,15 @@ def play_answer(attempt: _puzzles.Attempt, pit: int) -> Dict[str, Any]:
     return {"result": result, "moves": moves, "state": puzzle_state(attempt)}
 
 
-def wrong_loss(board: Board, pit: int, value: int, endgame: Any) -> Optional[Dict[str, Any]]:
-    """What a wrong move is worth to the solver (solved within :data:`WRONG_SOLVE_NODES`)
-    and the seeds it loses against the line's value; None when the solve does not finish."""
+def wrong_loss(board: Board, pit: int, value: int, endgame: Callable[[], Any]
+               ) -> Optional[Dict[str, Any]]:
+    """What a wrong move is worth to the solver (:func:`mancala.puzzles.teaching.wrong_move_value`,
+    the terminal's words too) and the seeds it loses against the line's value; None when
+    the solve does not finish. ``endgame()`` gives the database for a larger position
+    (asked only then: opening it is slow the first time)."""
     from mancala.engine import Engine
-    child = board.copy(stack=False)
-    child.push(pit)
-    solved = Engine(hash_mb=16, endgame=endgame).solve(child, nodes=WRONG_SOLVE_NODES)
-    if not solved.exact:
-        return None
-    worth = PovScore(solved.score, child.to_move).pov(board.to_move)
-    return {"value": worth, "lost": value - worth}
+    worth = teaching.wrong_move_value(board, pit, lambda: Engine(hash_mb=16, endgame=endgame()))
+    return None if worth is None else {"value": worth, "lost": value - worth}
 
 
 # -- the explorer ----------------------------------------------------------------------------
@@ -311,7 +308,7 @@ def routes(server: Server) -> list:
             if reply["result"] == "wrong":      # taken back: the solver tries again
                 reply["state"] = puzzle_state(attempt)
                 reply["loss"] = await server.run(lambda: wrong_loss(
-                    before, data["pit_index"], puzzle.value, server.endgame(puzzle.capture)))
+                    before, data["pit_index"], puzzle.value, lambda: server.endgame(puzzle.capture)))
         reply["over"] = attempt.result is not None
         reply["missed"] = attempt.missed
         if reply["over"]:
