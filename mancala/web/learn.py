@@ -47,10 +47,34 @@ ATTEMPT_CHARS = 32
 EXPLAIN_DEFAULT_DEPTH = 3
 
 
+MINE = "mine"       #: the theme of your own puzzles: your reviewed games' mistakes
+
+
 def theme_list() -> List[Dict[str, str]]:
-    """The themes a player may choose (:mod:`mancala.puzzles.teaching`), for /api/info:
-    ``[{"key", "name"}]``."""
-    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES]
+    """The themes a player may choose (:mod:`mancala.puzzles.teaching`), and your own
+    puzzles (:data:`MINE`), for /api/info: ``[{"key", "name"}]``."""
+    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES] + \
+        [{"key": MINE, "name": "your own mistakes"}]
+
+
+def own_puzzles(needed: bool = True) -> Optional[List[_puzzles.Puzzle]]:
+    """Your own puzzles, the terminal's ``puzzle --mine``'s (:func:`mancala.puzzles.mine.kept`:
+    those of the games reviewed since are made first, a search's work). When ``needed``,
+    404 when there are none yet and 503 when the history cannot be read; else None then."""
+    from mancala.history import History
+    from mancala.puzzles import mine
+    try:
+        found = mine.kept(History())
+    except HistoryError as exc:
+        if not needed:
+            return None
+        raise Refused(503, f"your history cannot be read: {' '.join(str(exc).split())}") from None
+    if not found and not needed:
+        return None
+    if not found:
+        raise Refused(404, "no puzzles of your own yet: review a game you played (History, "
+                           "Review); its mistakes become puzzles")
+    return found
 
 #: the packaged files of these pages: URL path -> (file in static/, media type), as app.ASSETS
 ASSETS = {
@@ -145,10 +169,11 @@ class Puzzles:
                 "notices": self._notices()}
 
     def start(self, puzzle_id: Optional[str], standing: Dict[str, Any],
-              theme: Optional[str] = None) -> Dict[str, Any]:
+              theme: Optional[str] = None, own: Optional[List[_puzzles.Puzzle]] = None
+              ) -> Dict[str, Any]:
         """GET /api/puzzle: a puzzle (that one, or one near the rating, of ``theme`` when
-        given) and a new attempt at it."""
-        shipped = _puzzles.load()
+        given; of ``own``, your own puzzles, when they are given) and a new attempt at it."""
+        shipped = _puzzles.load() if own is None else own
         if puzzle_id is not None:
             puzzle = _puzzles.by_id(puzzle_id, shipped)
         else:
@@ -164,7 +189,7 @@ class Puzzles:
                            "to_move_name": SIDE_NAMES[puzzle.to_move], "capture": puzzle.capture,
                            "rating": puzzle.rating, "value": puzzle.value,
                            "min_gap": _puzzles.MIN_GAP, "goal": teaching.goal(puzzle),
-                           "themes": list(puzzle.themes),
+                           "themes": list(puzzle.themes), "source": puzzle.source,
                            "solver_moves": len(puzzle.solver_steps())},
                 "theme_names": dict(teaching.THEME_NAMES),
                 "state": puzzle_state(attempt),
@@ -284,8 +309,15 @@ def routes(server: Server) -> list:
         if unknown:
             raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id, theme")
         puzzle_id = request.query_params.get("id")
+        theme = request.query_params.get("theme")
         standing = await anyio.to_thread.run_sync(puzzles.standing)
-        return puzzles.start(puzzle_id, standing, request.query_params.get("theme"))
+        own = None
+        if theme == MINE:
+            own = await server.run(own_puzzles)         # made, the first time: a search's work
+            theme = None
+        elif puzzle_id is not None and puzzle_id not in {p.id for p in _puzzles.load()}:
+            own = await server.run(lambda: own_puzzles(needed=False))     # one of yours, or none
+        return puzzles.start(puzzle_id, standing, theme, own)
 
     @endpoint
     async def answer(request: "Request") -> Dict[str, Any]:

@@ -41,6 +41,8 @@ async function newPuzzle(id = null) {
   puzzle.busy = true;
   const theme = $("puzzle-theme").value;
   const query = id ? `?id=${encodeURIComponent(id)}` : theme ? `?theme=${encodeURIComponent(theme)}` : "";
+  // your own puzzles are made of your reviewed games' mistakes the first time they are asked for
+  if (theme === "mine" && !id) $("puzzle-said").textContent = "Looking for your own puzzles (made of your reviewed games' mistakes, the first time)…";
   try {
     const answer = await call(`/api/puzzle${query}`);
     if (mine !== puzzle.epoch) return;
@@ -49,8 +51,9 @@ async function newPuzzle(id = null) {
     history.replaceState(null, "", `#id=${data.id}`);
     $("puzzle-title").textContent = `Puzzle ${data.id}, rated ${data.rating}`;
     $("puzzle-task").textContent = `${data.to_move_name} to move (you). ${data.goal}`;
-    $("puzzle-themes").textContent = data.themes.length
-      ? `Themes: ${data.themes.map((t) => answer.theme_names[t] || t).join(", ")}.` : "";
+    $("puzzle-said").textContent = "";
+    $("puzzle-themes").textContent = (data.source ? `From your ${data.source}. ` : "") + (data.themes.length
+      ? `Themes: ${data.themes.map((t) => answer.theme_names[t] || t).join(", ")}.` : "");
     $("puzzle-rating").textContent = ratingText(answer.rating);
     if (answer.notices.length) $("puzzle-error").textContent = answer.notices.join(" ");
     board.clearMarks();
@@ -58,6 +61,7 @@ async function newPuzzle(id = null) {
     document.body.dataset.puzzle = data.id;
   } catch (error) {
     puzzle.busy = false;
+    $("puzzle-said").textContent = "";
     $("puzzle-error").textContent = capital(error.message);
   }
 }
