@@ -124,3 +124,16 @@ def test_the_review_fits_80_columns_on_a_terminal(home):
     mark_column = header.index("mark")
     marked = [line for line in rows if line.endswith(("inaccuracy", "mistake", "blunder"))]
     assert all(line.rstrip().rsplit(" ", 1)[1] == line[mark_column:] for line in marked)
+
+
+def test_explain_fits_80_columns_on_a_terminal(home):
+    """Its window and cut lines ran to 152 columns, broken mid-word by the terminal."""
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "explain", "--depth", "3"],
+                          env=env_for(home), encoding="utf-8", timeout=120, dimensions=(40, 80))
+    lines = lines_of(child)
+    assert any("x cut pits" in line for line in lines)
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    # a broken line goes on at its own indent: the tree's shape is kept
+    cut = next(i for i, line in enumerate(lines) if "x cut pits" in line and not line.endswith("here"))
+    indent = len(lines[cut]) - len(lines[cut].lstrip())
+    assert lines[cut + 1].startswith(" " * indent) and lines[cut + 1][indent] != " "
