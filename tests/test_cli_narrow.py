@@ -137,3 +137,13 @@ def test_explain_fits_80_columns_on_a_terminal(home):
     cut = next(i for i, line in enumerate(lines) if "x cut pits" in line and not line.endswith("here"))
     indent = len(lines[cut]) - len(lines[cut].lstrip())
     assert lines[cut + 1].startswith(" " * indent) and lines[cut + 1][indent] != " "
+
+
+def test_analyze_fits_80_columns_and_keeps_its_arrow_with_best(home):
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "analyze", "--depth", "6"],
+                          env=env_for(home), encoding="utf-8", timeout=120, dimensions=(40, 80))
+    lines = lines_of(child)
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert sum(line.startswith("  pit ") for line in lines) == 6
+    assert any(line.rstrip().endswith("<- best") for line in lines)
+    assert not any(line.rstrip().endswith("<-") for line in lines)

@@ -180,6 +180,7 @@ def describe_outcome(outcome, you: Optional[int] = None, resigned: Optional[int]
 _LABEL = re.compile(r"\([A-L]\)[,;.:]?")     # a pit's letter: '3 (I),' is never broken
 _ITEM = re.compile(r" *\d+\. +")              # '  2. ' opens a menu's or a list's item
 _GAP = re.compile(r" {2,}(?=\S)")             # two spaces or more: a column starts
+_SIGN = re.compile(r"[<>=-]+")                 # '<-', '->': never the last word of a line
 
 
 def hang(line: str, width: int) -> int:
@@ -201,8 +202,8 @@ def hang(line: str, width: int) -> int:
 def wrap(text: str, width: Optional[int] = None) -> str:
     """``text`` with each line broken between words to fit ``width`` columns (default:
     the terminal's when stdout is one, else left whole). Colour codes take no column;
-    the lines a line is broken into go on under its text (:func:`hang`), and a
-    pit's number keeps its letter ('3 (I)')."""
+    the lines a line is broken into go on under its text (:func:`hang`), a pit's
+    number keeps its letter ('3 (I)') and an arrow its word ('<- best')."""
     if width is None:
         if not is_terminal(sys.stdout):
             return text
@@ -216,7 +217,8 @@ def wrap(text: str, width: Optional[int] = None) -> str:
         more = " " * hang(line, width)
         words: List[str] = []
         for word in line.lstrip(" ").split(" "):
-            if words and words[-1] and _LABEL.fullmatch(word):
+            # a pit's letter stays with its number, an arrow ('<-') with the word it points at
+            if words and words[-1] and word and (_LABEL.fullmatch(word) or _SIGN.fullmatch(words[-1])):
                 words[-1] += " " + word
             else:
                 words.append(word)
