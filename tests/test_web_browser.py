@@ -406,9 +406,17 @@ def test_the_editor_sets_seeds_by_clicking_and_dragging(browser, server):
         for _ in range(count):
             target.click()
     assert slots_shown(browser, "edit-") == wanted
-    # a drag: one seed from South's pit 6 to South's store
+    # a drag: one seed from South's pit 6 to South's store, the seed seen on its way (it was
+    # drawn beneath the modal dialog, hidden: asked for the topmost element at its centre,
+    # its pointer-events on for the question, the page says whether it is on top)
     ActionChains(browser).click_and_hold(browser.find_element(By.ID, "edit-pit-5")) \
-        .move_by_offset(20, 5).move_to_element(browser.find_element(By.ID, "edit-store-6")).release().perform()
+        .move_by_offset(20, 5).move_by_offset(30, 0).perform()
+    assert browser.execute_script(
+        "const seed = document.querySelector('.fly'); if (!seed) return 'no seed';"
+        "seed.style.pointerEvents = 'auto'; const box = seed.getBoundingClientRect();"
+        "const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);"
+        "seed.style.pointerEvents = 'none'; return top === seed;") is True
+    ActionChains(browser).move_to_element(browser.find_element(By.ID, "edit-store-6")).release().perform()
     wanted[5] -= 1
     wanted[6] += 1
     assert slots_shown(browser, "edit-") == wanted
