@@ -75,6 +75,8 @@ def test_a_finished_casual_game_is_reviewed_beside_its_board_stepped_by_keys(bro
     for pit in HAND[:2]:
         two.push(pit)
     wait(browser, lambda d: slots_shown(d, "review-") == two.pits)
+    # what the move did is named (worked by hand: South's 5 captures 2)
+    assert text(browser, "review-detail").startswith("Move 2: South pit 5, captures 2 seeds (played by South)")
     body.send_keys("\ue014")
     body.send_keys("\ue014")                                   # → →
     board.push(HAND[3])

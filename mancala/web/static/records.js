@@ -6,7 +6,7 @@
 // events on document (kalah:kept, kalah:view, kalah:review; kalah:play-from back to it).
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
 
-import { $, call, capital, element, moveButton, pitText, plural, serverInfo, signed, speedNow, tabName } from "/client.js";
+import { $, call, capital, element, moveButton, moveEffects, pitText, plural, serverInfo, signed, speedNow, tabName } from "/client.js";
 import { BoardView } from "/board.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -401,8 +401,9 @@ function detail(number) {
   }
   const move = reviewed.answer.moves[number - 1];
   const mover = reviewed.human === move.side ? "you" : geo.names[move.side];
+  const did = moveEffects(reviewed.played[number - 1]);      // its capture or extra turn named
   const lines = [element("p", {},
-    element("strong", { text: `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}` }),
+    element("strong", { text: `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}${did ? `, ${did}` : ""}` }),
     ` (played by ${mover}) leaves ${move.text_after}.`)];
   if (move.loss > 0) {
     const better = move.best_indices.map((pit) => String(pit + 1)).join(" or ");
