@@ -4,7 +4,7 @@
 // (board.js): a wrong move is played, then taken back so you can try again (the rating
 // counts the first try only), and the solution's line is played out on the board.
 
-import { $, call, capital, plural, pitText, signed, sleep, speedNow } from "/client.js";
+import { $, call, capital, moveEffects, plural, pitText, signed, sleep, speedNow } from "/client.js";
 import { BoardView } from "/board.js";
 
 let geo = null;
@@ -128,19 +128,29 @@ async function answer(pit, giveUp = false) {
   }
 }
 
+// a move with what it did, as the terminal says it: '4 (D), captures 2 seeds'
+function moveSaid(side, move) {
+  const did = moveEffects(move);
+  return `${pitName(side, move.pit_index)}${did ? `, ${did}` : ""}`;
+}
+
 function wrongText(reply, pit, solver) {
   const loss = reply.loss;
   const worth = loss ? ` is worth ${signed(loss.value)} for you (exact), ${plural(loss.lost, "seed")} less than the best move's ${signed(puzzle.data.value)}`
     : " does not keep the value";
   const counted = reply.change !== null && reply.change !== undefined ? " This puzzle counts as missed; try again all the same." : " Try again.";
-  return `Not the move: ${pitName(solver, pit)}${worth}.${counted}`;
+  // '2 (B), captures 2 seeds, is worth ...' or '2 (B) is worth ...'
+  const named = reply.tried ? moveSaid(solver, reply.tried.move) + (moveEffects(reply.tried.move) ? "," : "")
+    : pitName(solver, pit);
+  return `Not the move: ${named}${worth}.${counted}`;
 }
 
 function saidText(reply, pit, solver) {
   if (reply.result === "given up") return "The solution, played on the board (the puzzle counts as missed).";
-  let text = `Right: ${pitName(solver, pit)}.`;
+  const mine = reply.moves.find((step) => step.move.player === solver);
+  let text = `Right: ${mine ? moveSaid(solver, mine.move) : pitName(solver, pit)}.`;
   const replies = reply.moves.filter((step) => step.move.player !== solver);
-  if (replies.length) text += ` ${geo.names[1 - solver]} answers ${replies.map((step) => pitName(1 - solver, step.move.pit_index)).join(", ")}.`;
+  if (replies.length) text += ` ${geo.names[1 - solver]} answers ${replies.map((step) => moveSaid(1 - solver, step.move)).join("; ")}.`;
   if (reply.result === "solved") return `${text} Solved!${reply.missed ? " (after a miss: it counted as missed)" : ""}`;
   return replies.length ? `${text} Your move again.` : `${text} An extra turn: move again.`;
 }
