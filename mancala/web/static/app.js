@@ -301,8 +301,9 @@ function showResult(kept) {
   let title;
   let margin;
   if (kept) {
-    title = kept.words.replace(/\s[\d–]+$/, "").replace(/ by resignation$/, "");
-    const score = kept.words.match(/[\d]+–[\d]+$/)?.[0] || "";
+    title = kept.words.split(" by resignation")[0].replace(/\s[\d–]+$/, "");
+    const { south, north } = kept.game.score;       // the person's seeds first
+    const score = kept.game.human === 1 ? `${north}–${south}` : `${south}–${north}`;
     // a resigned game's score is the stores as they stood, not a result ("1–0" read as a win)
     margin = kept.game.resigned   // "south" or "north"
       ? `by resignation (the stores stood ${score})` : kept.margin ? `by ${plural(kept.margin, "seed")}, ${score}` : score;
