@@ -1,4 +1,4 @@
-// The puzzles (/puzzles): find the move that keeps the position's value. The server picks a
+// The puzzles (/puzzles): find the move that keeps the position's score. The server picks a
 // puzzle near your puzzle rating (of the theme you chose), checks every move, plays the
 // line's answers and keeps the rating (mancala.web.learn); this script shows it on the board
 // (board.js): a wrong move is played, then taken back so you can try again (the rating
@@ -137,7 +137,7 @@ function moveSaid(side, move) {
 function wrongText(reply, pit, solver) {
   const loss = reply.loss;
   const worth = loss ? ` is worth ${signed(loss.value)} for you (exact), ${plural(loss.lost, "seed")} less than the best move's ${signed(puzzle.data.value)}`
-    : " does not keep the value";
+    : " loses seeds against the best move";
   const counted = reply.change !== null && reply.change !== undefined ? " This puzzle counts as missed; try again all the same." : " Try again.";
   // '2 (B), captures 2 seeds, is worth ...' or '2 (B) is worth ...'
   const named = reply.tried ? moveSaid(solver, reply.tried.move) + (moveEffects(reply.tried.move) ? "," : "")
