@@ -201,7 +201,7 @@ def test_resign_asks_once_and_a_resigned_rated_game_is_a_rated_loss_in_history(b
     assert text(browser, "result-title") == "You lost"
     # the stores as they stood, not a result: "By resignation, 1-0" read as a win
     assert text(browser, "result-margin") == \
-        f"By resignation (the stores stood {record.south_store}–{record.north_store})"
+        f"By resignation, {record.south_store}–{record.north_store} in the stores"
     assert text(browser, "status") == "You resigned: North wins"
     browser.find_element(By.CSS_SELECTOR, '#views a[data-view="records"]').click()
     wait(browser, lambda d: d.find_elements(By.ID, f"game-{record.id}"))

@@ -306,7 +306,7 @@ function showResult(kept) {
     const score = kept.game.human === 1 ? `${north}–${south}` : `${south}–${north}`;
     // a resigned game's score is the stores as they stood, not a result ("1–0" read as a win)
     margin = kept.game.resigned   // "south" or "north"
-      ? `by resignation (the stores stood ${score})` : kept.margin ? `by ${plural(kept.margin, "seed")}, ${score}` : score;
+      ? `by resignation, ${score} in the stores` : kept.margin ? `by ${plural(kept.margin, "seed")}, ${score}` : score;
   } else if (game.resigned !== null) {
     title = `${geo.names[1 - game.resigned]} won`;
     margin = "by resignation";
