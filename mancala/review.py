@@ -205,27 +205,28 @@ def positions(seeds: int, capture: str, moves: Sequence[int]) -> List[Board]:
 
 def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = None, *,
                  nodes: int = DEFAULT_NODES, depth: int = DEFAULT_DEPTH,
-                 hash_mb: float = REVIEW_HASH_MB) -> Iterator[MoveReview]:
+                 hash_mb: float = REVIEW_HASH_MB, quick: Any = None) -> Iterator[MoveReview]:
     """Each move of a game from the start of ``seeds`` per pit reviewed, yielded as
     soon as it is, the last move first (see the module docstring for why).
 
     ``nodes`` is each position's budget for exact solves, ``depth`` the search
     depth where they do not finish. ``engine`` (default: a fresh one of
-    ``hash_mb``, using the cached endgame database, and a small one without a
-    database for the last positions) does the work; the review is the same
-    run after run. Raises IllegalMoveError for a move
-    that is not legal, InvalidLimitError for a budget out of range,
-    InvalidRuleError for bad rules (all before any search).
+    ``hash_mb``, using the cached endgame database) does the work, and
+    ``quick`` the positions with at most :data:`QUICK_SEEDS` seeds in the pits
+    (default: with no ``engine`` given, a small one without a database, so the
+    first moves need no database opened; with one, that one); the review is the
+    same run after run. Raises IllegalMoveError for a move that is not legal,
+    InvalidLimitError for a budget out of range, InvalidRuleError for bad rules
+    (all before any search).
     """
     check_nodes(nodes)
     check_depth(depth)
     moves = list(moves)
     boards = positions(seeds, capture, moves)
-    quick = None
     if engine is None:
         engine = Engine(hash_mb=hash_mb)
-        # the last positions solve at once without a database: no wait for one to open
-        quick = Engine(hash_mb=QUICK_HASH_MB, endgame=None)
+        if quick is None:
+            quick = quick_engine()
     solving = True
     for index in reversed(range(len(moves))):
         board = boards[index]
@@ -235,10 +236,18 @@ def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = N
         yield _reviewed(which, board, moves[index], index + 1, values, nodes, depth)
 
 
+def quick_engine() -> Any:
+    """An engine for the positions with at most :data:`QUICK_SEEDS` seeds in the pits:
+    they solve at once with no endgame database, so none has to be opened first."""
+    from mancala.engine import Engine
+    return Engine(hash_mb=QUICK_HASH_MB, endgame=None)
+
+
 def review_game(seeds: int, capture: str, moves: Sequence[int], engine: Any = None,
                 *, nodes: int = DEFAULT_NODES, depth: int = DEFAULT_DEPTH,
                 hash_mb: float = REVIEW_HASH_MB, progress: Optional[Progress] = None,
-                on_move: Optional[Callable[[MoveReview], None]] = None) -> Review:
+                on_move: Optional[Callable[[MoveReview], None]] = None,
+                quick: Any = None) -> Review:
     """The whole :func:`review_moves` of a game (a finished game, or the moves so far
     of one still going), in the game's order. ``progress(done, total)`` and
     ``on_move(move)`` are called as each move is reviewed. Raises what
@@ -246,7 +255,7 @@ def review_game(seeds: int, capture: str, moves: Sequence[int], engine: Any = No
     moves = list(moves)
     found: Dict[int, MoveReview] = {}
     for move in review_moves(seeds, capture, moves, engine, nodes=nodes, depth=depth,
-                             hash_mb=hash_mb):
+                             hash_mb=hash_mb, quick=quick):
         found[move.number] = move
         if on_move is not None:
             on_move(move)
@@ -370,4 +379,5 @@ def keep_review(history: Any, game_id: int, review: Review) -> bool:
 
 __all__ = ["MoveReview", "Review", "review_game", "review_moves", "review_move", "move_values",
            "searched_values", "solved_values", "best_line", "positions", "kept_review",
-           "keep_review", "mark", "MARKS", "DEFAULT_NODES", "DEFAULT_DEPTH", "LINE_PLIES"]
+           "keep_review", "mark", "quick_engine", "MARKS", "DEFAULT_NODES", "DEFAULT_DEPTH", "LINE_PLIES",
+           "QUICK_SEEDS"]

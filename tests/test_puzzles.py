@@ -542,3 +542,59 @@ def test_your_own_puzzles_are_served_from_your_reviewed_games(home):
     (kept,) = attempts(home)
     assert kept.puzzle in {p.id for p in own}
     assert f"From your game {game.id}, move " in " ".join(result.stdout.split())
+
+
+def test_your_mistakes_are_made_puzzles_when_first_asked_for_not_by_the_review(home):
+    """Issue 34: review --last made the puzzles after showing the review, keeping the
+    person waiting 1.5 s (7 s on a busy machine) for a line. Now the review keeps only
+    itself; the first ``puzzle --mine`` makes them (saying so), the next reads them."""
+    from mancala.history import History
+    from mancala.puzzles import mine
+    from mancala.review import keep_review, review_game
+    moves = [4, 2, 5, 0, 2, 3, 1, 1, 3, 4, 2, 0, 5, 0, 3]   # South errs at 1, 7, 12, 14 (test_review)
+    history = History(home / "history.sqlite3")
+    game = history.record("human", "ai:easy", 1, "standard", moves)
+    review = review_game(1, "standard", moves)
+    assert keep_review(history, game.id, review)             # what review --last keeps
+    assert mine.waiting(history) == {game.id: 0}
+    first = mancala(home, "puzzle", "--mine", "--seed", "1", "--no-color", stdin="solution\nn\n")
+    assert first.returncode == 0, first.stderr
+    assert "Making puzzles of your mistakes in 1 reviewed game (once)..." in first.stdout
+    assert mine.waiting(history) == {}
+    made = mine.kept(history)
+    assert {p.source.split(":")[0] for p in made} <= {f"game {game.id}, move {n}"
+                                                       for n in mine.candidates(review, 0)}
+    again = mancala(home, "puzzle", "--mine", "--seed", "2", "--no-color", stdin="solution\nn\n")
+    assert again.returncode == 0 and "Making puzzles" not in again.stdout
+
+
+def test_a_wrong_answer_in_a_small_position_is_scored_without_opening_a_database(monkeypatch):
+    """Issue 34: the first wrong answer of a puzzle session waited for the endgame database
+    to open (1.2 s CPU, 4 s on a busy machine) to solve a position of 11 nodes. A position
+    with at most review.QUICK_SEEDS seeds in the pits is solved with none; its value is the
+    brute force's over the twin's rules. A larger one is solved by the engine given."""
+    import mancala.endgame
+    from mancala.puzzles.teaching import wrong_move_value
+    monkeypatch.setattr(mancala.endgame, "find", lambda *a, **k: pytest.fail("a database looked for"))
+    small = next(p for p in SHIPPED if in_pits(p.board) <= BRUTE_FORCE_SEEDS)
+    board = Board(list(small.board), small.to_move, capture=small.capture)
+    expected = brute_children(board)
+    for pit in board.legal_moves:
+        assert wrong_move_value(board, pit, large=lambda: pytest.fail("the large engine")) == \
+            expected[pit]
+    large = next(p for p in SHIPPED if in_pits(p.board) > 26)   # more than QUICK_SEEDS after a move
+    board = Board(list(large.board), large.to_move, capture=large.capture)
+    asked = []
+
+    def engine():
+        asked.append(True)
+        return Engine(hash_mb=4, endgame=None)
+    pit = next(pit for pit in board.legal_moves if in_pits(_after(board, pit)) > 24)
+    assert wrong_move_value(board, pit, large=engine) in (None, solved_children(
+        Engine(hash_mb=4, endgame=None), board)[pit]) and asked
+
+
+def _after(board, pit):
+    child = board.copy()
+    child.push(pit)
+    return child.pits

@@ -373,9 +373,15 @@ def test_the_person_s_mistakes_become_puzzles_kept_with_the_review(home, monkeyp
     history = History(home / "history.sqlite3")
     game = history.record("human", "ai:easy", 1, "standard", moves)
     text = review_here(monkeypatch, capsys, "--last")
+    # made when first asked for, not by the review (it kept the person waiting once shown)
+    assert mine.waiting(history) == {game.id: 0}
     puzzles = mine.kept(history)
-    assert puzzles and f"{len(puzzles)} of your mistakes are now puzzles of your own: " \
+    assert puzzles and f"{len(puzzles)} of your mistakes make puzzles of your own: " \
         "python -m mancala puzzle --mine" in text
+    assert mine.waiting(history) == {}
+    import mancala.puzzles.mine as made_here
+    monkeypatch.setattr(made_here, "find", lambda *args, **kwargs: pytest.fail("made again"))
+    assert mine.kept(history) == puzzles                # kept: read back, not made again
     befores = positions(1, "standard", moves)
     checked = 0
     for puzzle in puzzles:
@@ -402,9 +408,11 @@ def test_a_review_on_a_terminal_shows_its_progress_then_the_moves(home):
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     child = pexpect.spawn(sys.executable, ["-m", "mancala", "review", "--last"], env=env,
                           encoding="utf-8", timeout=120, dimensions=(40, 200))
-    child.expect(f"Reviewing {len(moves)} moves, the last first: move {len(moves)} done, "
-                 r"[0-9]+ marked so far")
-    child.expect(r"Reviewing .* move 1 done")
+    child.expect(f"Reviewing {len(moves)} moves, the last first: 1 done, [0-9]+ marked")
+    # each mark as it is found, before the review is shown
+    child.expect(r"[1-9][0-9]* marked \(the latest: move [0-9]+, (South|North)'s "
+                 r"(inaccuracy|mistake|blunder)\)")
+    child.expect(f"Reviewing {len(moves)} moves, the last first: {len(moves)} done")
     child.expect("South human vs North ai:easy")
     child.expect(pexpect.EOF)
     child.close()

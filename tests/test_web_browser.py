@@ -167,6 +167,10 @@ def test_a_rated_game_played_to_the_end_is_kept_rated_with_a_result_card(browser
     outcome = board.outcome()
     mine = {0: "You won", 1: "You lost", None: "You drew"}[outcome.winner]
     assert text(browser, "result-title") == mine
+    # the status line says it in the same words, your seeds first (it said "North wins 18-30")
+    said = {0: "you won", 1: "you lost"}.get(outcome.winner)
+    assert text(browser, "status") == (f"Game over: {said} {outcome.south}–{outcome.north}" if said
+                                       else f"Game over: a draw, {outcome.south}–{outcome.north}")
     margin = abs(outcome.south - outcome.north)
     assert text(browser, "result-margin") == (f"By {margin} seed{'s' if margin != 1 else ''}, "
                                               f"{outcome.south}–{outcome.north}"
@@ -195,7 +199,10 @@ def test_resign_asks_once_and_a_resigned_rated_game_is_a_rated_loss_in_history(b
     assert record.resigned == 0 and record.rated and record.result == "north"
     assert record.after.rating < record.before.rating
     assert text(browser, "result-title") == "You lost"
-    assert text(browser, "result-margin").startswith("By resignation")
+    # the stores as they stood, not a result: "By resignation, 1-0" read as a win
+    assert text(browser, "result-margin") == \
+        f"By resignation, {record.south_store}–{record.north_store} in the stores"
+    assert text(browser, "status") == "You resigned: North wins"
     browser.find_element(By.CSS_SELECTOR, '#views a[data-view="records"]').click()
     wait(browser, lambda d: d.find_elements(By.ID, f"game-{record.id}"))
     row = browser.find_element(By.ID, f"game-{record.id}")
@@ -315,7 +322,9 @@ def test_a_casual_game_has_hint_undo_and_analysis_and_is_kept_unrated(browser, s
     wait(browser, lambda d: text(d, "announce").startswith("Hint: pit"))
     hint = re.match(r"Hint: pit (\d), (South|North|even)", text(browser, "announce"))
     assert hint and "hinted" in browser.find_element(By.ID, f"pit-{int(hint.group(1)) - 1}").get_attribute("class")
-    assert re.search(r"\((exact|depth 14)\)\.$", text(browser, "announce"))
+    # the hint's kind, and when the analysis beside it is deeper, a word on why they differ
+    assert re.search(r"\((exact|depth 14)\)\.( The analysis beside it is at depth [0-9]+: "
+                     r"a deeper search may score the moves otherwise\.)?$", text(browser, "announce"))
     play_south_to_the_end(browser, random.Random(3))
     wait(browser, result_shown)
     record = kept_games(server_home)[-1]
@@ -399,9 +408,17 @@ def test_the_editor_sets_seeds_by_clicking_and_dragging(browser, server):
         for _ in range(count):
             target.click()
     assert slots_shown(browser, "edit-") == wanted
-    # a drag: one seed from South's pit 6 to South's store
+    # a drag: one seed from South's pit 6 to South's store, the seed seen on its way (it was
+    # drawn beneath the modal dialog, hidden: asked for the topmost element at its centre,
+    # its pointer-events on for the question, the page says whether it is on top)
     ActionChains(browser).click_and_hold(browser.find_element(By.ID, "edit-pit-5")) \
-        .move_by_offset(20, 5).move_to_element(browser.find_element(By.ID, "edit-store-6")).release().perform()
+        .move_by_offset(20, 5).move_by_offset(30, 0).perform()
+    assert browser.execute_script(
+        "const seed = document.querySelector('.fly'); if (!seed) return 'no seed';"
+        "seed.style.pointerEvents = 'auto'; const box = seed.getBoundingClientRect();"
+        "const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);"
+        "seed.style.pointerEvents = 'none'; return top === seed;") is True
+    ActionChains(browser).move_to_element(browser.find_element(By.ID, "edit-store-6")).release().perform()
     wanted[5] -= 1
     wanted[6] += 1
     assert slots_shown(browser, "edit-") == wanted

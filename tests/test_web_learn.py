@@ -178,7 +178,8 @@ def test_a_wrong_move_is_taken_back_counted_once_and_tried_again(client, home):
 
 def test_a_theme_chosen_gives_a_puzzle_of_that_theme_with_its_goal_in_words(client):
     info = client.get("/api/info").json()
-    assert [t["key"] for t in info["puzzle_themes"]] == ["capture", "extra-turn", "starving", "endgame"]
+    assert [t["key"] for t in info["puzzle_themes"]] == ["capture", "extra-turn", "starving", "endgame",
+                                                        "mine"]         # mine: your own mistakes
     for theme in ("capture", "extra-turn", "starving", "endgame"):
         got = client.get(f"/api/puzzle?theme={theme}").json()
         puzzle = got["puzzle"]
@@ -396,3 +397,32 @@ def test_a_newer_explain_from_the_same_tab_replaces_the_older(client):
     slow.join()
     assert answers["quick"].status_code == 200 and answers["quick"].json()["minimax"]["nodes"] == 7
     assert_refused(answers["slow"], 409, "newer request from the same tab")
+
+
+def test_your_own_puzzles_are_served_on_the_web_made_of_your_reviewed_games(client, home):
+    """Issue 34: "mistakes you made become your own puzzles" was the terminal's alone
+    (puzzle --mine). The page's themes offer your own mistakes: the first ask makes them
+    from your reviewed games (mancala.puzzles.mine, the terminal's own), each saying where
+    it came from; none yet is one line."""
+    from mancala.history import History
+    from mancala.puzzles import mine
+    from mancala.review import keep_review, review_game
+    assert {"key": "mine", "name": "your own mistakes"} in client.get("/api/info").json()["puzzle_themes"]
+    assert_refused(client.get("/api/puzzle?theme=mine"), 404, "no puzzles of your own yet")
+    moves = [4, 2, 5, 0, 2, 3, 1, 1, 3, 4, 2, 0, 5, 0, 3]   # South errs at 1, 7, 12, 14 (test_review)
+    history = History(home / "history.sqlite3")
+    game = history.record("human", "ai:easy", 1, "standard", moves)
+    review = review_game(1, "standard", moves)
+    assert keep_review(history, game.id, review)             # reviewed, its puzzles not made yet
+    got = client.get("/api/puzzle?theme=mine")
+    assert got.status_code == 200, got.text
+    shown = got.json()["puzzle"]
+    own = {p.id: p for p in mine.kept(History(home / "history.sqlite3"))}
+    assert mine.waiting(history) == {} and shown["id"] in own
+    number = int(shown["source"].split("move ")[1].split(":")[0])
+    assert shown["source"].startswith(f"game {game.id}, move {number}: you played")
+    assert number in mine.candidates(review, 0)
+    assert shown["board"] == list(own[shown["id"]].board) and shown["to_move"] == 0
+    again = client.get(f"/api/puzzle?id={shown['id']}").json()["puzzle"]     # the page's #id=
+    assert again["id"] == shown["id"] and again["source"] == shown["source"]
+    assert_refused(client.get("/api/puzzle?id=nosuch00"), 400, "no puzzle")

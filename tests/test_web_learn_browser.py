@@ -228,3 +228,22 @@ def test_screenshots_of_the_puzzles_and_the_explorer(browser, server):
                 screenshot(browser, folder / f"web-{page}-{name}.png", width, page)
     finally:
         browser.set_window_size(1280, 800)
+
+
+def test_a_right_move_names_its_capture(browser, server):
+    """Issue 34, item 9: "Right: 3 (C)" left out the capture it made; the terminal names it
+    now, and so does the page ("Right: 3 (C), captures 4 seeds. Solved!")."""
+    def first_capture(puzzle):
+        board = mancala.Board(puzzle["board"], puzzle["to_move"], capture=puzzle["capture"])
+        return len(puzzle["solution_indices"]) == 1 and board.push(puzzle["solution_indices"][0]).captured
+    shipped = next(p for p in SHIPPED if first_capture(p))
+    board = mancala.Board(shipped["board"], shipped["to_move"], capture=shipped["capture"])
+    pit = shipped["solution_indices"][0]
+    record = board.push(pit)
+    open_page(browser, f"{server}/puzzles?speed=off#id={shipped['id']}")
+    solver = shipped["to_move"]
+    browser.find_element(By.ID, f"puzzle-pit-{pit if solver == 0 else 7 + pit}").click()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.result") == "solved")
+    letter = "ABCDEFGHIJKL"[solver * 6 + pit]
+    assert text(browser, "puzzle-said").startswith(
+        f"Right: {pit + 1} ({letter}), captures {record.captured} seeds."), text(browser, "puzzle-said")

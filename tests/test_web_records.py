@@ -88,7 +88,9 @@ def test_a_resigned_casual_game_is_kept_as_the_resigners_loss(client, home):
                                               "game": "r", "resigned": "south"}).json()
     [record] = kept_games(home)
     assert record.resigned == 0 and record.result == "north" and not record.rated
-    assert answer["words"].startswith("You lost by resignation") and answer["result"] == "lost"
+    # the stores as they stood (worked by hand: South 1 + 2 captured, North 0), not a result
+    assert answer["words"] == "You lost by resignation, 3\u20130 in the stores"
+    assert answer["result"] == "lost"
     over = client.post("/api/finish", json={"position": POSITION, "players": PLAYERS,
                                             "game": "s", "resigned": "north"})
     assert_refused(over, 400, "nobody can resign it")
@@ -409,3 +411,30 @@ def test_the_records_page_and_script_are_served(client):
     script = client.get("/records.js")
     assert script.status_code == 200 and b"/api/history" in script.content
     assert page.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_a_review_tells_its_last_moves_before_the_database_is_looked_for(client, monkeypatch):
+    """Issue 34 (first marks within 1 s): the server's endgame database was opened before
+    a review told any move, 8 s on a busy machine. The last positions (at most
+    review.QUICK_SEEDS seeds in the pits, 10 here) are solved by an engine with no
+    database, so their moves are told before the database is even looked for."""
+    import mancala.endgame
+    told, looked = [], []
+    real_move_json = reviews.move_json
+
+    def telling(move):
+        told.append(move.number)
+        return real_move_json(move)
+
+    def find(capture, *args, **kwargs):
+        looked.append(list(told))
+        return None
+    monkeypatch.setattr(reviews, "move_json", telling)
+    monkeypatch.setattr(mancala.endgame, "find", find)
+    monkeypatch.setattr(library_review, "QUICK_SEEDS", 10)
+    # Kalah(6,2): seeds in the pits before each move 24 23 20 19 19 18 15 14 13 10 6 2 2 2
+    moves = [4, 2, 4, 3, 3, 1, 5, 5, 2, 4, 4, 1, 1, 2]
+    lines = client.post("/api/review", json={"position": {"seeds": 2, "capture": "standard",
+                                                          "moves": moves}, "stream": True})
+    assert json.loads(lines.text.splitlines()[-1])["type"] == "review"
+    assert looked and looked[0] == [14, 13, 12, 11, 10], looked    # told before the first look

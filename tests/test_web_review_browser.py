@@ -55,6 +55,11 @@ def test_a_finished_casual_game_is_reviewed_beside_its_board_stepped_by_keys(bro
     mark = third.find_element(By.CSS_SELECTOR, ".mark")
     assert mark.text == "?" and "mistake" in mark.get_attribute("class")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#review-moves .mark")) == 1   # the only loss
+    # the moves carry the game's tags (worked by hand: South 6 extra turn, South 5 captures 2)
+    first, second = (browser.find_element(By.ID, f"review-move-{n}") for n in (1, 2))
+    assert first.find_element(By.CSS_SELECTOR, ".tag").text == "+"
+    assert second.find_element(By.CSS_SELECTOR, ".tag").text == "×2"
+    assert second.get_attribute("aria-label").startswith("Move 2: South pit 5, captures 2 seeds")
     # the first mark is chosen: the board shows the position after move 3, by mancala.Board
     board = mancala.Board(seeds=1)
     for pit in HAND[:3]:
@@ -70,6 +75,8 @@ def test_a_finished_casual_game_is_reviewed_beside_its_board_stepped_by_keys(bro
     for pit in HAND[:2]:
         two.push(pit)
     wait(browser, lambda d: slots_shown(d, "review-") == two.pits)
+    # what the move did is named (worked by hand: South's 5 captures 2)
+    assert text(browser, "review-detail").startswith("Move 2: South pit 5, captures 2 seeds (played by South)")
     body.send_keys("\ue014")
     body.send_keys("\ue014")                                   # → →
     board.push(HAND[3])

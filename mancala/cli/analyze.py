@@ -6,6 +6,7 @@ import json
 
 from mancala.cli import options
 from mancala.cli.position import add_position_arguments, board_from
+from mancala.cli.render import wrap
 from mancala.engine import Engine
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB
@@ -54,11 +55,11 @@ def run(args: argparse.Namespace) -> int:
         outcome = board.outcome()
         print(f"The game is over: South {outcome.south}, North {outcome.north}.")
         return 0
-    print(f"\n{SIDE_NAMES[board.to_move]} to move; each move's score in seeds, the side ahead "
-          "named (the hint's number at the same depth):")
+    print(wrap(f"\n{SIDE_NAMES[board.to_move]} to move; each move's score in seeds, the side "
+               "ahead named (the hint's number at the same depth):"))
     for pit, r in results.items():
         line = " ".join(str(p + 1) for p in r.pv[:12])
         mark = "  <- best" if r.score == best else ""
         score = Score.of(r, board.to_move).text()
-        print(f"  pit {pit + 1}: {score:<20} {r.nodes} nodes, line: {line}{mark}")
+        print(wrap(f"  pit {pit + 1}: {score:<20} {r.nodes} nodes, line: {line}{mark}"))
     return 0

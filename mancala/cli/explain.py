@@ -23,6 +23,7 @@ from mancala.geometry import SIDE_NAMES
 from mancala.cli import options
 from mancala.cli.options import is_terminal
 from mancala.cli.position import add_position_arguments, board_from
+from mancala.cli.render import wrap
 
 DEFAULT_DEPTH = 3
 SHOWN_LINES = 60                # a tree's lines shown without --all
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if args.all and is_terminal(sys.stdout):
         pydoc.pager(text + "\n")
     else:
-        print(text)
+        print(wrap(text))       # on a terminal: long lines broken between words, under their text
     return 0
 
 

@@ -93,13 +93,14 @@ def describe(game: _history.GameRecord) -> str:
         players = f"you ({('South', 'North')[you]}) vs {printable(game.players[1 - you])}"
         result, score = YOUR_RESULT[game.result_for(you)], f"{seeds[you]}-{seeds[1 - you]}"
     if game.resigned is not None:
-        who = "you" if game.resigned == you else ("South", "North")[game.resigned]
-        result += f": {who} resigned, {score} in the stores"
+        how = "by resignation" if you is not None else f"({('South', 'North')[game.resigned]} resigned)"
+        result += f" {how}, {score} in the stores"
     else:
         result += f" {score}"
+    moves = len(game.pit_indices)
     text = (f"{game.id:3d}. {printable(local_time(game.finished))}  {players}, "
             f"{game.seeds} seed{'' if game.seeds == 1 else 's'}, {game.capture}: "
-            f"{result}, {len(game.pit_indices)} moves")
+            f"{result}, {moves} move{'' if moves == 1 else 's'}")
     if game.rated:
         change = game.after.rating - game.before.rating
         text += f"; rated: {game.after.rating:.0f} ({change:+.0f})"

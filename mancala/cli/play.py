@@ -122,6 +122,9 @@ class Terminal(GameObserver):
 
     def on_end(self, game: Game, outcome) -> None:
         self.out("")
+        if not game.board.move_stack:
+            self.out("No moves were played.")
+            return
         self.out("Game record (moves numbered as review numbers them; pits 1-6 from each "
                  "mover's left):")
         for line in describe_turns(game.board.move_stack):

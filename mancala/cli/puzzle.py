@@ -26,13 +26,13 @@ from mancala.cli import options
 from mancala.cli.entry import Command, legal_pits_text, parse_entry
 from mancala.cli.render import Style, move_text, render_board, want_color, wrap
 from mancala.engine import Engine
-from mancala.geometry import PovScore, SIDE_NAMES, store_slot
+from mancala.geometry import SIDE_NAMES, store_slot
 from mancala.history import History
 from mancala.puzzles import mine
 from mancala.errors import CommandError, EntryError, HistoryError, MancalaError
 from mancala.limits import SMALL_HASH_MB
 from mancala.puzzles.teaching import (THEME_NAMES, THEMES, after_line, end_words, goal,
-                                      line_records)
+                                      line_records, wrong_move_value)
 from mancala.rating import Rating
 from mancala.scores import Score
 from mancala.untrusted import printable
@@ -46,7 +46,6 @@ Commands:
   solution     show the solution, played out (the puzzle counts as missed)
   help         this text
   quit         stop (a puzzle left before a wrong move counts for nothing)"""
-WRONG_SOLVE_NODES = 2_000_000   # to say what a wrong move loses: one solve, within this budget
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -99,6 +98,11 @@ def run(args: argparse.Namespace) -> int:
 def own_puzzles() -> list:
     """The puzzles kept with the reviews of your games; CommandError when there are none."""
     history = History()
+    waiting = mine.waiting(history)
+    if waiting:
+        count = len(waiting)
+        print(wrap(f"Making puzzles of your mistakes in {count} reviewed game"
+                   f"{'' if count == 1 else 's'} (once)..."), flush=True)
     found = mine.kept(history)
     for notice in history.notices:
         print(f"mancala: {notice}", file=sys.stderr)
@@ -272,14 +276,11 @@ class Session:
 
     def loses(self, board: Board, pit: int, puzzle: _puzzles.Puzzle) -> str:
         """What the wrong move is worth, when a quick solve says."""
-        child = board.copy(stack=False)
-        record = child.push(pit)
-        solved = self.engine.solve(child, nodes=WRONG_SOLVE_NODES)
-        text = move_text(record)
-        if not solved.exact:
+        text = move_text(board.copy(stack=False).push(pit))
+        worth = wrong_move_value(board, pit, lambda: self.engine)
+        if worth is None:
             return f"{text} loses at least {_puzzles.MIN_GAP} seeds against the best move."
-        score = Score(PovScore(solved.score, child.to_move).pov(board.to_move), board.to_move,
-                      exact=True)
+        score = Score(worth, board.to_move, exact=True)
         lost = puzzle.value - score.seeds       # the line keeps the solver's value all the way
         return (f"{text} ends {score.words(you=board.to_move)} with best play, "
                 f"{lost} seed{'' if lost == 1 else 's'} less than the best move.")

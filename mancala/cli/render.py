@@ -177,27 +177,62 @@ def describe_outcome(outcome, you: Optional[int] = None, resigned: Optional[int]
     return f"Game over: {SIDE_NAMES[outcome.winner]} wins {score}."
 
 
+_LABEL = re.compile(r"\([A-L]\)[,;.:]?")     # a pit's letter: '3 (I),' is never broken
+_ITEM = re.compile(r" *\d+\. +")              # '  2. ' opens a menu's or a list's item
+_GAP = re.compile(r" {2,}(?=\S)")             # two spaces or more: a column starts
+_SIGN = re.compile(r"[<>=-]+")                 # '<-', '->': never the last word of a line
+
+
+def hang(line: str, width: int) -> int:
+    """The column a broken line goes on at: under the text after its item number
+    ('  2. resume ...') or after its last gap of two spaces or more within the
+    first half of ``width`` ('  undo         take back ...', '   13-14  North: ...'),
+    else its own indent."""
+    plain = _ANSI.sub("", line)
+    column = len(plain) - len(plain.lstrip(" "))
+    item = _ITEM.match(plain)
+    if item:
+        column = item.end()
+    for gap in _GAP.finditer(plain, column):
+        if gap.end() <= width // 2:
+            column = gap.end()
+    return column
+
+
 def wrap(text: str, width: Optional[int] = None) -> str:
     """``text`` with each line broken between words to fit ``width`` columns (default:
     the terminal's when stdout is one, else left whole). Colour codes take no column;
-    a line's leading spaces are kept on the lines it is broken into."""
+    the lines a line is broken into go on under its text (:func:`hang`), a pit's
+    number keeps its letter ('3 (I)') and an arrow its word ('<- best')."""
     if width is None:
         if not is_terminal(sys.stdout):
             return text
         width = shutil.get_terminal_size().columns
     out = []
     for line in text.split("\n"):
+        if len(_ANSI.sub("", line)) <= width:
+            out.append(line)
+            continue
         indent = line[:len(line) - len(line.lstrip(" "))]
-        current, used = "", 0
+        more = " " * hang(line, width)
+        words: List[str] = []
         for word in line.lstrip(" ").split(" "):
+            # a pit's letter stays with its number, an arrow ('<-') with the word it points at
+            if words and words[-1] and word and (_LABEL.fullmatch(word) or _SIGN.fullmatch(words[-1])):
+                words[-1] += " " + word
+            else:
+                words.append(word)
+        current, used, start = "", 0, indent
+        for word in words:
             size = len(_ANSI.sub("", word))
             if current and used + 1 + size > width:
                 out.append(current)
-                current, used = indent + word, len(indent) + size
+                start = more
+                current, used = start + word, len(start) + size
             elif current:
                 current, used = current + " " + word, used + 1 + size
             else:
-                current, used = indent + word, len(indent) + size
+                current, used = start + word, len(start) + size
         out.append(current)
     return "\n".join(out)
 

@@ -2,11 +2,11 @@
 
 A game kept in your history is reviewed once: the review is kept with it
 (:func:`mancala.review.keep_review`), so opening it again searches nothing.
-While a review is made, a terminal sees its progress on stderr (the last
-move is reviewed first: see :mod:`mancala.review`). The mistakes and blunders
-of the person who played become puzzles of their own
-(:func:`mancala.puzzles.mine.from_review`), kept with the review for
-``python -m mancala puzzle --mine``.
+While a review is made, a terminal sees its progress on stderr, with the
+marks found so far (the last move is reviewed first: see
+:mod:`mancala.review`). The mistakes and blunders of the person who played
+become puzzles of their own (:mod:`mancala.puzzles.mine`), made when
+``python -m mancala puzzle --mine`` first asks for them.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import argparse
 import calendar
 import json
 import os
+import shutil
 import sys
 import time
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from mancala.puzzles import mine
 from mancala.untrusted import printable
 
 HUMAN = _history.HUMAN
+PLAYED = 24         # '1 (G), captures 12 seeds': a row with its mark fits 80 columns
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -113,13 +115,18 @@ def run(args: argparse.Namespace) -> int:
 def compute(game: Game, args: argparse.Namespace) -> _review.Review:
     """The review, with its progress on a terminal's stderr."""
     show_progress = options.is_terminal(sys.stderr)
-    marked = [0]
+    width = shutil.get_terminal_size().columns
+    marked: List[_review.MoveReview] = []
+    done = [0]
 
     def progress(move: _review.MoveReview) -> None:
-        marked[0] += move.mark is not None
+        done[0] += 1
+        if move.mark is not None:
+            marked.append(move)
         if show_progress:
-            print(f"\rReviewing {len(game.moves)} moves, the last first: move {move.number} "
-                  f"done, {marked[0]} marked so far ", end="", file=sys.stderr, flush=True)
+            line = progress_line(len(game.moves), done[0], marked)
+            # one line rewritten in place: never wider than the terminal
+            print(f"\r{line[:width - 1]}\033[K", end="", file=sys.stderr, flush=True)
 
     review = _review.review_game(game.seeds, game.capture, game.moves, nodes=args.nodes,
                                  depth=args.depth, hash_mb=args.hash_mb, on_move=progress)
@@ -128,22 +135,31 @@ def compute(game: Game, args: argparse.Namespace) -> _review.Review:
     return review
 
 
+def progress_line(total: int, done: int, marked: List[_review.MoveReview]) -> str:
+    """'Reviewing 48 moves, the last first: 23 done, 2 marked (the latest: move 25,
+    South's blunder)': what a terminal sees while a review is made."""
+    line = f"Reviewing {total} moves, the last first: {done} done, {len(marked)} marked"
+    if marked:
+        latest = marked[-1]
+        line += f" (the latest: move {latest.number}, {SIDE_NAMES[latest.side]}'s {latest.mark})"
+    return line
+
+
 def keep(history: _history.History, game: Game, review: _review.Review,
          args: argparse.Namespace) -> None:
-    """Keep the review with its game, and the person's mistakes made puzzles; a
-    history that cannot be written is one line on stderr (the review was shown)."""
-    puzzles = []
-    if game.you is not None:
-        puzzles = mine.from_review(review, game.you, nodes=args.nodes, game=game.kept)
+    """Keep the review with its game, and say how many of the person's mistakes can
+    become puzzles (made by ``puzzle --mine`` when first asked for: not here, where
+    the command would keep the person waiting once the review is shown); a history
+    that cannot be written is one line on stderr (the review was shown)."""
     try:
-        mine.keep(history, game.kept, review, puzzles)
+        _review.keep_review(history, game.kept, review)
     except HistoryError as exc:
         print(f"mancala: the review is not kept: {exc}", file=sys.stderr)
         return
-    if puzzles and not args.json:
-        count = len(puzzles)
-        print(wrap(f"{count} of your mistakes {'is' if count == 1 else 'are'} now "
-                   f"puzzle{'' if count == 1 else 's'} of your own: python -m mancala puzzle --mine"))
+    count = len(mine.candidates(review, game.you)) if game.you is not None else 0
+    if count and not args.json:
+        print(wrap(f"{count} of your mistakes {'makes a puzzle' if count == 1 else 'make puzzles'} "
+                   "of your own: python -m mancala puzzle --mine"))
 
 
 def show(game: Game, review: _review.Review, depth: int) -> None:
@@ -158,12 +174,13 @@ def show(game: Game, review: _review.Review, depth: int) -> None:
     print(wrap(f"Each move's score (exact: perfect play; depth {depth}: a search {depth} moves "
                "deep, as the hint's) and the seeds it lost against the best move; moves "
                "numbered as in the game record, pits 1-6 from the mover's left:"))
-    print(f"  {'move':>4}  {'side':5}  {'played':<28}  {'score after':<12}  {'lost':>4}  "
+    print(f"  {'move':>4}  {'side':5}  {'played':<{PLAYED}}  {'score after':<11}  {'lost':>4}  "
           f"{'kind':8}  mark")
     board = Board(seeds=game.seeds, capture=game.capture)
     for move in review.moves:
         record = board.push(move.pit_index)
-        for line in rows(move, move_text(record)):
+        # the last row says the game's end by being the last: its room goes to the columns
+        for line in rows(move, move_text(record).replace(", the game is over", "")):
             print(wrap(line))
     for side in (0, 1):
         name = "You" if side == game.you else SIDE_NAMES[side]
@@ -175,7 +192,7 @@ def rows(move: _review.MoveReview, played: str) -> List[str]:
     '     3  North  5 (K), captures 2 seeds  South +6  4  exact  mistake',
     '        better: 2, 3, 4 or 6 (South +2); line 2 6 5 6 1 3 5 4'."""
     after = move.after
-    text = (f"  {move.number:4d}  {SIDE_NAMES[move.side]:5}  {played:<28}  {after.words():<12}  "
+    text = (f"  {move.number:4d}  {SIDE_NAMES[move.side]:5}  {played:<{PLAYED}}  {after.words():<11}  "
             f"{move.loss:4d}  {after.kind:8}  {move.mark or ''}").rstrip()
     if move.loss <= 0:
         return [text]

@@ -2,16 +2,19 @@
 
 When a game of your history is reviewed (:mod:`mancala.review`), each of your
 moves marked a mistake or a blunder whose position is exact and has one move
-alone that keeps its score becomes a puzzle (:func:`from_review`, by
-:func:`mancala.puzzles.find`, so it is a puzzle by the same rule as the
-shipped ones, with its line and rating). They are kept with the review, in
-the game's row of the history (:func:`keep`), and :func:`kept` reads them
-all back for ``python -m mancala puzzle --mine`` and the web page.
+alone that keeps its score can become a puzzle (:func:`candidates`;
+:func:`from_review` makes them, by :func:`mancala.puzzles.find`, so each is a
+puzzle by the same rule as the shipped ones, with its line and rating). They
+are made the first time they are asked for, not when the review is shown
+(solving them takes a second or two): :func:`kept` makes those of every
+reviewed game that has none yet, keeps them with its review in the game's row
+of the history (:func:`keep`), and returns them all, for ``python -m mancala
+puzzle --mine`` and the web page.
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from mancala.engine import Engine
 from mancala.errors import InputError
@@ -23,6 +26,15 @@ from mancala.review import Review, positions
 MARKED = ("mistake", "blunder")     #: the marks whose positions become puzzles
 
 
+def candidates(review: Review, side: int) -> List[int]:
+    """The numbers of ``side``'s moves in ``review`` that :func:`from_review` makes
+    puzzles of: a mistake or a blunder, its scores exact, one move alone best by at
+    least :data:`mancala.puzzles.MIN_GAP` (no search: the review's own scores)."""
+    return [move.number for move in review.moves
+            if move.side == side and move.mark in MARKED and move.exact
+            and unique_best(dict(move.scores)) is not None]
+
+
 def from_review(review: Review, side: int, engine: Any = None, *,
                 nodes: int = SOLVE_NODES, game: Optional[int] = None) -> List[Puzzle]:
     """The puzzles in ``side``'s mistakes and blunders of ``review``: the positions
@@ -30,10 +42,10 @@ def from_review(review: Review, side: int, engine: Any = None, *,
     :data:`mancala.puzzles.MIN_GAP`), each with its line, in the game's order.
     ``game`` is the game's number in the history, named in each puzzle's source."""
     boards = positions(review.seeds, review.capture, [move.pit_index for move in review.moves])
+    chosen = set(candidates(review, side))
     found = []
     for move, board in zip(review.moves, boards):
-        if move.side != side or move.mark not in MARKED or not move.exact \
-                or unique_best(dict(move.scores)) is None:
+        if move.number not in chosen:
             continue
         if engine is None:
             engine = Engine(hash_mb=MINE_HASH_MB)
@@ -53,10 +65,28 @@ def keep(history: Any, game_id: int, review: Review, puzzles: Sequence[Puzzle]) 
     return history.keep_review(game_id, data)
 
 
-def kept(history: Any) -> List[Puzzle]:
+def waiting(history: Any) -> Dict[int, int]:
+    """{game id: the side of the person who played it} of the reviewed games of
+    ``history`` whose puzzles are not made yet (HistoryError if it cannot be read)."""
+    reviews = history.reviews()
+    return {game.id: game.human for game in history.games()
+            if game.human is not None and isinstance(reviews.get(game.id), dict)
+            and "puzzles" not in reviews[game.id]}
+
+
+def kept(history: Any, engine: Any = None) -> List[Puzzle]:
     """Every puzzle kept with the reviews of ``history``'s games, oldest game first
-    (one that does not read as a puzzle is passed over). HistoryError if the
-    history cannot be read."""
+    (one that does not read as a puzzle is passed over), those of the reviewed games
+    that have none yet made first (:func:`waiting`; a review that does not read is
+    passed over). HistoryError if the history cannot be read or written."""
+    reviews = history.reviews()
+    for game_id, side in waiting(history).items():
+        try:
+            review = Review.from_json(reviews[game_id])
+        except (InputError, ValueError):
+            continue
+        made = from_review(review, side, engine, game=game_id)
+        keep(history, game_id, review, made)
     found = []
     for _, data in sorted(history.reviews().items()):
         if not isinstance(data, dict) or not isinstance(data.get("puzzles"), list):
@@ -69,4 +99,4 @@ def kept(history: Any) -> List[Puzzle]:
     return found
 
 
-__all__ = ["from_review", "keep", "kept", "MARKED"]
+__all__ = ["candidates", "from_review", "keep", "kept", "waiting", "MARKED"]

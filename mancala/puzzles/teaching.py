@@ -33,15 +33,16 @@ margin) and its value.
 """
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from mancala.board import Board, MoveRecord
-from mancala.geometry import PITS, SIDE_NAMES, SLOTS, pit_slot, row, store_slot
+from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, pit_slot, row, seeds_in_pits, store_slot
 
 THEMES = ("capture", "extra-turn", "starving", "endgame")   #: every theme, in this order
 THEME_NAMES = {"capture": "capture", "extra-turn": "extra-turn chain",
                "starving": "starving the opponent", "endgame": "endgame"}
 ENDGAME_SEEDS = 12      #: a puzzle with at most this many seeds in the pits is an endgame's
+WRONG_SOLVE_NODES = 2_000_000   #: a wrong answer's value is solved within this budget, else not said
 
 
 def line_records(puzzle) -> List[MoveRecord]:
@@ -134,5 +135,27 @@ def move_words(record: MoveRecord) -> str:
     return ", ".join([f"{SIDE_NAMES[record.player]} {record.pit + 1} ({letter})"] + effects)
 
 
-__all__ = ["THEMES", "THEME_NAMES", "ENDGAME_SEEDS", "themes", "goal", "end_words",
-           "line_records", "after_line", "move_words"]
+def wrong_move_value(board: Board, pit: int, large: Optional[Callable[[], Any]] = None,
+                     nodes: int = WRONG_SOLVE_NODES) -> Optional[int]:
+    """What ``pit`` played on ``board`` is worth to its mover with perfect play (the final
+    margin, solved within ``nodes``; None when the solve does not finish): what a
+    wrong answer to a puzzle is told it ends with. A position with at most
+    :data:`mancala.review.QUICK_SEEDS` seeds in the pits is solved at once by an engine
+    without a database (no wait for one to open: 4 s the first time on a busy
+    machine); a larger one by ``large()`` (default: an engine with the cached database)."""
+    from mancala.review import QUICK_SEEDS, quick_engine
+    child = board.copy(stack=False)
+    child.push(pit)
+    if seeds_in_pits(child.pits) <= QUICK_SEEDS:
+        engine = quick_engine()
+    elif large is not None:
+        engine = large()
+    else:
+        from mancala.engine import Engine
+        engine = Engine(hash_mb=16)
+    solved = engine.solve(child, nodes=nodes)
+    return PovScore(solved.score, child.to_move).pov(board.to_move) if solved.exact else None
+
+
+__all__ = ["THEMES", "THEME_NAMES", "ENDGAME_SEEDS", "WRONG_SOLVE_NODES", "themes", "goal",
+           "end_words", "line_records", "after_line", "move_words", "wrong_move_value"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
 from mancala import explain as _explain
 from mancala import puzzles as _puzzles
@@ -35,7 +35,7 @@ from mancala.board import Board
 from mancala.engine import Engine
 from mancala.errors import HistoryError, RequestError, quote
 from mancala.limits import SMALL_HASH_MB
-from mancala.geometry import PovScore, SIDE_NAMES
+from mancala.geometry import SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
 from mancala.web.server import (Job, Refused, Server, Tab, endpoint, json_body, rating_json,
@@ -45,15 +45,38 @@ if TYPE_CHECKING:
     from starlette.requests import Request
 
 MAX_ATTEMPTS = 256              #: puzzle attempts kept open at once (the oldest is dropped first)
-WRONG_SOLVE_NODES = 2_000_000   #: a wrong move's value is solved within this budget, else not said
 ATTEMPT_CHARS = 32
 EXPLAIN_DEFAULT_DEPTH = 3
 
 
+MINE = "mine"       #: the theme of your own puzzles: your reviewed games' mistakes
+
+
 def theme_list() -> List[Dict[str, str]]:
-    """The themes a player may choose (:mod:`mancala.puzzles.teaching`), for /api/info:
-    ``[{"key", "name"}]``."""
-    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES]
+    """The themes a player may choose (:mod:`mancala.puzzles.teaching`), and your own
+    puzzles (:data:`MINE`), for /api/info: ``[{"key", "name"}]``."""
+    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES] + \
+        [{"key": MINE, "name": "your own mistakes"}]
+
+
+def own_puzzles(needed: bool = True) -> Optional[List[_puzzles.Puzzle]]:
+    """Your own puzzles, the terminal's ``puzzle --mine``'s (:func:`mancala.puzzles.mine.kept`:
+    those of the games reviewed since are made first, a search's work). When ``needed``,
+    404 when there are none yet and 503 when the history cannot be read; else None then."""
+    from mancala.history import History
+    from mancala.puzzles import mine
+    try:
+        found = mine.kept(History())
+    except HistoryError as exc:
+        if not needed:
+            return None
+        raise Refused(503, f"your history cannot be read: {' '.join(str(exc).split())}") from None
+    if not found and not needed:
+        return None
+    if not found:
+        raise Refused(404, "no puzzles of your own yet: review a game you played (History, "
+                           "Review); its mistakes become puzzles")
+    return found
 
 #: the packaged files of these pages: URL path -> (file in static/, media type), as app.ASSETS
 ASSETS = {
@@ -148,10 +171,11 @@ class Puzzles:
                 "notices": self._notices()}
 
     def start(self, puzzle_id: Optional[str], standing: Dict[str, Any],
-              theme: Optional[str] = None) -> Dict[str, Any]:
+              theme: Optional[str] = None, own: Optional[List[_puzzles.Puzzle]] = None
+              ) -> Dict[str, Any]:
         """GET /api/puzzle: a puzzle (that one, or one near the rating, of ``theme`` when
-        given) and a new attempt at it."""
-        shipped = _puzzles.load()
+        given; of ``own``, your own puzzles, when they are given) and a new attempt at it."""
+        shipped = _puzzles.load() if own is None else own
         if puzzle_id is not None:
             puzzle = _puzzles.by_id(puzzle_id, shipped)
         else:
@@ -167,7 +191,7 @@ class Puzzles:
                            "to_move_name": SIDE_NAMES[puzzle.to_move], "capture": puzzle.capture,
                            "rating": puzzle.rating, "value": puzzle.value,
                            "min_gap": _puzzles.MIN_GAP, "goal": teaching.goal(puzzle),
-                           "themes": list(puzzle.themes),
+                           "themes": list(puzzle.themes), "source": puzzle.source,
                            "solver_moves": len(puzzle.solver_steps())},
                 "theme_names": dict(teaching.THEME_NAMES),
                 "state": puzzle_state(attempt),
@@ -237,16 +261,14 @@ def play_answer(attempt: _puzzles.Attempt, pit: int) -> Dict[str, Any]:
     return {"result": result, "moves": moves, "state": puzzle_state(attempt)}
 
 
-def wrong_loss(board: Board, pit: int, value: int, endgame: Any) -> Optional[Dict[str, Any]]:
-    """What a wrong move is worth to the solver (solved within :data:`WRONG_SOLVE_NODES`)
-    and the seeds it loses against the line's value; None when the solve does not finish."""
-    child = board.copy(stack=False)
-    child.push(pit)
-    solved = Engine(hash_mb=SMALL_HASH_MB, endgame=endgame).solve(child, nodes=WRONG_SOLVE_NODES)
-    if not solved.exact:
-        return None
-    worth = PovScore(solved.score, child.to_move).pov(board.to_move)
-    return {"value": worth, "lost": value - worth}
+def wrong_loss(board: Board, pit: int, value: int, endgame: Callable[[], Any]
+               ) -> Optional[Dict[str, Any]]:
+    """What a wrong move is worth to the solver (:func:`mancala.puzzles.teaching.wrong_move_value`,
+    the terminal's words too) and the seeds it loses against the line's value; None when
+    the solve does not finish. ``endgame()`` gives the database for a larger position
+    (asked only then: opening it is slow the first time)."""
+    worth = teaching.wrong_move_value(board, pit, lambda: Engine(hash_mb=SMALL_HASH_MB, endgame=endgame()))
+    return None if worth is None else {"value": worth, "lost": value - worth}
 
 
 # -- the explorer ----------------------------------------------------------------------------
@@ -288,8 +310,15 @@ def routes(server: Server) -> list:
         if unknown:
             raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id, theme")
         puzzle_id = request.query_params.get("id")
+        theme = request.query_params.get("theme")
         standing = await anyio.to_thread.run_sync(puzzles.standing)
-        return puzzles.start(puzzle_id, standing, request.query_params.get("theme"))
+        own = None
+        if theme == MINE:
+            own = await server.run(own_puzzles)         # made, the first time: a search's work
+            theme = None
+        elif puzzle_id is not None and puzzle_id not in {p.id for p in _puzzles.load()}:
+            own = await server.run(lambda: own_puzzles(needed=False))     # one of yours, or none
+        return puzzles.start(puzzle_id, standing, theme, own)
 
     @endpoint
     async def answer(request: "Request") -> Dict[str, Any]:
@@ -312,7 +341,7 @@ def routes(server: Server) -> list:
             if reply["result"] == "wrong":      # taken back: the solver tries again
                 reply["state"] = puzzle_state(attempt)
                 reply["loss"] = await server.run(lambda: wrong_loss(
-                    before, data["pit_index"], puzzle.value, server.endgame(puzzle.capture)))
+                    before, data["pit_index"], puzzle.value, lambda: server.endgame(puzzle.capture)))
         reply["over"] = attempt.result is not None
         reply["missed"] = attempt.missed
         if reply["over"]:

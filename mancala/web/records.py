@@ -82,17 +82,20 @@ def finish_request(data: Any) -> Tuple[str, Tuple[str, str], Dict[str, Any], Boa
 
 def result_words(game: _history.GameRecord) -> str:
     """A kept game's result as its player reads it: "You lost 11-37", "You won by
-    resignation 20-12", "North won 30-18" (no one person in it); the person's seeds first."""
+    resignation, 20-12 in the stores" (a resigned game's seeds are where the stores stood,
+    not a result), "North won 30-18" (no one person in it); the person's seeds first."""
     south, north = game.south_store, game.north_store
     if game.human is None:
         if game.result == "draw":
             return f"Draw {south}\u2013{north}"
-        how = " by resignation" if game.resigned is not None else ""
-        return f"{game.result.capitalize()} won{how} {south}\u2013{north}"
+        if game.resigned is not None:
+            return f"{game.result.capitalize()} won by resignation, {south}\u2013{north} in the stores"
+        return f"{game.result.capitalize()} won {south}\u2013{north}"
     mine, theirs = (south, north) if game.human == 0 else (north, south)
-    how = " by resignation" if game.resigned is not None else ""
     said = {"won": "You won", "lost": "You lost", "drew": "You drew"}[game.result_for(game.human)]
-    return f"{said}{how} {mine}\u2013{theirs}"
+    if game.resigned is not None:
+        return f"{said} by resignation, {mine}\u2013{theirs} in the stores"
+    return f"{said} {mine}\u2013{theirs}"
 
 
 def kept_answer(kept: _history.GameRecord, notices: List[str]) -> Dict[str, Any]:

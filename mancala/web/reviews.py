@@ -89,13 +89,17 @@ class StoppableEngine:
     cancelled or its time is up: ``Engine.stop()`` ends the running search, this ends
     the review."""
 
-    def __init__(self, engine: Any, job: Job) -> None:
+    def __init__(self, engine: Any, job: Job, first: Optional[Callable[[], None]] = None) -> None:
         self.engine = engine
         self.job = job
+        self.first = first          # called once, before the first search (opens a database)
 
     def check(self) -> None:
         if self.job.cancelled or self.job.timed_out:
             raise Stopped()
+        if self.first is not None:
+            first, self.first = self.first, None
+            first()
 
     def __getattr__(self, name: str) -> Any:
         found = getattr(self.engine, name)
@@ -123,15 +127,22 @@ def routes(server: Server) -> list:
             if holder is not None:
                 holder["job"] = job
             engine = job.engine = Engine(hash_mb=REVIEW_HASH_MB)
-            engine.endgame = server.endgame(spec["capture"]) or "auto"     # one database, shared
+
+            def database() -> None:     # the server's (opened once, shared), when first needed
+                engine.endgame = server.endgame(spec["capture"]) or "auto"
+            # the last positions on an engine of their own with no database: the first marks
+            # come before the server's database is opened
+            quick = StoppableEngine(_review.quick_engine(), job)
 
             def progress(done: int, total: int) -> None:
                 tell({"type": "progress", "done": done, "total": total})
                 take_turns()            # a long review lets waiting searches run between moves
             try:
                 return _review.review_game(
-                    spec["seeds"], spec["capture"], spec["moves"], StoppableEngine(engine, job),
-                    progress=progress, on_move=lambda move: tell(dict(move_json(move), type="move")))
+                    spec["seeds"], spec["capture"], spec["moves"],
+                    StoppableEngine(engine, job, first=database),
+                    progress=progress, on_move=lambda move: tell(dict(move_json(move), type="move")),
+                    quick=quick)
             except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
                 return None
             finally:

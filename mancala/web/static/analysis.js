@@ -15,6 +15,7 @@ export class Analysis {
     this.analysed = null;       // the position (as the server writes it) the panel shows
     this.leaving = false;       // the page is going away: no new connection
     this.view = null;
+    this.settled = null;        // the depth the status line is at (null: none finished yet)
   }
 
   connect() {
@@ -51,6 +52,7 @@ export class Analysis {
       return;
     }
     this.analysed = JSON.stringify(view.position);
+    this.settled = null;        // the depth the status line and the rows' plain scores are at
     rows.replaceChildren(...view.legal_moves.map((pit) => element("tr", { id: `analysis-${pit}` },
       element("td", { text: this.pitText(pit) }), element("td", { class: "score pending", text: "…" }),
       element("td", { class: "line" }))));
@@ -68,11 +70,13 @@ export class Analysis {
       const row = $(`analysis-${message.pit_index}`);
       if (!row) return;
       const cell = row.querySelector(".score");
-      cell.textContent = message.text.replace(/ \([^)]*\)$/, "");     // its side; the kind is said above
+      // a row a depth ahead of the status line says its own kind ("South +14 (depth 16)")
+      cell.textContent = message.depth === this.settled ? message.text.replace(/ \([^)]*\)$/, "") : message.text;
       cell.classList.remove("pending");
       row.querySelector(".line").textContent = message.pv.map(this.pitText).join(" ");
       row.dataset.depth = message.depth;
     } else if (message.type === "depth") {
+      this.settled = message.depth;
       for (const move of message.moves) {
         const row = $(`analysis-${move.pit_index}`);
         if (!row) continue;

@@ -11,7 +11,7 @@
 // view opened); it asks for a review with kalah:review, and this script plays a position
 // the review chose on kalah:play-from.
 
-import { $, ApiError, call, capital, element, keepSettings, pitText, plural, serverInfo, settings,
+import { $, ApiError, call, capital, element, keepSettings, moveButton, pitText, plural, serverInfo, settings,
   signed, sleep, SPEEDS, speedNow, tabName } from "/client.js";
 import { BoardView } from "/board.js";
 import { openEditor } from "/editor.js";
@@ -80,9 +80,17 @@ function draw() {
   drawMoveList();
 }
 
+// the one person playing (their side), or null: the end is said in their words
+function you() { const found = humans(); return found.length === 1 ? found[0] : null; }
+
+function resignText(side) {
+  if (you() === null) return `${geo.names[side]} resigned: ${geo.names[1 - side]} wins`;
+  return side === you() ? `You resigned: ${geo.names[1 - side]} wins` : `${geo.names[side]} resigned: you win`;
+}
+
 function statusText() {
   const viewing = atEnd() ? "" : ` (viewing move ${game.cursor} of ${game.moves.length})`;
-  if (game.resigned !== null) return `${geo.names[game.resigned]} resigned: ${geo.names[1 - game.resigned]} wins${viewing}`;
+  if (game.resigned !== null) return resignText(game.resigned) + viewing;
   if (view.game_over) return outcomeText(view.outcome) + viewing;
   const touch = window.matchMedia("(pointer: coarse), (max-width: 760px)").matches;
   const who = isHuman(view.to_move)
@@ -94,7 +102,10 @@ function statusText() {
 function outcomeText(outcome) {
   const score = `${outcome.south}–${outcome.north}`;
   if (outcome.winner === null) return `Game over: a draw, ${score}`;
-  return `Game over: ${geo.names[outcome.winner]} wins ${score}`;
+  const side = you();
+  if (side === null) return `Game over: ${geo.names[outcome.winner]} wins ${score}`;
+  const [mine, theirs] = side === 0 ? [outcome.south, outcome.north] : [outcome.north, outcome.south];
+  return `Game over: you ${outcome.winner === side ? "won" : "lost"} ${mine}–${theirs}`;
 }
 
 // the moves, one number a sowing (the review's numbering), grouped by turn
@@ -102,20 +113,15 @@ function drawMoveList() {
   const list = $("move-list");
   list.replaceChildren();
   let item = null;
-  game.moves.forEach((pit, index) => {
+  game.moves.forEach((_, index) => {
     const played = game.played[index];
     const side = played.player;
     if (!item || index === 0 || game.played[index - 1].player !== side || !game.played[index - 1].extra_turn) {
       item = element("li", { class: sideKey(side) });
       list.append(item);
     }
-    const tags = (played.extra_turn ? "+" : "") + (played.captured ? `×${played.captured}` : "");
-    const words = [played.captured ? `captures ${plural(played.captured, "seed")}` : "",
-      played.extra_turn ? "extra turn" : ""].filter(Boolean).join(", ");
-    const button = element("button", { type: "button", "data-move": index + 1,
-      "aria-label": `Move ${index + 1}: ${geo.names[side]} pit ${pitText(pit)}${words ? `, ${words}` : ""}` },
-    `${index + 1}. ${geo.names[side][0]} ${pitText(pit)}`);
-    if (tags) button.append(element("span", { class: "tag", "aria-hidden": "true", text: tags }));
+    const button = moveButton(geo, index + 1, played);
+    button.dataset.move = index + 1;
     if (index === game.cursor - 1) button.setAttribute("aria-current", "step");
     if (index >= game.cursor) item.classList.add("future");
     button.addEventListener("click", () => goTo(index + 1));
@@ -259,7 +265,10 @@ async function hint() {
     if (mine !== epoch) return;
     hinted = geo.slotOf(view.to_move, answer.pit_index);
     draw();
-    say(`Hint: pit ${pitText(answer.pit_index)}, ${answer.text}.`);
+    // the analysis beside it says the same at the hint's depth; deeper, it may say more
+    const deeper = panel.on && !answer.exact && panel.settled !== null && panel.settled !== answer.depth
+      ? ` The analysis beside it is at depth ${panel.settled}: a deeper search may score the moves otherwise.` : "";
+    say(`Hint: pit ${pitText(answer.pit_index)}, ${answer.text}.${deeper}`);
   } catch (error) {
     if (mine === epoch) fail(error.message);
   }
@@ -292,9 +301,12 @@ function showResult(kept) {
   let title;
   let margin;
   if (kept) {
-    title = kept.words.replace(/\s[\d–]+$/, "").replace(/ by resignation$/, "");
-    const score = kept.words.match(/[\d]+–[\d]+$/)?.[0] || "";
-    margin = kept.game.resigned ? `by resignation, ${score}` : kept.margin ? `by ${plural(kept.margin, "seed")}, ${score}` : score;
+    title = kept.words.split(" by resignation")[0].replace(/\s[\d–]+$/, "");
+    const { south, north } = kept.game.score;       // the person's seeds first
+    const score = kept.game.human === 1 ? `${north}–${south}` : `${south}–${north}`;
+    // a resigned game's score is the stores as they stood, not a result ("1–0" read as a win)
+    margin = kept.game.resigned   // "south" or "north"
+      ? `by resignation, ${score} in the stores` : kept.margin ? `by ${plural(kept.margin, "seed")}, ${score}` : score;
   } else if (game.resigned !== null) {
     title = `${geo.names[1 - game.resigned]} won`;
     margin = "by resignation";
@@ -366,7 +378,7 @@ async function resign() {
     game.played = game.played.slice(0, game.cursor);
     game.resigned = side;
   }
-  say(`${geo.names[side]} resigns. ${geo.names[1 - side]} wins.`);
+  say(`${resignText(side)}.`);
   draw();
   panel.show(view, false, true);
   ended();
@@ -602,10 +614,13 @@ function viewOfPath() {
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.target.closest("input, select, textarea, dialog")) return;
-  if (shownView() !== "play") return;
   const key = event.key.toLowerCase();
-  if (key >= "1" && key <= String(geo.pits) && view) humanMove(Number(key) - 1, view.to_move);
+  const pit = key.length === 1 && key >= "1" && key <= String(geo.pits);
+  // a pit's key plays from the speed select too (no option starts with a digit): a player who
+  // just chose a speed is not left pressing keys that do nothing
+  if (event.target.closest("input, textarea, dialog") || (event.target.closest("select") && !pit)) return;
+  if (shownView() !== "play") return;
+  if (pit && view) humanMove(Number(key) - 1, view.to_move);
   else if (key === "arrowleft") goTo(game.cursor - 1);
   else if (key === "arrowright") goTo(game.cursor + 1);
   else if (key === "u") undo();

@@ -51,6 +51,25 @@ export function element(tag, attributes = {}, ...children) {
   return made;
 }
 
+// what a move did, in words: 'captures 2 seeds', 'extra turn', or ''
+export function moveEffects(played) {
+  return [played.captured ? `captures ${plural(played.captured, "seed")}` : "",
+    played.extra_turn ? "extra turn" : ""].filter(Boolean).join(", ");
+}
+
+// a move of a move list (the game's and the review's): '12. S 3' and its tags, '+' an extra
+// turn and '×4' a capture of four seeds, said in words to a screen reader; played: a move as
+// the server describes it (player, pit_index, captured, extra_turn)
+export function moveButton(geo, number, played) {
+  const words = moveEffects(played);
+  const button = element("button", { type: "button",
+    "aria-label": `Move ${number}: ${geo.names[played.player]} pit ${pitText(played.pit_index)}${words ? `, ${words}` : ""}` },
+  `${number}. ${geo.names[played.player][0]} ${pitText(played.pit_index)}`);
+  const tags = (played.extra_turn ? "+" : "") + (played.captured ? `×${played.captured}` : "");
+  if (tags) button.append(element("span", { class: "tag", "aria-hidden": "true", text: tags }));
+  return button;
+}
+
 // -- the server's /api/info, asked once, and the board's geometry from it ----------------------
 
 let asked = null;

@@ -89,7 +89,10 @@ export function openEditor(geo, info, view, use) {
       drag.seed = element("span", { class: "fly", "aria-hidden": "true" });
       drag.seed.style.background = "#2f6fa8";
       drag.seed.style.position = "fixed";
-      document.body.append(drag.seed);
+      drag.seed.style.pointerEvents = "none";       // the drop finds the slot under it, not the seed
+      // inside the dialog: a modal dialog is drawn above everything else on the page, so a seed
+      // carried in the page's body was hidden behind it while it was dragged
+      (holder.closest("dialog") || document.body).append(drag.seed);
     }
     if (drag.seed) drag.seed.style.transform = `translate(${event.clientX}px, ${event.clientY}px)`;
   };

@@ -1,10 +1,10 @@
-// The puzzles (/puzzles): find the move that keeps the position's value. The server picks a
+// The puzzles (/puzzles): find the move that keeps the position's score. The server picks a
 // puzzle near your puzzle rating (of the theme you chose), checks every move, plays the
 // line's answers and keeps the rating (mancala.web.learn); this script shows it on the board
 // (board.js): a wrong move is played, then taken back so you can try again (the rating
 // counts the first try only), and the solution's line is played out on the board.
 
-import { $, call, capital, plural, pitText, signed, sleep, speedNow } from "/client.js";
+import { $, call, capital, moveEffects, plural, pitText, signed, sleep, speedNow } from "/client.js";
 import { BoardView } from "/board.js";
 
 let geo = null;
@@ -41,6 +41,8 @@ async function newPuzzle(id = null) {
   puzzle.busy = true;
   const theme = $("puzzle-theme").value;
   const query = id ? `?id=${encodeURIComponent(id)}` : theme ? `?theme=${encodeURIComponent(theme)}` : "";
+  // your own puzzles are made of your reviewed games' mistakes the first time they are asked for
+  if (theme === "mine" && !id) $("puzzle-said").textContent = "Looking for your own puzzles (made of your reviewed games' mistakes, the first time)…";
   try {
     const answer = await call(`/api/puzzle${query}`);
     if (mine !== puzzle.epoch) return;
@@ -49,8 +51,9 @@ async function newPuzzle(id = null) {
     history.replaceState(null, "", `#id=${data.id}`);
     $("puzzle-title").textContent = `Puzzle ${data.id}, rated ${data.rating}`;
     $("puzzle-task").textContent = `${data.to_move_name} to move (you). ${data.goal}`;
-    $("puzzle-themes").textContent = data.themes.length
-      ? `Themes: ${data.themes.map((t) => answer.theme_names[t] || t).join(", ")}.` : "";
+    $("puzzle-said").textContent = "";
+    $("puzzle-themes").textContent = (data.source ? `From your ${data.source}. ` : "") + (data.themes.length
+      ? `Themes: ${data.themes.map((t) => answer.theme_names[t] || t).join(", ")}.` : "");
     $("puzzle-rating").textContent = ratingText(answer.rating);
     if (answer.notices.length) $("puzzle-error").textContent = answer.notices.join(" ");
     board.clearMarks();
@@ -58,6 +61,7 @@ async function newPuzzle(id = null) {
     document.body.dataset.puzzle = data.id;
   } catch (error) {
     puzzle.busy = false;
+    $("puzzle-said").textContent = "";
     $("puzzle-error").textContent = capital(error.message);
   }
 }
@@ -124,19 +128,29 @@ async function answer(pit, giveUp = false) {
   }
 }
 
+// a move with what it did, as the terminal says it: '4 (D), captures 2 seeds'
+function moveSaid(side, move) {
+  const did = moveEffects(move);
+  return `${pitName(side, move.pit_index)}${did ? `, ${did}` : ""}`;
+}
+
 function wrongText(reply, pit, solver) {
   const loss = reply.loss;
   const worth = loss ? ` is worth ${signed(loss.value)} for you (exact), ${plural(loss.lost, "seed")} less than the best move's ${signed(puzzle.data.value)}`
-    : " does not keep the value";
+    : " loses seeds against the best move";
   const counted = reply.change !== null && reply.change !== undefined ? " This puzzle counts as missed; try again all the same." : " Try again.";
-  return `Not the move: ${pitName(solver, pit)}${worth}.${counted}`;
+  // '2 (B), captures 2 seeds, is worth ...' or '2 (B) is worth ...'
+  const named = reply.tried ? moveSaid(solver, reply.tried.move) + (moveEffects(reply.tried.move) ? "," : "")
+    : pitName(solver, pit);
+  return `Not the move: ${named}${worth}.${counted}`;
 }
 
 function saidText(reply, pit, solver) {
   if (reply.result === "given up") return "The solution, played on the board (the puzzle counts as missed).";
-  let text = `Right: ${pitName(solver, pit)}.`;
+  const mine = reply.moves.find((step) => step.move.player === solver);
+  let text = `Right: ${mine ? moveSaid(solver, mine.move) : pitName(solver, pit)}.`;
   const replies = reply.moves.filter((step) => step.move.player !== solver);
-  if (replies.length) text += ` ${geo.names[1 - solver]} answers ${replies.map((step) => pitName(1 - solver, step.move.pit_index)).join(", ")}.`;
+  if (replies.length) text += ` ${geo.names[1 - solver]} answers ${replies.map((step) => moveSaid(1 - solver, step.move)).join("; ")}.`;
   if (reply.result === "solved") return `${text} Solved!${reply.missed ? " (after a miss: it counted as missed)" : ""}`;
   return replies.length ? `${text} Your move again.` : `${text} An extra turn: move again.`;
 }

@@ -6,7 +6,7 @@
 // events on document (kalah:kept, kalah:view, kalah:review; kalah:play-from back to it).
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
 
-import { $, call, capital, element, pitText, plural, serverInfo, signed, speedNow, tabName } from "/client.js";
+import { $, call, capital, element, moveButton, moveEffects, pitText, plural, serverInfo, signed, speedNow, tabName } from "/client.js";
 import { BoardView } from "/board.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -16,7 +16,7 @@ const TAB = tabName("records-");
 let info = null;        // /api/info
 let geo = null;
 let reviewing = 0;      // bumped by each review asked: older answers are dropped
-let reviewed = null;    // {title, position, human, answer} of the review shown
+let reviewed = null;    // {title, position, human, answer, played} of the review shown
 let listed = null;      // the history shown (GET /api/history's answer)
 let reviewBoard = null;
 let shownMove = 0;      // the review's position: after this many moves
@@ -265,12 +265,13 @@ async function askReview(title, position, human = null, gameId = null) {
   $("review-status").textContent = status();
   const ticker = setInterval(() => { if (mine === reviewing) $("review-status").textContent = status(); }, 500);
   section.scrollIntoView({ block: "start" });
-  reviewed = { title, position, human, answer: null, marks: {} };
+  reviewed = { title, position, human, answer: null, marks: {}, played: [] };
   await showPosition(0, null);
   try {
     const whole = await call("/api/validate", { position: { seeds: position.seeds, capture: position.capture, moves: position.moves } });
     if (mine !== reviewing) return;
-    listMoves(whole.played.map((move, index) => ({ number: index + 1, side: move.player, pit_index: move.pit_index })));
+    reviewed.played = whole.played;
+    listMoves();
     const asked = { position: { seeds: position.seeds, capture: position.capture, moves: position.moves }, tab: TAB, stream: true };
     if (gameId !== null) asked.game = gameId;        // its review kept with it: at once
     const response = await fetch("/api/review", { method: "POST", headers: { "content-type": "application/json" },
@@ -315,20 +316,21 @@ function firstMark(move) {
   }
 }
 
-// the moves, grouped by turn (one number a sowing), each a button to step to it
-function listMoves(moves) {
+// the moves, grouped by turn (one number a sowing), each a button to step to it, with the
+// game's list's tags (+ an extra turn, ×N a capture); their marks are added as they come
+function listMoves() {
   let item = null;
   const list = $("review-moves");
+  const played = reviewed.played;
   list.replaceChildren();
-  moves.forEach((move, index) => {
-    if (!item || moves[index - 1].side !== move.side) {
-      item = element("li", { class: geo.side_keys[move.side] });
+  played.forEach((move, index) => {
+    if (!item || played[index - 1].player !== move.player) {
+      item = element("li", { class: geo.side_keys[move.player] });
       list.append(item);
     }
-    const button = element("button", { type: "button", id: `review-move-${move.number}`,
-      "aria-label": `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}` },
-    `${move.number}. ${geo.names[move.side][0]} ${move.pit_index + 1}`);
-    button.addEventListener("click", () => step(move.number));
+    const button = moveButton(geo, index + 1, move);
+    button.id = `review-move-${index + 1}`;
+    button.addEventListener("click", () => step(index + 1));
     item.append(button);
   });
 }
@@ -346,7 +348,7 @@ function showReview(answer) {
     return element("p", { class: key }, element("strong", { text: who }),
       `: ${plural(s.seeds_lost, "seed")} lost in ${plural(s.moves, "move")}: ${counts}.`);
   }));
-  listMoves(answer.moves);
+  listMoves();
   answer.moves.forEach(firstMark);
   const first = answer.moves.find((m) => m.mark);
   step(first ? first.number : 1, false);
@@ -399,8 +401,9 @@ function detail(number) {
   }
   const move = reviewed.answer.moves[number - 1];
   const mover = reviewed.human === move.side ? "you" : geo.names[move.side];
+  const did = moveEffects(reviewed.played[number - 1]);      // its capture or extra turn named
   const lines = [element("p", {},
-    element("strong", { text: `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}` }),
+    element("strong", { text: `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}${did ? `, ${did}` : ""}` }),
     ` (played by ${mover}) leaves ${move.text_after}.`)];
   if (move.loss > 0) {
     const better = move.best_indices.map((pit) => String(pit + 1)).join(" or ");
