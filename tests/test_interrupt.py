@@ -188,25 +188,43 @@ def test_a_stop_waits_till_the_cluster_runtime_is_shut_down():
 
 
 def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
+    """A Ctrl-C while level 17's threads run: no level finishes after it. Told by
+    the levels finished when the signal was sent, not by a clock (before: a timer
+    0.2 s after level 16, which a fast machine's level 17 outran: CI's run)."""
     from mancala import _core
 
-    finished = []
-    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    finished, lock, sent = [], threading.Lock(), []
 
     def progress(seeds, done, total):
-        finished.append(seeds)
-        if seeds == 16:     # levels 17..20 take over a second each: interrupt 17 early
-            timer.start()
+        with lock:
+            finished.append(seeds)
 
-    with pytest.raises(KeyboardInterrupt):
-        _core.egdb_build(20, 0, progress, threads=2)
-    timer.join()
-    # stopped within level 17, not at its end: told by the levels finished, not by a clock
-    # (before: "under 0.5 s from SIGINT", which a loaded machine's scheduler alone can exceed)
-    assert finished == list(range(17))
-    # every part has ended (one may still be listed for a moment as "stopped")
-    assert not [thread for thread in threading.enumerate()
-                if "_egdb_build_part" in thread.name and thread.is_alive()]
+    def interrupt():
+        while not any(t.name == "mancala endgame level 17" and t.is_alive()
+                      for t in threading.enumerate()):
+            if not builder_alive[0]:
+                return
+            time.sleep(0.001)
+        with lock:              # what had finished as the signal went
+            sent.append(list(finished))
+            os.kill(os.getpid(), signal.SIGINT)
+
+    builder_alive = [True]
+    watcher = threading.Thread(target=interrupt)
+    watcher.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _core.egdb_build(20, 0, progress, threads=2)
+    finally:
+        builder_alive[0] = False
+        watcher.join()
+    assert sent and sent[0][:17] == list(range(17))
+    assert finished == sent[0]      # nothing finished once Ctrl-C was sent
+    # every part's work has ended: its thread exits just after it says so
+    for thread in threading.enumerate():
+        if thread.name.startswith("mancala endgame level"):
+            thread.join(60)
+            assert not thread.is_alive()
 
 
 def build_interrupted_at(calls):
