@@ -21,6 +21,11 @@ bracket N, the stronger one with probability ``(N - lower) / (upper - lower)``
 (:func:`mixture`); N is a whole number from the weakest engine level's Elo
 to perfect play's (:func:`elo_range`).
 
+**Threads.** Every level plays on :data:`LEVEL_THREADS` thread, as the table
+measured it (``ai:perfect`` solves on two and searches on one); a level
+played on more would be stronger than its Elo says. ``play --threads N``
+gives N only to ``ai:time=S`` and ``ai:depth=N``, which the table leaves out.
+
     >>> weights = softmax_weights({0: 3, 1: 2, 2: -6}, temperature=1.0)
     >>> round(weights[0], 3), round(weights[1], 3), weights[2]
     (0.731, 0.269, 0.0)
@@ -36,6 +41,9 @@ from mancala.board import Board
 from mancala.players import MoveInfo, Player, make_player
 from mancala.rating import Level, level_table
 from mancala.specs import PlayerSpec
+
+#: the threads every level of the table plays on (mancala.players.EnginePlayer)
+LEVEL_THREADS = 1
 
 #: a move scored more than this many seeds below the best one (by the level's own
 #: search) is absurd: no level above ``random`` ever plays it
@@ -151,4 +159,4 @@ class EloPlayer(Player):
             player.close()
 
 
-__all__ = ["ABSURD_LOSS", "softmax_weights", "pick", "ladder", "elo_range", "mixture", "EloPlayer"]
+__all__ = ["LEVEL_THREADS", "ABSURD_LOSS", "softmax_weights", "pick", "ladder", "elo_range", "mixture", "EloPlayer"]

@@ -210,7 +210,7 @@ class EnginePlayer(Player):
 
     def __init__(self, level: Optional[str] = None, *, depth: Optional[int] = None,
                  time: Optional[float] = None, temperature: Optional[float] = None,
-                 seed: Optional[int] = None) -> None:
+                 seed: Optional[int] = None, threads: int = 1) -> None:
         super().__init__()
         spec = PlayerSpec("ai", level=level, depth=depth, time=time, temperature=temperature)
         if spec.needs_time:
@@ -232,6 +232,10 @@ class EnginePlayer(Player):
         self._rng = random.Random(seed)
         self._engine = None
         self._book_failed = False
+        # the levels play on one thread, as their Elo was measured (mancala.levels);
+        # ai:depth=N and ai:time=S on the threads they are given
+        from mancala.levels import LEVEL_THREADS
+        self.threads = threads if spec.level is None and spec.temperature is None else LEVEL_THREADS
 
     @property
     def engine(self):
@@ -244,7 +248,7 @@ class EnginePlayer(Player):
                 self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
                                       threads=PERFECT_THREADS)
             else:
-                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB))
+                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB), threads=self.threads)
         return self._engine
 
     def choose(self, board: Board) -> int:
@@ -300,7 +304,8 @@ class EnginePlayer(Player):
             self.last = MoveInfo(result.score, 0, result.elapsed, result.nodes, True, note)
             return result.move
         spent = result.elapsed
-        pit = self._searched(board, time=PERFECT_FALLBACK_TIME, note="not solved in time")
+        pit = self._searched(board, time=PERFECT_FALLBACK_TIME, note="not solved in time",
+                             threads=self.threads)
         self.last = self.last._replace(elapsed=self.last.elapsed + spent)
         return pit
 
@@ -364,12 +369,13 @@ class ExternalPlayer(Player):
 # -- making players -----------------------------------------------------------------
 
 def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
-                ask: Optional[Ask] = None) -> Player:
+                ask: Optional[Ask] = None, threads: int = 1) -> Player:
     """The player a spec names (see the module docstring).
 
     ``seed`` seeds the random choices of ``random``, ``ai:easy``/``ai:medium``,
     ``ai:depth=N,temp=T`` and ``ai:elo=N``;
-    ``ask`` is given to a ``human``. PlayerSpecError for an ``ai:time`` still
+    ``ask`` is given to a ``human``; ``threads`` to ``ai:depth=N`` and ``ai:time=S``
+    (the levels play on one thread). PlayerSpecError for an ``ai:time`` still
     waiting for its seconds (:meth:`PlayerSpec.timed`).
     """
     if spec.kind == "human":
@@ -388,7 +394,7 @@ def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
         from mancala.levels import EloPlayer       # it makes players of its own
         return EloPlayer(spec.elo, seed)
     return EnginePlayer(spec.level, depth=spec.depth, time=spec.time,
-                        temperature=spec.temperature, seed=seed)
+                        temperature=spec.temperature, seed=seed, threads=threads)
 
 
 def parse_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None, *,

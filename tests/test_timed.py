@@ -253,3 +253,29 @@ def test_a_timed_search_plays_with_the_learned_evaluation_by_default():
     assert mancala.Engine(hash_mb=4, evaluation="store").search(board, depth=2, time=600).score == store
     assert mancala.Engine(hash_mb=4, evaluation="learned").search(board, depth=2).score == learned
     assert repr(mancala.Engine(hash_mb=4)) == "Engine(hash_mb=4)"
+
+
+def test_the_time_manager_stretches_the_soft_limit_by_hand_worked_values():
+    # soft limit = base * (1 + 0.6 * instability + 0.15 * fall), at most the hard limit;
+    # instability: +1 at each change of the best move, halved at each iteration after;
+    # fall: seeds the score dropped since the iteration before, at most 4
+    iterations = [(2, 4), (2, 4), (3, 4), (3, 1), (5, -6), (5, -6), (5, 8)]
+    expected = [0.5,                            # the first: no history
+                0.5,                            # the same move and score
+                0.5 * 1.6,                      # a change: instability 1
+                0.5 * (1 + 0.3 + 0.45),         # 0.5, and a fall of 3
+                1.0,                            # 1.25 and a fall of 7 (4): 1.175, past the hard limit
+                0.5 * (1 + 0.6 * 0.625),        # settling
+                0.5 * (1 + 0.6 * 0.3125)]       # a rise is no fall
+    assert _core.clock_trace(0.5, 1.0, iterations) == pytest.approx(expected)
+
+
+def test_a_forced_move_is_played_without_spending_the_time():
+    # one legal move: the soft limit is FORCED_TIME_SHARE (5%) of the time, 1.5 s
+    # of 30 (the search is far from exact: at 60% it ran past 18 s)
+    board = mancala.Board([0, 0, 9, 0, 0, 0, 0, 6, 7, 8, 6, 7, 8, 0], 0)
+    assert board.legal_moves == [2]
+    engine = mancala.Engine(hash_mb=4, endgame=None)
+    begun = time.perf_counter()
+    result = engine.search(board, time=30.0)
+    assert result.move == 2 and not result.exact and time.perf_counter() - begun < 10

@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from mancala import protocol
+from mancala.cli import options
 from mancala.protocol_lines import read_lines
 from mancala._core import EVALUATIONS
 from mancala.limits import PLAY_EVALUATION
@@ -20,6 +21,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--evaluation", choices=EVALUATIONS, default=PLAY_EVALUATION,
                    help=f"the Evaluation option's value at the start (default {PLAY_EVALUATION}; "
                         "setoption name Evaluation value ... changes it)")
+    p.add_argument("--threads", type=options.threads, default=1, metavar="N",
+                   help="the Threads option's value at the start: the threads every go searches on "
+                        "(default 1; setoption name Threads value N changes it)")
     p.set_defaults(run=run)
 
 
@@ -32,4 +36,4 @@ def _write(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from mancala.cli import version
     sys.stdout.flush()      # nothing text-buffered may come after the bytes written below
-    return protocol.serve(read_lines(sys.stdin.buffer), _write, version(), args.evaluation)
+    return protocol.serve(read_lines(sys.stdin.buffer), _write, version(), args.evaluation, args.threads)

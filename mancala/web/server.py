@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
 from mancala.errors import RequestError, quote
-from mancala.limits import parse_whole
+from mancala.limits import parse_whole, search_slots
 from mancala.untrusted import read_json
 from mancala.web import api
 
@@ -29,7 +29,7 @@ except ImportError:     # the web extra is not installed: mancala.web.app says s
     anyio = None
 
 MAX_BODY = 64 * 1024            # bytes of a request body or WebSocket message
-MAX_SEARCHES = 2                # engine searches running at once, across all clients
+MAX_SEARCHES = search_slots()   # engine searches running at once, across all clients: one a core
 MAX_TABS = 16                   # tabs whose computer players are kept...
 MAX_TABLE_MB = 1024             # ...while their tables total at most this (idle ones go first)
 IDLE_SECONDS = 600.0            # a player unused this long is dropped, its table freed
