@@ -3,11 +3,13 @@
 The game history (:mod:`mancala.history`) and the puzzle log
 (:mod:`mancala.puzzles.log`) each keep one table in one file this way. The
 file is opened and checked once (its header, its size against the header, its
-application id and schema version, its table's columns, SQLite's quick check)
-and used by any number of threads and processes at once: it is in WAL mode
-(readers never wait for a writer), a writer waits for another up to
-:data:`BUSY_SECONDS`, writers take turns on an flock of ``<file>.lock``, and a
-write is one immediate transaction, so what it reads is still so when it writes.
+application id and schema version, its table's columns, SQLite's quick check;
+a file of an older schema is brought up to date in place, its rows kept, by
+the subclass's :attr:`SQLiteFile.MIGRATIONS`) and used by any number of
+threads and processes at once: it is in WAL mode (readers never wait for a
+writer), a writer waits for another up to :data:`BUSY_SECONDS`, writers take
+turns on an flock of ``<file>.lock``, and a write is one immediate
+transaction, so what it reads is still so when it writes.
 
 A file that cannot be used (not SQLite, truncated or damaged, another
 program's tables, or a newer schema than this version knows) is set aside,
@@ -23,7 +25,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from mancala.errors import HistoryError
 
@@ -59,6 +61,8 @@ class SQLiteFile:
     APPLICATION_ID: int         #: PRAGMA application_id: tells a stranger's SQLite file apart
     SCHEMA_VERSION: int         #: PRAGMA user_version this version writes
     WHAT: str                   #: what the file is, for people ("game history")
+    #: version N -> the statements that make a file of version N one of version N + 1
+    MIGRATIONS: Dict[int, Tuple[str, ...]] = {}
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         self.path = Path(path)
@@ -190,7 +194,10 @@ class SQLiteFile:
             if version > self.SCHEMA_VERSION:
                 raise _Damaged(f"it was written by a newer mancala (schema version {version}; "
                                f"this one reads {self.SCHEMA_VERSION})")
-            if version != self.SCHEMA_VERSION:
+            if version < self.SCHEMA_VERSION and all(
+                    step in self.MIGRATIONS for step in range(version, self.SCHEMA_VERSION)):
+                self._migrate(db, version)
+            elif version != self.SCHEMA_VERSION:
                 raise _Damaged(f"its schema version {version} is unknown")
             columns = tuple(row[1] for row in db.execute(f"PRAGMA table_info({self.TABLE})"))
             if columns != self.COLUMNS:
@@ -213,6 +220,19 @@ class SQLiteFile:
         try:
             db.execute(self.SCHEMA)
             db.execute(f"PRAGMA application_id = {self.APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            _rollback(db)
+            raise
+
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
+        """An older file brought to this version in one transaction (its rows kept)."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for step in range(version, self.SCHEMA_VERSION):
+                for statement in self.MIGRATIONS[step]:
+                    db.execute(statement)
             db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:

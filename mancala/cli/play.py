@@ -402,10 +402,10 @@ def run(args: argparse.Namespace) -> int:
             if outcome is None:
                 term.out(_resume_line(game))
                 return 0
-            if slot is not None:
+            record_finished(game, term.out)     # issue 25: keep the game, rate the person
+            if slot is not None:                # only then is its autosave let go
                 slot.finish()
                 slot = None
-            record_finished(game, term.out)     # issue 25: keep the game, rate the person
             wants_again = interactive or any(p.is_human for p in game.players)
             if not wants_again or not ask_again(term):
                 return 0

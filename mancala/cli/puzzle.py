@@ -231,6 +231,10 @@ class Session:
             return
         finally:
             self._notices()
+        if not kept.counted:
+            self.output(f"Already counted: a puzzle moves your rating once, the first time; "
+                        f"your puzzle rating stays {self.rating.rating:.0f}.")
+            return
         self.rating = kept.after
         change = kept.after.rating - kept.before.rating
         low, high = kept.after.interval()
