@@ -107,19 +107,15 @@ cdef bint announce(Search *s, Outcome *out) noexcept nogil:
     """After a finished iteration: mark whether this thread is the first of its
     sharers to finish its depth (out.first), and if so call
     s.root.progress(depth, score, move, nodes, exact) with the GIL (nodes: every
-    sharer's so far). Both under the GIL when there is a progress to call, so
-    the reported depths rise whichever threads finish them. If it raises, keep
-    the exception for the caller to raise (as Ctrl-C's, see take_signal) and
-    answer False: the search stops."""
+    sharer's so far; their calls may cross: mancala.parallel orders them).
+    If it raises, keep the exception for the caller to raise (as Ctrl-C's, see
+    take_signal) and answer False: the search stops."""
     cdef uint64_t nodes
-    if s.root.progress == NULL:
-        out.first = first_to_finish(s, out.depth)
+    out.first = first_to_finish(s, out.depth)
+    if s.root.progress == NULL or not out.first:
         return True
+    nodes = shared_nodes(s) if s.mode.shared else s.stats.nodes
     with gil:
-        out.first = first_to_finish(s, out.depth)
-        if not out.first:
-            return True
-        nodes = shared_nodes(s) if s.mode.shared else s.stats.nodes
         try:
             (<object> s.root.progress)(out.depth, out.score, None if out.move == NO_MOVE else out.move,
                                   nodes, bool(out.exact))

@@ -347,9 +347,9 @@ class Engine:
                 time_left: float, nodes: int, report, soft_left: float, keep_partial: bool,
                 play: int) -> _parallel.Found:
         """The core's iterative deepening, on the main searcher and ``helpers`` unless it
-        keeps one thread's tree (reproducible, plain): (score, move, depth, exact, nodes,
-        table hits)."""
-        if helpers and not self.reproducible and not self.plain and iterative:
+        keeps one thread's tree (reproducible, plain) or is too short to share
+        (:data:`mancala.parallel.MIN_DEPTH`): (score, move, depth, exact, nodes, table hits)."""
+        if helpers and not self.reproducible and not self.plain and max_depth >= _parallel.MIN_DEPTH:
             return _parallel.search(self._searcher, helpers, board, evaluation, max_depth,
                                     iterative, time_left, nodes, report, soft_left, keep_partial,
                                     play, self._rearm)

@@ -16,7 +16,7 @@ finished iteration's, from the first thread to finish it.
 from __future__ import annotations
 
 import threading
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from mancala._core import Searcher, clock
 from mancala._threads import Workers
@@ -26,6 +26,9 @@ from mancala.board import Board
 DEFER = True
 #: helper i starts its deepening at depth 1 + (i % 2) * HELPER_AHEAD
 HELPER_AHEAD = 1
+#: a search limited to fewer moves than this runs on one thread: its whole tree
+#: takes about a millisecond, what starting and ending the helpers costs
+MIN_DEPTH = 10
 
 #: (score, move, depth, exact, nodes, table hits) of a search
 Found = Tuple[int, Optional[int], int, bool, int, int]
@@ -47,12 +50,13 @@ def search(main: Searcher, helpers: Sequence[Searcher], board: Board, evaluation
     lock = threading.Lock()
     main.begin_shared()
     started = clock()
+    report = None if progress is None else rising(progress)
 
     def work(index: int) -> None:
         searcher = searchers[index]
         try:
             answer = searcher.search(
-                board, evaluation, max_depth, iterative, time_left, node_limit, progress,
+                board, evaluation, max_depth, iterative, time_left, node_limit, report,
                 soft_left, keep_partial, play, shared=True, helper=index > 0, defer=DEFER,
                 first_depth=1 + (index % 2) * HELPER_AHEAD, started=started)
         except BaseException as exc:    # Ctrl-C on the first thread, a progress that raised
@@ -78,6 +82,21 @@ def search(main: Searcher, helpers: Sequence[Searcher], board: Board, evaluation
     return best_answer(answers, [s.first for s in searchers]) + (nodes, hits)
 
 
+def rising(progress: Callable[..., None]) -> Callable[..., None]:
+    """progress, called only with a depth deeper than any before, one call at a
+    time: the threads' reports (each the first to finish its depth) may cross
+    on their way here, a deeper one overtaking."""
+    lock = threading.Lock()
+    reported = [0]
+
+    def report(depth: int, *rest: Any) -> None:
+        with lock:
+            if depth > reported[0]:
+                reported[0] = depth
+                progress(depth, *rest)
+    return report
+
+
 def best_answer(answers: Sequence[Optional[Tuple[int, Optional[int], int, bool]]],
                 first: Sequence[bool]) -> Tuple[int, Optional[int], int, bool]:
     """The answer to give: the deepest finished iteration's, from the thread that
@@ -92,4 +111,4 @@ def best_answer(answers: Sequence[Optional[Tuple[int, Optional[int], int, bool]]
     return answers[max(finished, key=rank)]
 
 
-__all__ = ["search", "best_answer", "DEFER", "HELPER_AHEAD"]
+__all__ = ["search", "best_answer", "DEFER", "HELPER_AHEAD", "MIN_DEPTH"]

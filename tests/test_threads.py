@@ -4,14 +4,17 @@ Every answer given under contention is checked against the same call made
 alone, on a fresh engine of the same kind.
 """
 import os
+import json
 import random
+import subprocess
+import sys
 import signal
 import threading
 import time
 
 import pytest
 
-from mancala import Board, Engine, _core
+from mancala import Board, Engine, _core, parallel
 from mancala import endgame
 from mancala.errors import SearchStoppedError
 
@@ -193,7 +196,7 @@ def test_a_depth_search_on_threads_has_the_one_thread_value_at_that_depth(thread
     # searched in, nor on which thread filled the table: the same as one thread's
     rng = random.Random(threads)
     for board in random_boards(rng, 24) + [Board(seeds=4), Board(seeds=5), Board(seeds=6)]:
-        for depth in (5, 9):
+        for depth in (10, 12):
             alone = Engine(hash_mb=1, endgame=None).search(board, depth=depth)
             shared = Engine(hash_mb=1, endgame=None, threads=threads).search(board, depth=depth)
             assert shared.score == alone.score, (board, depth)
@@ -289,12 +292,12 @@ def test_a_progress_that_raises_on_threads_stops_them_all_and_reraises():
 
 def test_an_analysis_on_threads_scores_every_move_as_one_thread_does():
     board = Board(seeds=5)
-    alone = Engine(hash_mb=4, endgame=None).analyse(board, depth=9)
-    shared = Engine(hash_mb=4, endgame=None, threads=2).analyse(board, depth=9)
+    alone = Engine(hash_mb=4, endgame=None).analyse(board, depth=13)
+    shared = Engine(hash_mb=4, endgame=None, threads=2).analyse(board, depth=13)
     assert {pit: r.score for pit, r in shared.items()} == {pit: r.score for pit, r in alone.items()}
-    deepened = Engine(hash_mb=4, endgame=None, threads=2).analyse(board, depth=8, deepen=True)
+    deepened = Engine(hash_mb=4, endgame=None, threads=2).analyse(board, depth=12, deepen=True)
     assert {pit: r.score for pit, r in deepened.items()} == \
-        {pit: r.score for pit, r in Engine(hash_mb=4, endgame=None).analyse(board, depth=8).items()}
+        {pit: r.score for pit, r in Engine(hash_mb=4, endgame=None).analyse(board, depth=12).items()}
 
 
 def test_an_analysis_timer_stops_the_searches_on_threads():
@@ -316,3 +319,42 @@ def test_ctrl_c_stops_a_search_on_threads_and_the_engine_stays_usable():
     assert not helpers_alive()
     searched = engine.search(Board(seeds=4), depth=9)
     assert (searched.depth, searched.score) == (9, Engine(endgame=None).search(Board(seeds=4), depth=9).score)
+
+
+def test_a_search_shallower_than_min_depth_runs_on_one_thread():
+    engine = Engine(hash_mb=4, endgame=None, threads=2)
+    board = Board(seeds=5)
+    shallow = engine.search(board, depth=parallel.MIN_DEPTH - 1)
+    alone = Engine(hash_mb=4, endgame=None).search(board, depth=parallel.MIN_DEPTH - 1)
+    assert engine._helpers[0].nodes == 0 and (shallow.nodes, shallow.move) == (alone.nodes, alone.move)
+    engine.search(board, depth=parallel.MIN_DEPTH + 4)
+    assert engine._helpers[0].nodes > 0
+
+
+def run_mancala(tmp_path, *args):
+    env = dict(os.environ, MANCALA_HOME=str(tmp_path), MANCALA_CACHE=str(tmp_path / "cache"))
+    return subprocess.run([sys.executable, "-m", "mancala", *args], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, env=env, timeout=120)
+
+
+def test_analyze_threads_scores_every_move_as_one_thread(tmp_path):
+    runs = [run_mancala(tmp_path, "analyze", "--seeds", "5", "--depth", "13", "--json", "--threads", n)
+            for n in ("1", "2")]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    one, two = ({m["pit_index"]: m["score"] for m in json.loads(r.stdout)["moves"]} for r in runs)
+    assert one == two and len(one) == 6
+    bad = run_mancala(tmp_path, "analyze", "--threads", "0")
+    assert bad.returncode == 2 and "threads" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_play_threads_gives_them_to_the_timed_player(tmp_path):
+    done = run_mancala(tmp_path, "play", "--south", "ai:time=0.02", "--north", "ai:depth=10",
+                       "--threads", "2", "--seeds", "3")
+    assert done.returncode == 0, done.stderr
+    assert "wins" in done.stdout or "draw" in done.stdout.lower()
+    from mancala.players import make_player
+    from mancala.specs import PlayerSpec
+    threads = {spec: make_player(PlayerSpec.parse(spec), threads=2).threads
+               for spec in ("ai:time=0.5", "ai:depth=12", "ai:hard", "ai:perfect", "ai:easy", "ai:depth=3,temp=1")}
+    assert threads == {"ai:time=0.5": 2, "ai:depth=12": 2, "ai:hard": 1, "ai:perfect": 1,
+                       "ai:easy": 1, "ai:depth=3,temp=1": 1}
