@@ -55,12 +55,16 @@ class CMancala:
         self.seconds = None
 
     def ask(self, line: str) -> str:
+        """Its answer to line: the next line starting OK (it writes warnings, such
+        as "[WARNING]: High window misses!", before some answers)."""
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        if not answer.startswith("OK"):
-            raise RuntimeError(f"CMancala answered {answer!r} to {line!r}")
-        return answer
+        while True:
+            answer = self.process.stdout.readline()
+            if answer.startswith("OK"):
+                return answer
+            if not answer or answer.startswith("ERROR"):
+                raise RuntimeError(f"CMancala answered {answer!r} to {line!r}")
 
     def move(self, board: Board, seconds: float) -> int:
         """Its pit (0..5 from the mover's left) for board, searched for seconds."""
