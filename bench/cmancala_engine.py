@@ -6,7 +6,8 @@ Speaks enough of the engine protocol (docs/protocol.md) for ``python -m mancala
 arena 'engine:"python bench/cmancala_engine.py .../Mancala"@0.1' ...``: ``ugi``
 (or ``uci``), ``isready``, ``setoption`` and ``newgame`` (accepted, ignored),
 ``position`` (read by mancala.protocol_lines, so every position the arena
-sends is understood), ``go movetime MS``, ``stop`` (a go ends by itself within
+sends is understood), ``isready`` (its table is made here, by a 1 ms search,
+not in the first move's time), ``go movetime MS``, ``stop`` (a go ends by itself within
 its time), ``quit``. Each ``go`` sends CMancala's ``--api`` mode ``TIME S``
 (when it changed) and ``SOLVE <code>``, and answers its move. No endgame
 database and no opening book (the ``--api`` mode's defaults), its 2^24-entry
@@ -76,6 +77,12 @@ class CMancala:
         pit = cell - SOUTH_PITS if board.to_move == 1 else cell
         return pit if pit in board.legal_moves else board.legal_moves[0]
 
+    def prepare(self) -> None:
+        """Make its table now (its first search allocates it: a second or more on a
+        loaded machine), as our engine makes its own at isready."""
+        if self.seconds is None:
+            self.move(Board(), 0.001)
+
     def close(self) -> None:
         try:
             self.process.stdin.write("QUIT\n")
@@ -104,6 +111,7 @@ def main() -> None:
                 say("id name CMancala (timed search, hard time limit)")
                 say(f"{command}ok")
             elif command == "isready":
+                engine.prepare()
                 say("readyok")
             elif command == "position":
                 board = parse_position(words[1:])
