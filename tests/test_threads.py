@@ -16,7 +16,7 @@ import pytest
 
 from mancala import Board, Engine, _core, parallel
 from mancala import endgame
-from mancala.errors import SearchStoppedError
+from mancala.errors import InvalidLimitError, SearchStoppedError
 
 RULES = ("standard", "empty", "none")
 MOST_SEEDS = {"standard": 16, "empty": 16, "none": 12}   # each call takes milliseconds
@@ -358,3 +358,20 @@ def test_play_threads_gives_them_to_the_timed_player(tmp_path):
                for spec in ("ai:time=0.5", "ai:depth=12", "ai:hard", "ai:perfect", "ai:easy", "ai:depth=3,temp=1")}
     assert threads == {"ai:time=0.5": 2, "ai:depth=12": 2, "ai:hard": 1, "ai:perfect": 1,
                        "ai:easy": 1, "ai:depth=3,temp=1": 1}
+
+
+def test_ctrl_c_stops_analyze_on_threads_as_a_user_meets_it(tmp_path):
+    from test_interrupt import assert_clean_exit, interrupt
+    status, took, out, err = interrupt(["analyze", "--seeds", "6", "--depth", "40", "--threads", "2"],
+                                       tmp_path, ("cpu", 1.0))
+    assert_clean_exit(status, took, err)
+
+
+def test_a_search_may_use_fewer_threads_than_its_engine_never_more():
+    engine = Engine(hash_mb=4, endgame=None, threads=2)
+    one = engine.search(Board(seeds=5), depth=13, threads=1)
+    assert engine._helpers[0].nodes == 0
+    assert one.nodes == Engine(hash_mb=4, endgame=None).search(Board(seeds=5), depth=13).nodes
+    for bad in (0, 3, "2", 1.5):
+        with pytest.raises(InvalidLimitError, match="threads"):
+            engine.search(Board(seeds=5), depth=4, threads=bad)
