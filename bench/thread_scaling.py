@@ -1,6 +1,7 @@
 """Time to depth on one thread and on several: how much a search's threads buy.
 
-    python bench/thread_scaling.py [--threads 1 2] [--rounds 3] [--depths 4:20,5:18,6:17]
+    python bench/thread_scaling.py [--threads 1 2] [--rounds 3] [--depths 4:21,5:19,6:18]
+                                   [--others 0.1] [--json FILE]
     python bench/thread_scaling.py --make          # the positions, once (bench/data)
 
 The positions (bench/data/thread_positions.txt, 30 of them) come from real
@@ -12,14 +13,20 @@ is kept). A position the search solves before the depth asked is still timed.
 
 Each round searches every position with ``Engine(threads=T, endgame=None).search
 (board, depth=D)`` for each thread count T, a fresh engine (64 MB table) each
-time, alternating which count goes first; D by seeds per pit (--depths). Printed
-per seed count and over all: each count's total time and node rate (nodes a
-second, every thread's), and the speed-up against the first count: the ratio of
-total times, and the geometric mean of each position's ratio (its time per round
-summed over the rounds). The load average is printed before and after:
-two threads on two cores measure what they should only on a quiet machine.
+time, alternating which count goes first; D by seeds per pit (--depths).
+
+Two threads on two cores measure what they should only when nothing else
+runs: the machine's CPU time (/proc/stat) less this process's own is what
+others used. Before each position's searches the script waits till others use
+under --others of a core for a second, and a position's searches during which
+others used more than that (on average) are measured again (up to 20 tries).
+Printed per seed count and over all: each count's total time and node rate
+(nodes a second, every thread's), the speed-up against the first count (the
+ratio of total times, and the geometric mean of each position's ratio), and
+what others used while the kept measurements ran.
 """
 import argparse
+import json
 import math
 import os
 import sys
@@ -33,6 +40,7 @@ from mancala.positions import Position, load_positions
 POSITIONS = Path(__file__).parent / "data" / "thread_positions.txt"
 SEEDS = (4, 5, 6)
 GAMES = 10
+TRIES = 20
 
 
 def make_positions(path: Path) -> None:
@@ -69,12 +77,45 @@ def seeds_of(position: Position) -> int:
     return int(position.name.split("-")[0][1:])
 
 
+class Others:
+    """CPU time (seconds, all cores) that other processes used since the last mark."""
+
+    def __init__(self) -> None:
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.mark()
+
+    def _read(self):
+        fields = open("/proc/stat").readline().split()[1:]
+        busy = sum(int(f) for i, f in enumerate(fields[:8]) if i not in (3, 4)) / self.tick
+        own = sum(os.times()[:2])
+        return busy, own, time.perf_counter()
+
+    def mark(self) -> None:
+        self.start = self._read()
+
+    def cores(self) -> float:
+        """Cores that others kept busy on average since the mark."""
+        busy, own, now = self._read()
+        b0, o0, t0 = self.start
+        return max(0.0, (busy - b0) - (own - o0)) / max(now - t0, 1e-9)
+
+    def wait_quiet(self, most: float) -> None:
+        while True:
+            self.mark()
+            time.sleep(1.0)
+            if self.cores() < most:
+                return
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--depths", type=parse_depths, default=parse_depths("4:20,5:18,6:17"))
+    p.add_argument("--depths", type=parse_depths, default=parse_depths("4:21,5:19,6:18"))
+    p.add_argument("--others", type=float, default=0.1,
+                   help="the cores others may use while a position is measured (default 0.1)")
     p.add_argument("--positions", type=Path, default=POSITIONS)
+    p.add_argument("--json", type=Path, help="also write every measurement here")
     p.add_argument("--make", action="store_true", help="play the games and write the positions")
     args = p.parse_args()
     if args.make:
@@ -84,20 +125,37 @@ def main() -> None:
     counts = args.threads
     seconds = {(t, pos.name): 0.0 for t in counts for pos in positions}
     nodes = {(t, pos.name): 0 for t in counts for pos in positions}
-    print(f"load average {os.getloadavg()[0]:.2f}; depths {args.depths}; threads {counts}; "
-          f"{len(positions)} positions, {args.rounds} rounds", flush=True)
+    rows, others_seen = [], []
+    others = Others()
+    print(f"depths {args.depths}; threads {counts}; {len(positions)} positions, {args.rounds} rounds; "
+          f"others under {args.others} of a core", flush=True)
     began = time.perf_counter()
     for round_ in range(args.rounds):
         for i, pos in enumerate(positions):
             order = counts if (round_ + i) % 2 == 0 else counts[::-1]
-            for t in order:
-                engine = Engine(threads=t, endgame=None)
-                board = pos.board()
-                start = time.perf_counter()
-                result = engine.search(board, depth=args.depths[seeds_of(pos)])
-                seconds[t, pos.name] += time.perf_counter() - start
-                nodes[t, pos.name] += result.nodes
-        print(f"round {round_ + 1} done, load average {os.getloadavg()[0]:.2f}", flush=True)
+            for _ in range(TRIES):
+                others.wait_quiet(args.others)
+                others.mark()
+                got = {}
+                for t in order:
+                    engine = Engine(threads=t, endgame=None)
+                    start = time.perf_counter()
+                    result = engine.search(pos.board(), depth=args.depths[seeds_of(pos)])
+                    got[t] = (time.perf_counter() - start, result.nodes)
+                used = others.cores()
+                if used < args.others:
+                    break
+            else:
+                sys.exit(f"{pos.name}: others used the machine in each of {TRIES} tries")
+            others_seen.append(used)
+            for t, (spent, count) in got.items():
+                seconds[t, pos.name] += spent
+                nodes[t, pos.name] += count
+                rows.append({"round": round_, "position": pos.name, "threads": t, "seconds": spent,
+                             "nodes": count, "others": used})
+        print(f"round {round_ + 1} done ({time.perf_counter() - began:.0f} s)", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
     groups = [(f"{s} seeds", [p for p in positions if seeds_of(p) == s]) for s in SEEDS]
     groups.append(("all", positions))
     base = counts[0]
@@ -112,7 +170,9 @@ def main() -> None:
             geo = math.exp(sum(math.log(seconds[base, p.name] / seconds[t, p.name]) for p in group)
                            / len(group))
             print(f"{label:9} {t:7d} {total:8.2f} {rate:9.2f} {ratio:8.2f} {geo:10.2f}")
-    print(f"load average {os.getloadavg()[0]:.2f} at the end; {time.perf_counter() - began:.0f} s")
+    print(f"others used {sum(others_seen) / len(others_seen):.3f} cores on average while measured "
+          f"(at most {max(others_seen):.3f}); load average now {os.getloadavg()[0]:.2f}; "
+          f"{time.perf_counter() - began:.0f} s in all")
 
 
 if __name__ == "__main__":
