@@ -53,7 +53,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from mancala import rating as _rating
 from mancala.board import CAPTURE_RULES, Board
-from mancala.errors import GameError, HistoryError, InputError, quote
+from mancala.errors import GameError, HistoryError, InputError, one_line, quote
 from mancala.geometry import NORTH, SOUTH, store_slot
 from mancala.limits import check_seeds
 from mancala.rating import Rating
@@ -252,7 +252,7 @@ class History(SQLiteFile):
                     after = _rating.update(before, [(level.elo, level.rd, _points(stores, resigned, human))])
                 except (ValueError, ArithmeticError) as exc:
                     notices.append(f"The game is kept, unrated: its rating could not be worked "
-                                   f"out ({_one_line(exc)}).")
+                                   f"out ({one_line(exc)}).")
                     before = None
             if after is not None:
                 columns = dict(rated=1, opponent_elo=level.elo, opponent_rd=level.rd,
@@ -325,7 +325,7 @@ class History(SQLiteFile):
     def _current(db: sqlite3.Connection) -> Rating:
         """The rating after the last rated game the list keeps (:func:`_game`'s check:
         a row that does not add up sets nothing), else a newcomer's."""
-        rows = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM games WHERE rating IS NOT NULL "
+        rows = db.execute(f"SELECT {', '.join(_LISTED)} FROM games WHERE rating IS NOT NULL "
                           "ORDER BY id DESC")
         for row in rows:
             game = _game(row)
@@ -389,12 +389,8 @@ def _points(stores: Tuple[int, int], resigned: Optional[int], side: int) -> floa
 
 
 def _rating_columns(before: Optional[Rating], after: Optional[Rating]) -> Dict[str, Optional[float]]:
-    columns: Dict[str, Optional[float]] = {}
-    for suffix, r in (("_before", before), ("", after)):
-        columns[f"rating{suffix}"] = None if r is None else r.rating
-        columns[f"rd{suffix}"] = None if r is None else r.rd
-        columns[f"volatility{suffix}"] = None if r is None else r.volatility
-    return columns
+    return {f"{name}{suffix}": None if r is None else getattr(r, name)
+            for suffix, r in (("_before", before), ("", after)) for name in ("rating", "rd", "volatility")}
 
 
 def _game(row: Sequence[Any]) -> Optional[GameRecord]:
@@ -435,10 +431,6 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
     return GameRecord(values["id"], values["finished"], values["south"], values["north"],
                       values["seeds"], values["capture"], tuple(moves), stores[0],
                       stores[1], values["human"], elo, ratings[0], ratings[1], resigned)
-
-
-def _one_line(value: object) -> str:
-    return " ".join(str(value).split()) or type(value).__name__
 
 
 # -- the default history ----------------------------------------------------------------

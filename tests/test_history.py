@@ -4,6 +4,7 @@ damaged databases set aside, a home that cannot be written.
 
 Every test has its own MANCALA_HOME; the real history is never touched.
 """
+import calendar
 import errno
 import json
 import os
@@ -71,7 +72,8 @@ def test_a_game_is_kept_with_its_rules_moves_result_and_date(home):
     assert (kept.south, kept.north, kept.seeds, kept.capture) == ("human", "ai:easy", 1, "standard")
     assert kept.pit_indices == tuple(GAME)
     assert (kept.south_store, kept.north_store) == GAME_SCORE and kept.result == "south"
-    finished = time.mktime(time.strptime(kept.finished, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    # UTC read as UTC (mktime - timezone was an hour off wherever daylight saving time was in force)
+    finished = calendar.timegm(time.strptime(kept.finished, "%Y-%m-%dT%H:%M:%SZ"))
     assert before - 2 <= finished <= time.time() + 2
 
 
