@@ -35,6 +35,12 @@ PLAY_MODE = PLAY_DEEPER_TT | PLAY_ASPIRATION | PLAY_PVS | PLAY_CLOCK
 _Call = TypeVar("_Call", bound=Callable)
 
 
+def soft_share(board: Board, play: bool) -> float:
+    """The share of a timed search's time after which no iteration starts (where
+    the time manager starts from, in play mode): less for a forced move."""
+    return FORCED_TIME_SHARE if play and len(board.legal_moves) == 1 else SOFT_TIME_SHARE
+
+
 def _serialised(method: _Call) -> _Call:
     """Run method holding the engine's lock: one call at a time on one engine.
 
@@ -235,7 +241,7 @@ class Engine:
         time_left = soft_left = 0.0
         if limit.time:
             spent = _time.perf_counter() - start
-            share = FORCED_TIME_SHARE if play and len(board.legal_moves) == 1 else SOFT_TIME_SHARE
+            share = soft_share(board, play)
             time_left = max(limit.time - spent, 1e-9)
             soft_left = max(share * limit.time - spent, 1e-9)
         score, move, reached, exact, nodes_used, hits = self._deepen(

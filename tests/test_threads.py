@@ -250,10 +250,8 @@ def test_a_node_limit_counts_every_threads_nodes(limit):
 
 def test_a_time_limit_holds_for_every_thread():
     engine = Engine(hash_mb=16, endgame=None, threads=2)
-    begun = time.perf_counter()
-    result = engine.search(Board(seeds=6), time=0.2)
-    assert time.perf_counter() - begun < 1.5
-    assert result.move in Board(seeds=6).legal_moves and result.depth >= 1
+    result = engine.search(Board(seeds=6), time=0.2)    # depth 30 of Kalah(6,6) takes hours
+    assert result.move in Board(seeds=6).legal_moves and 1 <= result.depth < 30
     assert not helpers_alive() and engine._helpers[0].nodes > 0
 
 
@@ -261,9 +259,7 @@ def test_stop_ends_every_thread_of_a_search():
     engine = Engine(hash_mb=4, endgame=None, threads=2)
     board = Board(seeds=6)
     threading.Timer(0.2, engine.stop).start()
-    begun = time.perf_counter()
-    stopped = engine.search(board, depth=40)
-    assert time.perf_counter() - begun < 2
+    stopped = engine.search(board, depth=40)        # hours, unless stopped
     assert 1 <= stopped.depth < 40 and stopped.move in board.legal_moves
     assert not helpers_alive()
     again = engine.search(board, depth=9)      # the next call is not affected
@@ -311,19 +307,16 @@ def test_an_analysis_on_threads_scores_every_move_as_one_thread_does():
 
 def test_an_analysis_timer_stops_the_searches_on_threads():
     engine = Engine(hash_mb=4, endgame=None, threads=2)
-    begun = time.perf_counter()
-    engine.analyse(Board(seeds=6), time=0.3, deepen=True)
-    assert time.perf_counter() - begun < 2 and not helpers_alive()
+    results = engine.analyse(Board(seeds=6), time=0.3, deepen=True)    # till stopped: no depth
+    assert results and all(r.depth < 30 for r in results.values()) and not helpers_alive()
 
 
 def test_ctrl_c_stops_a_search_on_threads_and_the_engine_stays_usable():
     engine = Engine(hash_mb=16, endgame=None, threads=2)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
-    begun = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        engine.search(Board(seeds=6), depth=60)     # minutes
-    assert time.perf_counter() - begun < 3
+        engine.search(Board(seeds=6), depth=60)     # hours, unless stopped
     timer.join()
     assert not helpers_alive()
     searched = engine.search(Board(seeds=4), depth=9)
