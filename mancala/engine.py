@@ -78,7 +78,8 @@ class Engine:
     ``threads``: every search runs on this many threads sharing one table
     (:mod:`mancala.parallel`, :mod:`mancala.solving`): ``solve``'s null-window
     searches, and ``search`` (and so ``analyse``) under any limit, each
-    thread putting off the subtrees another is searching. With more than one,
+    thread reading what the others store (Lazy SMP; the solve's threads put
+    off the subtrees another is searching, ABDADA). With more than one,
     node counts, and under a time limit the depth and move, vary from run to
     run; a depth-limited search's score and an exact value never do
     (``reproducible=True`` keeps ``search`` on one thread).
@@ -169,7 +170,8 @@ class Engine:
         if self.plain:
             return "Engine(plain=True)"
         evaluation = "" if self.evaluation is None else f", evaluation={self.evaluation!r}"
-        return f"Engine(hash_mb={self.hash_mb:g}{evaluation})"
+        threads = "" if self.threads == 1 else f", threads={self.threads}"
+        return f"Engine(hash_mb={self.hash_mb:g}{evaluation}{threads})"
 
     @property
     def hash_mb(self) -> float:

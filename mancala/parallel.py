@@ -1,13 +1,15 @@
-"""A limited search on several threads sharing one table (Lazy SMP with ABDADA).
+"""A limited search on several threads sharing one table (Lazy SMP).
 
 This is :meth:`mancala.Engine.search`'s work when the engine has threads:
 every thread deepens the same position in the engine's one table, so what one
-finds (a cut, a best move, an exact value) the others read at once. Left to
-themselves they would search the same tree in step; two things set them apart.
-Each thread marks the subtrees it is in and the others put those off till last
-(ABDADA's deferral, the exact solve's too: :mod:`mancala.solving`), and the
-odd-numbered helpers start one depth deeper, so they run ahead by half an
-iteration. The first thread keeps the time (its soft limit and time manager);
+finds (a cut, a best move, an exact value) the others read at once, and the
+threads' timing sets them apart: one ahead in a subtree leaves the others its
+results. The odd-numbered helpers start one depth deeper, so they run ahead
+by part of an iteration. (ABDADA's deferral, the exact solve's way of setting
+threads apart, in :mod:`mancala.solving`, is here too, off: with it two
+threads reached a depth 1.85 times as fast as one, without it 1.89-1.91,
+each thread's CPU time, 30 positions, docs/strength.md.)
+The first thread keeps the time (its soft limit and time manager);
 the helpers deepen until it ends, until a hard limit (time, every thread's
 nodes together, ``Engine.stop()``, Ctrl-C), or until one of them finishes the
 last depth or an exact value, which ends them all. The answer is the deepest
@@ -22,8 +24,8 @@ from mancala._core import Searcher, clock
 from mancala._threads import Workers
 from mancala.board import Board
 
-#: helpers put off the subtrees another thread is in (ABDADA)
-DEFER = True
+#: threads put off the subtrees another is in (ABDADA; measured slower here, see above)
+DEFER = False
 #: helper i starts its deepening at depth 1 + (i % 2) * HELPER_AHEAD
 HELPER_AHEAD = 1
 #: a search limited to fewer moves than this runs on one thread: its whole tree
