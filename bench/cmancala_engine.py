@@ -1,6 +1,6 @@
 """CMancala's timed search behind the engine protocol, for the arena.
 
-    python bench/cmancala_engine.py PATH/TO/Mancala
+    python bench/cmancala_engine.py PATH/TO/Mancala [--clock cpu]
 
 Speaks enough of the engine protocol (docs/protocol.md) for ``python -m mancala
 arena 'engine:"python bench/cmancala_engine.py .../Mancala"@0.1' ...``: ``ugi``
@@ -19,8 +19,10 @@ search checks the time only between iterations, on the CPU clock, so a move
 took what its last iteration took; the patch makes the move's time a hard
 limit on the wall clock (polled every 1024 nodes, the interrupted iteration
 dropped, the last finished one's move played, as ours does) and adds the
-``TIME S`` command. docs/strength.md names the commit and says how to make
-the patch; bench/compare_solvers.py how to build it.
+``TIME S`` command, and ``CLOCK CPU`` (sent with ``--clock cpu``): the time
+counts its thread's CPU time, as ``python -m mancala engine --clock cpu``
+does ours (matches on a shared machine). docs/strength.md names the commit
+and says how to make the patch; bench/compare_solvers.py how to build it.
 
 Its board code: 14 cells of 8 bits after a bit for the side to move (1:
 South), as two 64-bit words printed in hex, high first, less the first five
@@ -50,10 +52,12 @@ def board_code(board: Board) -> str:
 
 
 class CMancala:
-    def __init__(self, program: str) -> None:
+    def __init__(self, program: str, clock: str = "wall") -> None:
         self.process = subprocess.Popen([program, "--api"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, bufsize=1)
         self.seconds = None
+        if clock == "cpu":
+            self.ask("CLOCK CPU")
 
     def ask(self, line: str) -> str:
         """Its answer to line: the next line starting OK (it writes warnings, such
@@ -93,9 +97,10 @@ class CMancala:
 
 
 def main() -> None:
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2:] not in (["--clock", "cpu"],
+                                                                                 ["--clock", "wall"])):
         sys.exit(__doc__)
-    engine = CMancala(sys.argv[1])
+    engine = CMancala(sys.argv[1], sys.argv[3] if len(sys.argv) == 4 else "wall")
     board = Board()
 
     def say(line: str) -> None:

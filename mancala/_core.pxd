@@ -2,6 +2,7 @@
 # and the two classes Python sees (BoardBase, Searcher).
 from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
+from posix.types cimport clockid_t
 
 
 from mancala._kalah cimport *
@@ -94,6 +95,7 @@ cdef enum:
 cdef struct SearchShare:    # one search on several threads: a cache line of its own (the owner's)
     uint64_t nodes          # every thread's nodes, each adding its own at its polls
     int deepest             # the deepest iteration a thread has finished (0: none yet)
+    clockid_t clock         # the clock their time limits read (the first thread's: _core_clock.pxi)
 
 
 # The search state, by role. Search holds one of each; `s.config.tt`, `s.stats.nodes`.
@@ -128,7 +130,8 @@ cdef struct SearchLimits:   # when it stops (begin sets them)
     uint64_t node_limit     # stop after this many nodes of this thread (0: none)
     uint64_t shared_node_limit  # stop once every sharing thread's nodes together pass this (0: none)
     uint64_t counted        # this thread's nodes already added to config.share.nodes
-    double started          # the monotonic time in seconds the limits count from
+    clockid_t clock         # the clock the time limits read (the wall's, or a thread's CPU time)
+    double started          # the clock's time in seconds the limits count from
     double deadline         # stop at this monotonic time (0: none)
     double soft_deadline    # start no new iteration after this monotonic time (0: the old 3x rule);
                             #   the time manager (SearchClock) moves it as the search goes

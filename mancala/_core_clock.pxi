@@ -6,15 +6,51 @@ cdef enum:
     POLL_SIGNALS = 16384    # take the GIL for Ctrl-C every 16384 nodes: ~2-5 ms (main thread only)
 
 
-cdef inline double monotonic() noexcept nogil:
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    pthread_t pthread_self()
+    int pthread_getcpuclockid(pthread_t thread, clockid_t *clock)
+
+
+# What a search's time limits count: the wall clock (CLOCK_MONOTONIC), or with
+# use_cpu_clock(True) the CPU time of the thread that began the search (its
+# helpers read that thread's clock too: SearchShare.clock), for matches on a
+# shared machine: each engine then gets its time as if it had the cores to itself.
+cdef bint cpu_clock = False
+
+
+cdef inline double read_clock(clockid_t which) noexcept nogil:
     cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
+    clock_gettime(which, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef inline double monotonic() noexcept nogil:
+    return read_clock(CLOCK_MONOTONIC)
+
+
+cdef inline clockid_t this_threads_clock() noexcept nogil:
+    """The clock a search begun on this thread counts its time by."""
+    cdef clockid_t which = CLOCK_MONOTONIC
+    if cpu_clock and pthread_getcpuclockid(pthread_self(), &which) != 0:
+        which = CLOCK_MONOTONIC
+    return which
+
+
+cdef inline double search_now(const Search *s) noexcept nogil:
+    return read_clock(s.limits.clock)
+
+
+def use_cpu_clock(bint cpu):
+    """Time limits from now on count the searching thread's CPU time (True) or the
+    wall clock (False, the default): see cpu_clock above."""
+    global cpu_clock
+    cpu_clock = cpu
+
+
 def clock():
-    """The monotonic clock the search's time limits read, in seconds (see Searcher.search's started)."""
-    return monotonic()
+    """The clock a search begun on this thread reads, in seconds (see Searcher.search's started)."""
+    return read_clock(this_threads_clock())
 
 
 cdef inline bint poll_stop(Search *s) noexcept nogil:
@@ -33,7 +69,7 @@ cdef inline bint poll_stop(Search *s) noexcept nogil:
     s.limits.next_poll = s.stats.nodes + s.limits.poll_every
     if s.mode.shared and shared_nodes(s) > s.limits.shared_node_limit > 0:
         return True
-    if s.limits.deadline and monotonic() >= s.limits.deadline:
+    if s.limits.deadline and search_now(s) >= s.limits.deadline:
         return True
     if s.config.abort != NULL and load_flag(s.config.abort):
         return True

@@ -2,10 +2,11 @@
 
 cdef void begin(Search *s, double time_limit, uint64_t node_limit,
                 bint new_generation=True, double started=0) noexcept nogil:
-    """A search's start: its limits from started (0: now), no stop, zero counts,
+    """A search's start: its limits from started (0: now, on s.limits.clock, which
+    the caller sets), no stop, zero counts,
     no root move yet (the mode is the caller's: Searcher._setup and the call's
     own parts; a shared search's node limit is set by the call too)."""
-    s.limits.started = started if started > 0 else monotonic()
+    s.limits.started = started if started > 0 else search_now(s)
     s.limits.node_limit = node_limit
     s.limits.shared_node_limit = 0
     s.limits.counted = 0
@@ -45,7 +46,7 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
     cdef Outcome out
     cdef int depth, value
     cdef uint64_t horizon0
-    cdef double started = monotonic()
+    cdef double started = search_now(s)
     out.move = NO_MOVE
     out.depth = 0
     out.exact = False
@@ -79,10 +80,10 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
         elif s.limits.soft_deadline:
             # the hard deadline stops an iteration; a new one starts only before the soft one
             clock_after_iteration(s, out.move, out.score)
-            if monotonic() >= s.limits.soft_deadline:
+            if search_now(s) >= s.limits.soft_deadline:
                 break
         # the next depth costs several times this one: do not start what cannot finish
-        elif s.limits.deadline and monotonic() + 2 * (monotonic() - started) > s.limits.deadline:
+        elif s.limits.deadline and search_now(s) + 2 * (search_now(s) - started) > s.limits.deadline:
             break
         depth += 1
     return out

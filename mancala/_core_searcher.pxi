@@ -86,6 +86,7 @@ cdef class Searcher:
             raise RuntimeError("no searcher shares this one's table")
         self._share.nodes = 0
         self._share.deepest = 0
+        self._share.clock = this_threads_clock()    # the first thread's: it calls this
 
     @property
     def first(self):
@@ -207,6 +208,7 @@ cdef class Searcher:
             if shared and self.s.config.share == NULL:
                 raise RuntimeError("a shared search needs a searcher that shares a table")
             self.s.limits.signals = on_main_thread()
+            self.s.limits.clock = self.s.config.share.clock if shared else this_threads_clock()
             begin(&self.s, time_limit, 0 if shared else node_limit, not helper, started)
             self.s.mode.shared = shared
             self.s.mode.helper = shared and helper
@@ -258,6 +260,7 @@ cdef class Searcher:
             if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
                 raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
             self.s.limits.signals = on_main_thread()
+            self.s.limits.clock = this_threads_clock()
             begin(&self.s, time_limit, node_limit, not helper)
             if self.s.config.egdb.max_seeds >= 0:
                 # just above the database a position's children are mostly one byte each:

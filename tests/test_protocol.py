@@ -466,3 +466,15 @@ def test_a_go_on_threads_counts_the_helpers_nodes():
     session._thread.join(timeout=ANSWER)
     assert lines[-1].startswith("bestmove ") and engine._helpers[0].nodes > 0
     assert not [line for line in lines if "error" in line]
+
+
+def test_the_engine_command_takes_a_cpu_clock():
+    process = EngineProcess("--clock", "cpu", "--threads", "2")
+    try:
+        process.send("position startpos", "go movetime 100")
+        assert int(bestmove(process.until("bestmove"))) in range(1, 7)
+    finally:
+        process.close()
+    bad = subprocess.run([sys.executable, "-m", "mancala", "engine", "--clock", "sundial"],
+                         capture_output=True, text=True, timeout=ANSWER)
+    assert bad.returncode == 2 and "--clock" in bad.stderr and "Traceback" not in bad.stderr

@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -281,3 +282,23 @@ def test_a_forced_move_is_played_without_spending_the_time():
     assert soft_share(mancala.Board(), play=True) == SOFT_TIME_SHARE == 0.6
     result = mancala.Engine(hash_mb=4, endgame=None).search(forced, time=0.2)
     assert result.move == 2 and result.depth >= 1
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_cpu_clock_counts_the_search_threads_time_not_the_walls(threads):
+    # a progress callback that sleeps: wall time passes, the search's CPU time does not
+    board = mancala.Board(seeds=6)
+
+    def progress(info):
+        if info.depth == 3:
+            time.sleep(0.5)
+
+    depths = {}
+    try:
+        for cpu in (False, True):
+            _core.use_cpu_clock(cpu)
+            engine = mancala.Engine(hash_mb=4, endgame=None, threads=threads)
+            depths[cpu] = engine.search(board, time=0.2, progress=progress).depth
+    finally:
+        _core.use_cpu_clock(False)
+    assert depths[False] <= 4 < depths[True]    # past the time at once; 0.2 s of CPU still to use

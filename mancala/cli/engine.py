@@ -24,6 +24,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=options.threads, default=1, metavar="N",
                    help="the Threads option's value at the start: the threads every go searches on "
                         "(default 1; setoption name Threads value N changes it)")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="what a go's time counts: the wall clock (default), or the CPU time of "
+                        "the thread that searches (its helpers keep to it), for matches on a "
+                        "shared machine: each engine searches as if the cores were its own")
     p.set_defaults(run=run)
 
 
@@ -35,5 +39,7 @@ def _write(line: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mancala.cli import version
+    from mancala._core import use_cpu_clock
+    use_cpu_clock(args.clock == "cpu")
     sys.stdout.flush()      # nothing text-buffered may come after the bytes written below
     return protocol.serve(read_lines(sys.stdin.buffer), _write, version(), args.evaluation, args.threads)
