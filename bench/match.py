@@ -13,11 +13,12 @@ the arena compare installs.
 Settings: play (the default, PLAY_MODE), timed (the hard/soft time limits and
 the kept partial iteration, exact-depth search), old (the search as it was
 at issue 12's start: no iteration started unless 3x its time fits), and
-play-minus-tt, play-minus-asp, play-minus-pvs, tt, asp, pvs; SETTING@SHARE
-for a soft time limit of SHARE of the move's time (default SOFT_TIME_SHARE);
-SETTING+positional or SETTING+learned for another evaluation, SETTING+db for
-the largest endgame database cached, SETTING+tt (any flag above) to add a
-part. Elo and its 95% interval come from the pairs (pentanomial, mancala.stats).
+play-minus-tt, play-minus-asp, play-minus-pvs, play-minus-clock (the soft
+limit fixed, as before issue 33's time manager), tt, asp, pvs, clock;
+SETTING@SHARE for a soft time limit of SHARE of the move's time (default
+SOFT_TIME_SHARE); SETTING+positional or SETTING+learned for another
+evaluation, SETTING+db for the largest endgame database cached, SETTING+tt
+(any flag above) to add a part, SETTING+tN to search on N threads. Elo and its 95% interval come from the pairs (pentanomial, mancala.stats).
 """
 import argparse
 import sys
@@ -30,7 +31,8 @@ from mancala.engine import PLAY_MODE
 from mancala.openings import opening_suite
 from mancala.stats import elo_estimate
 
-FLAGS = {"tt": _core.PLAY_DEEPER_TT, "asp": _core.PLAY_ASPIRATION, "pvs": _core.PLAY_PVS}
+FLAGS = {"tt": _core.PLAY_DEEPER_TT, "asp": _core.PLAY_ASPIRATION, "pvs": _core.PLAY_PVS,
+         "clock": _core.PLAY_CLOCK}
 
 
 def make_player(setting, seconds):
@@ -48,14 +50,18 @@ def make_player(setting, seconds):
     setting, *extras = setting.split("+")
     evaluation = "store"
     added = 0
+    threads = 1
     for extra in extras:
         if extra in _core.EVALUATIONS:
             evaluation = extra
         elif extra in FLAGS:
             added |= FLAGS[extra]
+        elif extra[:1] == "t" and extra[1:].isdigit():
+            threads = int(extra[1:])
         elif extra != "db":
             sys.exit(f"unknown addition {extra!r}")
-    engine = Engine(hash_mb=16, endgame="auto" if "db" in extras else None, evaluation=evaluation)
+    engine = Engine(hash_mb=16, endgame="auto" if "db" in extras else None, evaluation=evaluation,
+                    threads=threads)
     if setting == "old":
         def move(board):
             _, pit, _, _ = engine._searcher.search(board, 0, _core.MAX_DEPTH, True, seconds, 0)

@@ -1,6 +1,6 @@
 """How much of a per-move time budget Engine.search uses, and how far it overruns.
 
-    python bench/time_use.py OLD_PYTHON NEW_PYTHON [BUDGET ...] [--evaluation E]
+    python bench/time_use.py OLD_PYTHON NEW_PYTHON [BUDGET ...] [--evaluation E] [--threads N]
 
 OLD_PYTHON and NEW_PYTHON are the interpreters of two virtual environments,
 each with its own install of mancala (for example issue 12's first commit,
@@ -15,7 +15,9 @@ end with an exact value (a solved position needs no more time; the share over
 all of them beside it), the worst overrun in ms (wall time beyond the budget),
 the depth reached from the Kalah(6,4) start, and the average depth over the
 positions that did not end exact. ``--evaluation E``: the new install's
-engines use evaluation E (the old ones the default, the store difference).
+engines use evaluation E (the old ones the default, the store difference);
+``--threads N``: the new install's engines search on N threads (issue 33:
+every thread must stop by the time limit).
 """
 import json
 import statistics
@@ -27,7 +29,7 @@ import json, sys, time
 from mancala import Board, Engine
 from mancala.positions import load_positions
 budget = float(sys.argv[1])
-options = {"evaluation": sys.argv[2]} if len(sys.argv) > 2 else {}
+options = json.loads(sys.argv[2])
 rows = []
 boards = [("start", Board())] + [(p.name, p.board()) for p in load_positions()]
 for name, board in boards:
@@ -41,18 +43,19 @@ print(json.dumps(rows))
 """
 
 
-def measure(python, budget, evaluation=None):
-    out = subprocess.run([python, "-c", CHILD, str(budget), *([evaluation] if evaluation else [])],
+def measure(python, budget, options):
+    out = subprocess.run([python, "-c", CHILD, str(budget), json.dumps(options)],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 
 def main(argv):
-    evaluation = None
-    if "--evaluation" in argv:
-        at = argv.index("--evaluation")
-        evaluation = argv[at + 1]
-        argv = argv[:at] + argv[at + 2:]
+    options = {}
+    for flag, name, kind in (("--evaluation", "evaluation", str), ("--threads", "threads", int)):
+        if flag in argv:
+            at = argv.index(flag)
+            options[name] = kind(argv[at + 1])
+            argv = argv[:at] + argv[at + 2:]
     if len(argv) < 2:
         sys.exit(__doc__)
     pythons = {"old": argv[0], "new": argv[1]}
@@ -61,7 +64,7 @@ def main(argv):
           f"{'start depth':>11} {'mean depth':>10}  positions (not exact)")
     for turn, budget in enumerate(budgets):
         order = ["old", "new"] if turn % 2 == 0 else ["new", "old"]
-        results = {name: measure(pythons[name], budget, evaluation if name == "new" else None)
+        results = {name: measure(pythons[name], budget, options if name == "new" else {})
                    for name in order}
         for name in ("old", "new"):
             rows = results[name]

@@ -2,6 +2,7 @@
 # and the two classes Python sees (BoardBase, Searcher).
 from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
+from posix.types cimport clockid_t
 
 
 from mancala._kalah cimport *
@@ -91,6 +92,12 @@ cdef enum:
     EVAL_LEARNED = 2        # store difference plus weighted terms fitted to exact values (_learned.py)
 
 
+cdef struct SearchShare:    # one search on several threads: a cache line of its own (the owner's)
+    uint64_t nodes          # every thread's nodes, each adding its own at its polls
+    int deepest             # the deepest iteration a thread has finished (0: none yet)
+    clockid_t clock         # the clock their time limits read (the first thread's: _core_clock.pxi)
+
+
 # The search state, by role. Search holds one of each; `s.config.tt`, `s.stats.nodes`.
 
 cdef struct SearchConfig:   # what the searcher is: set when it is made, shares a table or gets a database
@@ -102,6 +109,8 @@ cdef struct SearchConfig:   # what the searcher is: set when it is made, shares 
     bint prune              # alpha-beta cut-offs; off gives plain minimax
     int *abort              # another thread sets *abort to stop this search (NULL: none)
     uint64_t *busy          # positions threads sharing the table are searching now (NULL: alone)
+    SearchShare *share      # what threads searching one position together count (NULL: alone)
+
 
 cdef struct SearchMode:     # how this search runs: set by its call (Searcher._setup, then the call's own)
     int capture             # CAPTURE_*
@@ -112,11 +121,21 @@ cdef struct SearchMode:     # how this search runs: set by its call (Searcher._s
     bint pvs                # play mode: null-window search of the non-first children (PVS)
     int aspiration          # play mode: the root's first window is the last score +- this (0: none)
     bint keep_partial       # a stopped iteration's root move counts when proven (see keep_root)
+    bint shared             # searched on several threads at once: count nodes and depths in config.share
+    bint helper             # one of those threads, not the first: the time (soft limits) is not its to keep
+    bint defer              # ABDADA: put off till last the subtrees another thread is in (config.busy)
+    int first_depth         # the iterative deepening's first depth (a helper may start deeper)
 
 cdef struct SearchLimits:   # when it stops (begin sets them)
-    uint64_t node_limit     # stop after this many nodes (0: none)
-    double deadline         # stop at this monotonic time in seconds (0: none)
-    double soft_deadline    # start no new iteration after this monotonic time (0: the old 3x rule)
+    uint64_t node_limit     # stop after this many nodes of this thread (0: none)
+    uint64_t shared_node_limit  # stop once every sharing thread's nodes together pass this (0: none)
+    uint64_t counted        # this thread's nodes already added to config.share.nodes
+    clockid_t clock         # the clock the time limits read (the wall's, or a thread's CPU time)
+    double started          # the clock's time in seconds the limits count from
+    double deadline         # stop at this monotonic time (0: none)
+    double soft_deadline    # start no new iteration after this monotonic time (0: the old 3x rule);
+                            #   the time manager (SearchClock) moves it as the search goes
+    uint64_t poll_every     # nodes between two readings of the clock (POLL_CLOCK, fewer for a small shared limit)
     uint64_t next_poll      # node count at which to read the clock next
     uint64_t next_signal_poll   # node count at which to check for Ctrl-C next
     bint signals            # on the main thread, the one Python runs signal handlers on: poll them
@@ -141,6 +160,12 @@ cdef struct SearchRoot:     # the root's bookkeeping (begin resets it)
     int partial_score       #   and its value
     PyObject *progress      # called with the GIL after each finished iteration (borrowed; NULL: none)
 
+cdef struct SearchClock:    # play mode's time manager: how the soft limit moves (clock_after_iteration)
+    double soft_base        # seconds from started: the soft limit of a quiet search (0: no manager)
+    double instability      # changes of the best move, each iteration's halved at the next
+    int last_move           # the best move of the iteration before (NO_MOVE: none yet)
+    int last_score          # and its score
+
 cdef struct Search:
     SearchConfig config
     SearchMode mode
@@ -148,6 +173,7 @@ cdef struct Search:
     SearchStop stop
     SearchStats stats
     SearchRoot root
+    SearchClock clock
 
 
 cdef class BoardBase:
@@ -169,6 +195,9 @@ cdef class Searcher:
     cdef tt_table table         # this searcher's own table (s.config.tt points here unless shared)
     cdef int _abort             # what s.abort of this searcher and its sharers points to
     cdef uint64_t *_busy        # what s.busy of this searcher and its sharers points to
+    cdef void *_share_memory    # what calloc gave for s.share: _share is it rounded up to a cache line
+    cdef SearchShare *_share    # what s.share of this searcher and its sharers points to
+    cdef bint _first            # the last search was the first of its sharers to finish its depth
     cdef object _table_owner    # the Searcher whose table this one searches, if not its own
     cdef object _egdb_owner     # views of the buffers behind s.egdb.level: keep them alive and unresized
     cdef bint _running          # a method is using s (checked and set with the GIL): refuse another

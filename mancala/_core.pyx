@@ -29,7 +29,7 @@ per included file, in the order each needs the ones before:
 """
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject, Py_XDECREF, Py_XINCREF
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -71,12 +71,13 @@ cdef enum:
 PLAY_DEEPER_TT = 1          # table entries from deeper searches answer shallower probes
 PLAY_ASPIRATION = 2         # aspiration windows around the last iteration's score
 PLAY_PVS = 4                # principal-variation (null-window) search
+PLAY_CLOCK = 8              # the time manager moves the soft limit (see _core_clock.pxi)
 ASPIRATION_WINDOW = 2       # seeds either side of the last score; doubled at each failure
 
 # the limits that protect memory; mancala.limits reads them from here
 MAX_DEPTH = TT_DEPTH_MAX
 MAX_SEEDS = KALAH_MAX_SEEDS
-MAX_THREADS = 64                # an endgame build's threads
+MAX_THREADS = 64                # an endgame build's or a search's threads
 MAX_HASH_MB = 1 << 24           # a table's size in bytes fits 64 bits
 
 include "_core_rules.pxi"

@@ -69,6 +69,7 @@ cdef tuple plain_search(slots, to_move, depth, capture, evaluation, bint prune):
     s.config.egdb.max_seeds = -1
     s.mode.untabled_seeds = -1
     s.limits.signals = on_main_thread()
+    s.limits.clock = CLOCK_MONOTONIC
     begin(&s, 0, 0)
     with nogil:
         value = search_root(&s, v, d, -INF, INF)

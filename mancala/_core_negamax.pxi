@@ -75,7 +75,7 @@ cdef inline int search_children(Search *s, const int *b, Children *c, int depth,
         else:
             child_key = c.key[pit]
             busy = NULL
-            if child_key and s.config.busy != NULL and i <= c.n_moves:
+            if child_key and s.mode.defer and i <= c.n_moves:
                 busy = busy_slot(s, child_key)
                 if i > 1 and load_key(busy) == child_key:
                     # another thread is in this subtree: take it last, when the table may know it

@@ -35,6 +35,7 @@ cdef class Searcher:
         drop_interrupt(&self.s)
         tt_free(&self.table)
         free(self._busy)
+        free(self._share_memory)
 
     cdef int _enter(self) except -1:
         """Mark the searcher in use, or refuse: its state is one C struct."""
@@ -63,11 +64,35 @@ cdef class Searcher:
             if owner._busy == NULL:
                 raise MemoryError()
             owner.s.config.busy = owner._busy
+        if owner._share == NULL:
+            # a cache line of its own: every thread adds to it at its polls
+            owner._share_memory = calloc(1, sizeof(SearchShare) + 2 * CACHE_LINE)
+            if owner._share_memory == NULL:
+                raise MemoryError()
+            owner._share = <SearchShare *> ((<uintptr_t> owner._share_memory + 2 * CACHE_LINE - 1)
+                                            & ~(<uintptr_t> CACHE_LINE - 1))
+            owner.s.config.share = owner._share
         self.s.config.tt = &owner.table
         self.s.config.use_tt = owner.table.buckets != NULL
         self.s.config.abort = &owner._abort
         self.s.config.busy = owner._busy
+        self.s.config.share = owner._share
         self._table_owner = owner
+
+    def begin_shared(self):
+        """Before a search on several threads (this searcher and those that share its
+        table, see search's shared): no nodes counted and no depth finished yet."""
+        if self._share == NULL:
+            raise RuntimeError("no searcher shares this one's table")
+        self._share.nodes = 0
+        self._share.deepest = 0
+        self._share.clock = this_threads_clock()    # the first thread's: it calls this
+
+    @property
+    def first(self):
+        """Whether the last search was the first of its sharers to finish the depth it
+        answers with (alone: always, once it finished one)."""
+        return self._first
 
     def abort(self, bint stop=True):
         """Stop (or, with False, allow again) the searches that watch this searcher."""
@@ -139,6 +164,7 @@ cdef class Searcher:
         # stay within the seeds in the pits (store, learned), not for positional
         self.s.mode.futility = self.s.config.futility and self.s.mode.evaluation != EVAL_POSITIONAL
         self.s.mode.untabled_seeds = -1
+        self.s.mode.defer = self.s.config.busy != NULL     # a solve's sharers (probe); search sets its own
         return 0
 
     def evaluate(self, BoardBase board not None, evaluation):
@@ -149,16 +175,29 @@ cdef class Searcher:
 
     def search(self, BoardBase board not None, evaluation, int max_depth,
                bint iterative=True, double time_limit=0, uint64_t node_limit=0,
-               progress=None, double soft_limit=0, bint keep_partial=False, int play=0):
+               progress=None, double soft_limit=0, bint keep_partial=False, int play=0,
+               *, bint shared=False, bint helper=False, bint defer=True, int first_depth=1,
+               double started=0):
         """Depth-limited search: (score, move, depth, exact); move None if none finished.
 
         progress(depth, score, move, nodes, exact) is called after each
         finished iteration; an exception it raises stops the search and is
         raised here. soft_limit (seconds, 0: none): no iteration starts after
-        it (time_limit stops the one running). keep_partial: a stopped
-        iteration's root move is played when proven better (see keep_root).
-        play: the play mode's parts (PLAY_* flags) to use; 0, the exact-depth
-        mode: a fresh searcher's nodes are the same run after run.
+        it (time_limit stops the one running; with PLAY_CLOCK in play, the time
+        manager moves it). keep_partial: a stopped iteration's root move is
+        played when proven better (see keep_root). play: the play mode's parts
+        (PLAY_* flags) to use; 0, the exact-depth mode: a fresh searcher's
+        nodes are the same run after run.
+
+        shared: one of several threads searching the same position at once in
+        one table (this searcher's and its sharers', after begin_shared on the
+        table's owner): node_limit is all of theirs together, progress is
+        called by the first to finish each depth (``first`` says whether this
+        one was, for the depth it answers with), and with defer each puts off
+        the subtrees another is in (ABDADA). helper: a thread beside the
+        first, which keeps no time of its own (no soft limit) and leaves the
+        table's generation alone; first_depth: where its deepening starts.
+        started: the clock() reading the time limits count from (0: now).
         """
         cdef int v[KALAH_SLOTS]
         cdef Outcome out
@@ -166,11 +205,24 @@ cdef class Searcher:
         try:
             self._setup(board, evaluation, v)
             check_depth(max_depth, 1)
+            if shared and self.s.config.share == NULL:
+                raise RuntimeError("a shared search needs a searcher that shares a table")
             self.s.limits.signals = on_main_thread()
-            begin(&self.s, time_limit, node_limit)
-            if soft_limit > 0:
-                self.s.limits.soft_deadline = self.s.limits.deadline - time_limit + soft_limit if time_limit > 0 \
-                    else monotonic() + soft_limit
+            self.s.limits.clock = self.s.config.share.clock if shared else this_threads_clock()
+            begin(&self.s, time_limit, 0 if shared else node_limit, not helper, started)
+            self.s.mode.shared = shared
+            self.s.mode.helper = shared and helper
+            self.s.mode.defer = shared and defer
+            self.s.mode.first_depth = first_depth
+            if shared and node_limit:
+                self.s.limits.shared_node_limit = node_limit
+                # each thread may pass the total by its nodes between two polls
+                self.s.limits.poll_every = max(1, min(<uint64_t> POLL_CLOCK, node_limit // SHARED_POLLS))
+                self.s.limits.next_poll = self.s.limits.poll_every
+            if soft_limit > 0 and not self.s.mode.helper:
+                self.s.limits.soft_deadline = self.s.limits.started + soft_limit
+                if play & PLAY_CLOCK:
+                    self.s.clock.soft_base = soft_limit
             self.s.mode.keep_partial = keep_partial
             self.s.mode.deeper_tt = play & PLAY_DEEPER_TT != 0
             self.s.mode.pvs = play & PLAY_PVS != 0
@@ -181,6 +233,9 @@ cdef class Searcher:
                     out = deepen(&self.s, v, max_depth, iterative)
             finally:
                 self.s.root.progress = NULL
+                if shared:
+                    shared_nodes(&self.s)
+            self._first = out.first
             if self.s.stop.interrupted:
                 raise_interrupt(&self.s)
         finally:
@@ -205,6 +260,7 @@ cdef class Searcher:
             if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
                 raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
             self.s.limits.signals = on_main_thread()
+            self.s.limits.clock = this_threads_clock()
             begin(&self.s, time_limit, node_limit, not helper)
             if self.s.config.egdb.max_seeds >= 0:
                 # just above the database a position's children are mostly one byte each:

@@ -9,8 +9,9 @@ from typing import Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from mancala import analysis as _analysis
 from mancala import endgame as _endgame
+from mancala import parallel as _parallel
 from mancala import solving as _solving
-from mancala._core import (EVALUATIONS, MAX_DEPTH, PLAY_ASPIRATION, PLAY_DEEPER_TT, PLAY_PVS,
+from mancala._core import (EVALUATIONS, MAX_DEPTH, PLAY_ASPIRATION, PLAY_CLOCK, PLAY_DEEPER_TT, PLAY_PVS,
                            Searcher)
 from mancala.analysis import AnalysisProgress
 from mancala.board import Board, capture_code
@@ -22,12 +23,22 @@ from mancala.solving import SOLVE_GUESS_DEPTH  # noqa: F401  (mancala.cluster.so
 
 # A timed search stops at its time limit (the core polls the clock), keeping
 # the stopped iteration's move if proven better, and starts a new iteration
-# only within this share of the time: a depth costs about twice the one before.
+# only within a share of the time: a depth costs about twice the one before.
+# In play mode the time manager (PLAY_CLOCK, _core_clock.pxi) starts from this
+# share and stretches it, up to the whole time, while the best move is unstable
+# or the score falls; a forced move (one legal move) gets FORCED_TIME_SHARE.
 SOFT_TIME_SHARE = 0.6
+FORCED_TIME_SHARE = 0.05
 #: play mode's parts (see Engine): each kept because a match showed it gains
-PLAY_MODE = PLAY_DEEPER_TT | PLAY_ASPIRATION | PLAY_PVS
+PLAY_MODE = PLAY_DEEPER_TT | PLAY_ASPIRATION | PLAY_PVS | PLAY_CLOCK
 
 _Call = TypeVar("_Call", bound=Callable)
+
+
+def soft_share(board: Board, play: bool) -> float:
+    """The share of a timed search's time after which no iteration starts (where
+    the time manager starts from, in play mode): less for a forced move."""
+    return FORCED_TIME_SHARE if play and len(board.legal_moves) == 1 else SOFT_TIME_SHARE
 
 
 def _serialised(method: _Call) -> _Call:
@@ -41,7 +52,7 @@ def _serialised(method: _Call) -> _Call:
     def call(self: "Engine", *args, **kwargs):
         with self._lock:
             if self._calls == 0:
-                self._stopping = False
+                self._stopping = self._interrupting = False
                 self._searcher.abort(False)
             self._calls += 1
             try:
@@ -64,10 +75,14 @@ class Engine:
     order, no futility cuts, no iterative deepening): node for node the tree of
     ``mancala._reference.alphabeta``.
 
-    ``threads``: ``solve`` runs each null-window search on this many threads
-    sharing one table, each putting off the subtrees another is searching
-    (node counts then vary from run to run; values never do). ``search`` is
-    single-threaded.
+    ``threads``: every search runs on this many threads sharing one table
+    (:mod:`mancala.parallel`, :mod:`mancala.solving`): ``solve``'s null-window
+    searches, and ``search`` (and so ``analyse``) under any limit, each
+    thread reading what the others store (Lazy SMP; the solve's threads put
+    off the subtrees another is searching, ABDADA). With more than one,
+    node counts, and under a time limit the depth and move, vary from run to
+    run; a depth-limited search's score and an exact value never do
+    (``reproducible=True`` keeps ``search`` on one thread).
 
     ``endgame``: ``"auto"`` (the default) lets ``solve`` and timed searches
     (play mode, below) answer positions with few seeds from a cached endgame
@@ -97,7 +112,7 @@ class Engine:
     are tried with a null window first (PVS) -- stronger per second, the same
     values at a finished depth up to the table's deeper knowledge.
     ``reproducible=True`` keeps time-limited searches in the exact-depth mode
-    too (the time limits still apply).
+    too (the time limits still apply), and every ``search`` on one thread.
 
     ``evaluation`` scores the leaves. By default (None) each mode has its own:
     play mode the learned evaluation (:data:`mancala.limits.PLAY_EVALUATION`),
@@ -127,12 +142,14 @@ class Engine:
         if plain:
             hash_mb, ordering, futility, endgame = 0, False, False, None
         self.plain = plain
+        self.threads = threads
         self.reproducible = bool(reproducible)
         self._play = 0 if plain or reproducible else PLAY_MODE   # PLAY_* flags of timed searches
         self.evaluation = evaluation        # None: each mode's own (see the class docstring)
         self._lock = threading.RLock()      # held by every call: the core's state is one C struct
         self._calls = 0                     # calls in progress (nested ones included), under the lock
         self._stopping = False              # stop() was called during the running call
+        self._interrupting = False          # _interrupt() was: the searches stay stopped
         self._searcher = Searcher(hash_mb, ordering, futility)
         # solve's helpers: they search beside this one, in its table
         self._helpers = [Searcher(0, ordering, futility) for _ in range(threads - 1)]
@@ -153,7 +170,8 @@ class Engine:
         if self.plain:
             return "Engine(plain=True)"
         evaluation = "" if self.evaluation is None else f", evaluation={self.evaluation!r}"
-        return f"Engine(hash_mb={self.hash_mb:g}{evaluation})"
+        threads = "" if self.threads == 1 else f", threads={self.threads}"
+        return f"Engine(hash_mb={self.hash_mb:g}{evaluation}{threads})"
 
     @property
     def hash_mb(self) -> float:
@@ -185,7 +203,8 @@ class Engine:
     def search(self, board: Board, limit: Optional[SearchLimit] = None, *,
                depth: Optional[int] = None, time: Optional[float] = None,
                nodes: Optional[int] = None,
-               progress: Optional[Callable[[SearchProgress], None]] = None) -> SearchResult:
+               progress: Optional[Callable[[SearchProgress], None]] = None,
+               threads: Optional[int] = None) -> SearchResult:
         """Best move and score within the limits (depth 12 when none is given).
 
         A search stopped by nodes answers with the last depth it finished. A
@@ -195,11 +214,16 @@ class Engine:
         (score: its value at the deeper depth; ``depth``: the last finished).
         ``progress(info)`` is called with a :class:`SearchProgress` after each
         finished iteration (depths increasing; the last is the result's); an
-        exception it raises stops the search and propagates from here.
+        exception it raises stops the search and propagates from here; with
+        threads it may be called from any of them (one call at a time).
+        ``threads``: this search's threads, 1..the engine's (default: all).
         Raises InvalidLimitError for a limit out of range (see :class:`SearchLimit`)
-        and TypeError if ``board`` is not a :class:`mancala.Board`.
+        or threads beyond the engine's, and TypeError if ``board`` is not a
+        :class:`mancala.Board`.
         """
         limit = self._limit(limit, depth, time, nodes)
+        helpers = self._helpers if threads is None else \
+            self._helpers[:check_threads(threads, most=self.threads) - 1]
         start = _time.perf_counter()
         done = self._finished(board, start)
         if done is not None:
@@ -219,13 +243,12 @@ class Engine:
         time_left = soft_left = 0.0
         if limit.time:
             spent = _time.perf_counter() - start
+            share = soft_share(board, play)
             time_left = max(limit.time - spent, 1e-9)
-            soft_left = max(SOFT_TIME_SHARE * limit.time - spent, 1e-9)
-        score, move, reached, exact = self._searcher.search(
-            board, evaluation, limit.depth or MAX_DEPTH, iterative,
-            time_left, limit.nodes or 0, report, soft_left, bool(limit.time),
-            self._play if limit.time else 0)
-        nodes_used, hits = self._searcher.nodes, self._searcher.tt_hits
+            soft_left = max(share * limit.time - spent, 1e-9)
+        score, move, reached, exact, nodes_used, hits = self._deepen(
+            board, helpers, evaluation, limit.depth or MAX_DEPTH, iterative, time_left,
+            limit.nodes or 0, report, soft_left, bool(limit.time), self._play if limit.time else 0)
         if move is None:
             # stopped before depth 1 finished: a depth-1 search always gives a move
             score, move, reached, exact = self._searcher.search(board, evaluation, 1, False)
@@ -328,19 +351,37 @@ class Engine:
 
     # -- helpers
 
+    def _deepen(self, board: Board, helpers, evaluation: int, max_depth: int, iterative: bool,
+                time_left: float, nodes: int, report, soft_left: float, keep_partial: bool,
+                play: int) -> _parallel.Found:
+        """The core's iterative deepening, on the main searcher and ``helpers`` unless it
+        keeps one thread's tree (reproducible, plain) or is too short to share
+        (:data:`mancala.parallel.MIN_DEPTH`): (score, move, depth, exact, nodes, table hits)."""
+        if helpers and not self.reproducible and not self.plain and max_depth >= _parallel.MIN_DEPTH:
+            return _parallel.search(self._searcher, helpers, board, evaluation, max_depth,
+                                    iterative, time_left, nodes, report, soft_left, keep_partial,
+                                    play, self._rearm)
+        score, move, reached, exact = self._searcher.search(
+            board, evaluation, max_depth, iterative, time_left, nodes, report, soft_left,
+            keep_partial, play)
+        return score, move, reached, exact, self._searcher.nodes, self._searcher.tt_hits
+
     def _interrupt(self) -> None:
-        """End the searching now running, as a limit does, without stop()'s
-        mark: what the call does next is its own (an analysis's timer)."""
+        """End the searching now running, and any the call starts after, as a
+        limit does, without stop()'s mark: what the call does next is its own
+        (an analysis's timer)."""
+        self._interrupting = True
         self._searcher.abort()
 
     def _rearm(self) -> None:
-        """Let searches run again after the helpers' abort, unless stop() was called.
+        """Let searches run again after the helpers' abort, unless stop() or
+        _interrupt() was called.
 
-        stop() raises the flag after _stopping: whichever order the two
+        Both raise the flag after their mark: whichever order the two
         threads take, a stop is never lost.
         """
         self._searcher.abort(False)
-        if self._stopping:
+        if self._stopping or self._interrupting:
             self._searcher.abort()
 
     def _limit(self, limit: Optional[SearchLimit], depth, time, nodes,

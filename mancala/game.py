@@ -95,7 +95,8 @@ class Game:
     replays a history first. With ``autosave`` (a path) the game is saved
     there after every move and undo. ``ask`` is handed to the human players
     made from spellings: ``ask(board)`` is the person's pit, or None when they
-    did something else (see :class:`mancala.players.Human`).
+    did something else (see :class:`mancala.players.Human`). ``threads``: the
+    threads of ``ai:depth=N`` and ``ai:time=S`` players made from spellings.
 
     Raises PlayerSpecError for an unknown spelling, InvalidRuleError for
     unknown rules or seeds per pit outside 1..12, IllegalMoveError if
@@ -107,8 +108,9 @@ class Game:
                  seed: Optional[int] = None, observer: Optional[GameObserver] = None,
                  autosave: Optional[Union[str, os.PathLike]] = None,
                  ask: Optional[Ask] = None, hint_depth: int = HINT_DEPTH,
-                 rated: bool = False) -> None:
+                 rated: bool = False, threads: int = 1) -> None:
         self.observer = observer or GameObserver()
+        self.threads = threads          # ai:depth=N and ai:time=S players' (make_player)
         self.autosave = autosave
         self.hint_depth = hint_depth
         self.rated = bool(rated)        #: played unaided: no hint, undo or load; kept rated
@@ -142,7 +144,7 @@ class Game:
         if isinstance(who, Player):
             return who
         seed = None if self.seed is None else self.seed + side
-        return make_player(PlayerSpec.parse(who), seed, ask=self._ask)
+        return make_player(PlayerSpec.parse(who), seed, ask=self._ask, threads=self.threads)
 
     # -- state
 

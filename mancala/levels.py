@@ -26,6 +26,11 @@ This module is data and arithmetic: the players that play the levels
 (``ai:depth=N,temp=T``, ``ai:elo=N``) and a spelling's place on the scale
 (:func:`mancala.players.level_elo`) are :mod:`mancala.players`'.
 
+**Threads.** Every level plays on :data:`LEVEL_THREADS` thread, as the table
+measured it (``ai:perfect`` solves on two and searches on one); a level
+played on more would be stronger than its Elo says. ``play --threads N``
+gives N only to ``ai:time=S`` and ``ai:depth=N``, which the table leaves out.
+
     >>> weights = softmax_weights({0: 3, 1: 2, 2: -6}, temperature=1.0)
     >>> round(weights[0], 3), round(weights[1], 3), weights[2]
     (0.731, 0.269, 0.0)
@@ -37,6 +42,9 @@ import math
 import random
 from pathlib import Path
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
+
+#: the threads every level of the table plays on (mancala.players.EnginePlayer)
+LEVEL_THREADS = 1
 
 #: a move scored more than this many seeds below the best one (by the level's own
 #: search) is absurd: no level above ``random`` ever plays it
@@ -157,6 +165,6 @@ def mixture(elo: float) -> Tuple[Level, Level, float]:
     return (levels[-2] if len(levels) > 1 else top), top, 1.0
 
 
-__all__ = ["ABSURD_LOSS", "LEVELS_PATH", "LEVEL_RD", "Level", "softmax_weights", "pick",
+__all__ = ["LEVEL_THREADS", "ABSURD_LOSS", "LEVELS_PATH", "LEVEL_RD", "Level", "softmax_weights", "pick",
            "levels_by_spec", "level_table", "level_is_provisional", "levels_measured",
            "ladder", "elo_range", "mixture"]

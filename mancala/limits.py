@@ -15,7 +15,8 @@ time                more than 0 s              none                :func:`check_
 time per move       0 < S <= 3600 s            engine: 0.1 s       :func:`check_move_seconds`
 nodes               1..2**63-1                 none                :func:`check_nodes`
 table (hash_mb)     0..what the machine gives  64 (players: 16)    :func:`check_hash_mb`
-threads             1..64                      1                   :func:`check_threads`
+threads             1..64                      1 (levels: 1)       :func:`check_threads`
+search slots        one a core, at most 16     (web server)        :func:`search_slots`
 endgame database    0..36 seeds (solve)        the largest cached  :func:`check_endgame_seeds`
 random seed         0..2**63-1                 none                :func:`check_seed`
 temperature         0..100 seeds               none                :func:`check_temperature`
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import math
 import operator
+import os
 from typing import Optional, Type
 
 from mancala import _core
@@ -49,6 +51,7 @@ MAX_MOVE_SECONDS = 3600.0       # a computer player's time per move (ai:time=S)
 MAX_TEMPERATURE = 100.0         # a level's softmax, in seeds: far past uniform over the moves it allows
 
 MAX_THREADS = _core.MAX_THREADS
+MAX_SEARCH_SLOTS = 16            # a server's searches at once, however many cores
 MAX_ENDGAME_SEEDS = 36          # solve --endgame: C(48, 12) bytes, about 70 GB on disk (space is checked)
 
 PLAY_EVALUATION = "learned"     # play mode's (Engine's timed searches by default) and the protocol's
@@ -124,9 +127,24 @@ def check_nodes(value: object, given: object = None) -> int:
     return check_whole(value, "nodes", 1, MAX_NODES, given=given)
 
 
-def check_threads(value: object, given: object = None) -> int:
-    """A thread count: 1..64, else InvalidLimitError."""
-    return check_whole(value, "threads", 1, MAX_THREADS, given=given)
+def check_threads(value: object, given: object = None, most: int = MAX_THREADS) -> int:
+    """A thread count: 1..64 (or 1..``most``), else InvalidLimitError."""
+    return check_whole(value, "threads", 1, most, given=given)
+
+
+def machine_cores() -> int:
+    """The CPUs this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):       # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def search_slots() -> int:
+    """How many searches a server runs at once: one a core, as each of its
+    players searches on one thread (the levels keep one thread: their Elo
+    was measured so), at most :data:`MAX_SEARCH_SLOTS`."""
+    return min(machine_cores(), MAX_SEARCH_SLOTS)
 
 
 def check_endgame_seeds(value: object, given: object = None) -> int:
@@ -260,11 +278,12 @@ def check_seconds(value: object, given: object = None) -> object:
 
 __all__ = [
     "MIN_SEEDS", "MAX_SEEDS_PER_PIT", "DEFAULT_SEEDS", "MAX_DEPTH", "DEFAULT_DEPTH",
-    "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS",
+    "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS", "MAX_SEARCH_SLOTS",
     "MAX_ENDGAME_SEEDS",
     "DEFAULT_HASH_MB", "SMALL_HASH_MB", "PERFECT_HASH_MB", "REVIEW_HASH_MB", "QUICK_HASH_MB",
     "MINE_HASH_MB", "WEB_TABLES_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
-    "parse_whole", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "check_seed",
+    "parse_whole", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "machine_cores",
+    "search_slots", "check_seed",
     "check_endgame_seeds",
     "check_seconds", "check_move_seconds", "check_temperature", "check_level_elo", "MAX_TEMPERATURE",
     "check_hash_mb", "hash_mb_ceiling", "machine_mb", "solve_table_mb",

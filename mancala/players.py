@@ -46,7 +46,7 @@ from mancala.board import Board, capture_code
 from mancala.engine import Engine
 from mancala.errors import GameError, PlayerSpecError
 from mancala.external import EngineProcess
-from mancala.levels import Level, levels_by_spec, mixture, pick
+from mancala.levels import LEVEL_THREADS, Level, levels_by_spec, mixture, pick
 from mancala.limits import PERFECT_HASH_MB, SMALL_HASH_MB, default_table_mb
 from mancala.specs import EXTERNAL_TIME, PlayerSpec, canonical_spec, program_in  # noqa: F401  (their home is specs)
 
@@ -209,7 +209,7 @@ class EnginePlayer(Player):
 
     def __init__(self, level: Optional[str] = None, *, depth: Optional[int] = None,
                  time: Optional[float] = None, temperature: Optional[float] = None,
-                 seed: Optional[int] = None) -> None:
+                 seed: Optional[int] = None, threads: int = 1) -> None:
         super().__init__()
         spec = PlayerSpec("ai", level=level, depth=depth, time=time, temperature=temperature)
         if spec.needs_time:
@@ -231,6 +231,9 @@ class EnginePlayer(Player):
         self._rng = random.Random(seed)
         self._engine = None
         self._book_failed = False
+        # the levels play on one thread, as their Elo was measured (mancala.levels);
+        # ai:depth=N and ai:time=S on the threads they are given
+        self.threads = threads if spec.level is None and spec.temperature is None else LEVEL_THREADS
 
     @property
     def engine(self):
@@ -242,7 +245,7 @@ class EnginePlayer(Player):
                 self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
                                       threads=PERFECT_THREADS)
             else:
-                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB))
+                self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB), threads=self.threads)
         return self._engine
 
     def choose(self, board: Board) -> int:
@@ -298,7 +301,8 @@ class EnginePlayer(Player):
             self.last = MoveInfo(result.score, 0, result.elapsed, result.nodes, True, note)
             return result.move
         spent = result.elapsed
-        pit = self._searched(board, time=PERFECT_FALLBACK_TIME, note="not solved in time")
+        pit = self._searched(board, time=PERFECT_FALLBACK_TIME, note="not solved in time",
+                             threads=self.threads)
         self.last = self.last._replace(elapsed=self.last.elapsed + spent)
         return pit
 
@@ -407,12 +411,13 @@ def level_elo(spec: str) -> Optional[Level]:
 # -- making players -----------------------------------------------------------------
 
 def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
-                ask: Optional[Ask] = None) -> Player:
+                ask: Optional[Ask] = None, threads: int = 1) -> Player:
     """The player a spec names (see the module docstring).
 
     ``seed`` seeds the random choices of ``random``, ``ai:easy``/``ai:medium``,
     ``ai:depth=N,temp=T`` and ``ai:elo=N``;
-    ``ask`` is given to a ``human``. PlayerSpecError for an ``ai:time`` still
+    ``ask`` is given to a ``human``; ``threads`` to ``ai:depth=N`` and ``ai:time=S``
+    (the levels play on one thread). PlayerSpecError for an ``ai:time`` still
     waiting for its seconds (:meth:`PlayerSpec.timed`).
     """
     if spec.kind == "human":
@@ -430,7 +435,7 @@ def make_player(spec: PlayerSpec, seed: Optional[int] = None, *,
     if spec.elo is not None:
         return EloPlayer(spec.elo, seed)
     return EnginePlayer(spec.level, depth=spec.depth, time=spec.time,
-                        temperature=spec.temperature, seed=seed)
+                        temperature=spec.temperature, seed=seed, threads=threads)
 
 
 def parse_player(spec: Union[str, PlayerSpec], seed: Optional[int] = None, *,

@@ -39,12 +39,12 @@ class Session:
     """
 
     def __init__(self, write: Callable[[str], None], version: str = "",
-                 evaluation: str = PLAY_EVALUATION) -> None:
+                 evaluation: str = PLAY_EVALUATION, threads: int = 1) -> None:
         self._write_line = write
         self._out_lock = threading.Lock()
         self.version = version
         self.hash_mb: float = default_table_mb(DEFAULT_HASH_MB)
-        self.threads = 1
+        self.threads = check_threads(threads)
         self.evaluation = self._evaluation(evaluation)
         self.board = Board()
         self._engine = None
@@ -149,7 +149,7 @@ class Session:
         self.say(f"id author {AUTHOR}")
         self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 0 "
                  f"max {hash_mb_ceiling()}")
-        self.say(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.say(f"option name Threads type spin default {self.threads} min 1 max {MAX_THREADS}")
         self.say(f"option name Evaluation type combo default {self.evaluation} "
                  + " ".join(f"var {name}" for name in EVALUATIONS))
         self.say(ok)
@@ -357,11 +357,11 @@ class Session:
 
 
 def serve(lines: Iterable[Union[str, bytes]], write: Callable[[str], None], version: str = "",
-          evaluation: str = PLAY_EVALUATION) -> int:
+          evaluation: str = PLAY_EVALUATION, threads: int = 1) -> int:
     """Run a session over ``lines`` until ``quit`` or their end; the exit status:
     0, or 1 when the answers' reader went away (as every command does).
-    ``evaluation`` is the Evaluation option's first value."""
-    session = Session(write, version, evaluation)
+    ``evaluation`` and ``threads`` are the Evaluation and Threads options' first values."""
+    session = Session(write, version, evaluation, threads)
     try:
         for line in lines:
             if not session.handle(line):

@@ -154,8 +154,8 @@ class GoLimits:
 
     @property
     def solve(self) -> bool:
-        """A bare go: no limit and not infinite, so the exact solve (on the Threads option's
-        threads) rather than a deepening search (on one)."""
+        """A bare go: no limit and not infinite, so the exact solve rather than a
+        deepening search (either on the Threads option's threads)."""
         return not self.infinite and self.depth is None and self.nodes is None \
             and self.movetime is None
 

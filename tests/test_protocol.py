@@ -423,3 +423,58 @@ def test_the_engine_plays_with_the_learned_evaluation_unless_told(engine):
         in engine.until("ugiok")
     engine.send("position startpos", "go depth 4")
     assert score_at(engine.until("bestmove"), 4) == learned
+
+
+# -- threads --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("how", ["setoption", "--threads"])
+def test_threads_search_every_go_and_keep_a_depths_value(how):
+    from mancala import Engine
+    process = EngineProcess(*(["--threads", "2"] if how == "--threads" else []))
+    try:
+        process.send("ugi")
+        lines = process.until("ugiok")
+        if how == "setoption":
+            process.send("setoption name Threads value 2")
+        else:
+            assert "option name Threads type spin default 2 min 1 max 64" in lines
+        process.send("position startpos seeds 5", "go depth 14")
+        lines = process.until("bestmove")
+        depths = [int(line.split()[2]) for line in lines if line.startswith("info depth ")]
+        assert depths == sorted(set(depths)) and depths[-1] == 14, lines
+        alone = Engine(endgame=None, evaluation="learned").search(Board(seeds=5), depth=14)
+        assert score_at(lines, 14) == alone.score
+        process.send("go movetime 200")
+        assert int(bestmove(process.until("bestmove"))) in range(1, 7)
+    finally:
+        process.close()
+
+
+def test_a_go_on_threads_counts_the_helpers_nodes():
+    from mancala.protocol import Session
+
+    lines = []
+    session = Session(lines.append, "test", threads=2)
+    session.handle("position startpos seeds 6")
+    session.handle("go nodes 300000")
+    session._thread.join(timeout=ANSWER)
+    assert lines[-1].startswith("bestmove ")
+    engine = session._engine
+    main, helper = engine._searcher.nodes, engine._helpers[0].nodes
+    assert helper > 0 and 300000 <= main + helper <= 300000 * 33 // 32 + 1000
+    session.handle("go movetime 150")
+    session._thread.join(timeout=ANSWER)
+    assert lines[-1].startswith("bestmove ") and engine._helpers[0].nodes > 0
+    assert not [line for line in lines if "error" in line]
+
+
+def test_the_engine_command_takes_a_cpu_clock():
+    process = EngineProcess("--clock", "cpu", "--threads", "2")
+    try:
+        process.send("position startpos", "go movetime 100")
+        assert int(bestmove(process.until("bestmove"))) in range(1, 7)
+    finally:
+        process.close()
+    bad = subprocess.run([sys.executable, "-m", "mancala", "engine", "--clock", "sundial"],
+                         capture_output=True, text=True, timeout=ANSWER)
+    assert bad.returncode == 2 and "--clock" in bad.stderr and "Traceback" not in bad.stderr

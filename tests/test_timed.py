@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -253,3 +254,51 @@ def test_a_timed_search_plays_with_the_learned_evaluation_by_default():
     assert mancala.Engine(hash_mb=4, evaluation="store").search(board, depth=2, time=600).score == store
     assert mancala.Engine(hash_mb=4, evaluation="learned").search(board, depth=2).score == learned
     assert repr(mancala.Engine(hash_mb=4)) == "Engine(hash_mb=4)"
+
+
+def test_the_time_manager_stretches_the_soft_limit_by_hand_worked_values():
+    # soft limit = base * (1 + 0.6 * instability + 0.15 * fall), at most the hard limit;
+    # instability: +1 at each change of the best move, halved at each iteration after;
+    # fall: seeds the score dropped since the iteration before, at most 4
+    iterations = [(2, 4), (2, 4), (3, 4), (3, 1), (5, -6), (5, -6), (5, 8)]
+    expected = [0.5,                            # the first: no history
+                0.5,                            # the same move and score
+                0.5 * 1.6,                      # a change: instability 1
+                0.5 * (1 + 0.3 + 0.45),         # 0.5, and a fall of 3
+                1.0,                            # 1.25 and a fall of 7 (4): 1.175, past the hard limit
+                0.5 * (1 + 0.6 * 0.625),        # settling
+                0.5 * (1 + 0.6 * 0.3125)]       # a rise is no fall
+    assert _core.clock_trace(0.5, 1.0, iterations) == pytest.approx(expected)
+
+
+def test_a_forced_move_is_played_without_spending_the_time():
+    # one legal move: no iteration starts after FORCED_TIME_SHARE (5%) of the time
+    # (the soft limit: test_the_time_manager_..., test_a_stopped_iteration_...)
+    from mancala.engine import FORCED_TIME_SHARE, SOFT_TIME_SHARE, soft_share
+    forced = mancala.Board([0, 0, 9, 0, 0, 0, 0, 6, 7, 8, 6, 7, 8, 0], 0)
+    assert forced.legal_moves == [2]
+    assert soft_share(forced, play=True) == FORCED_TIME_SHARE == 0.05
+    assert soft_share(forced, play=False) == SOFT_TIME_SHARE     # reproducible: as before
+    assert soft_share(mancala.Board(), play=True) == SOFT_TIME_SHARE == 0.6
+    result = mancala.Engine(hash_mb=4, endgame=None).search(forced, time=0.2)
+    assert result.move == 2 and result.depth >= 1
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_cpu_clock_counts_the_search_threads_time_not_the_walls(threads):
+    # a progress callback that sleeps: wall time passes, the search's CPU time does not
+    board = mancala.Board(seeds=6)
+
+    def progress(info):
+        if info.depth == 3:
+            time.sleep(0.5)
+
+    depths = {}
+    try:
+        for cpu in (False, True):
+            _core.use_cpu_clock(cpu)
+            engine = mancala.Engine(hash_mb=4, endgame=None, threads=threads)
+            depths[cpu] = engine.search(board, time=0.2, progress=progress).depth
+    finally:
+        _core.use_cpu_clock(False)
+    assert depths[False] <= 4 < depths[True]    # past the time at once; 0.2 s of CPU still to use

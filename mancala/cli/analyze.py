@@ -29,13 +29,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     limit.add_argument("--exact", action="store_true", help="solve every move to the end of the game")
     p.add_argument("--hash-mb", type=options.megabytes, default=float(DEFAULT_HASH_MB), metavar="MB",
                    help=f"transposition table size (default {DEFAULT_HASH_MB})")
+    p.add_argument("--threads", type=options.threads, default=1, metavar="N",
+                   help="threads sharing each search (default 1: node counts the same run after run)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     board = board_from(args)
-    engine = Engine(hash_mb=args.hash_mb)
+    engine = Engine(hash_mb=args.hash_mb, threads=args.threads)
     if args.exact:
         results = engine.analyse(board, exact=True)
     else:

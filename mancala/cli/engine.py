@@ -5,8 +5,9 @@ import argparse
 import sys
 
 from mancala import protocol
+from mancala.cli import options
 from mancala.protocol_lines import read_lines
-from mancala._core import EVALUATIONS
+from mancala._core import EVALUATIONS, use_cpu_clock
 from mancala._version import __version__
 from mancala.limits import PLAY_EVALUATION
 
@@ -21,6 +22,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--evaluation", choices=EVALUATIONS, default=PLAY_EVALUATION,
                    help=f"the Evaluation option's value at the start (default {PLAY_EVALUATION}; "
                         "setoption name Evaluation value ... changes it)")
+    p.add_argument("--threads", type=options.threads, default=1, metavar="N",
+                   help="the Threads option's value at the start: the threads every go searches on "
+                        "(default 1; setoption name Threads value N changes it)")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="what a go's time counts: the wall clock (default), or the CPU time of "
+                        "the thread that searches (its helpers keep to it), for matches on a "
+                        "shared machine: each engine searches as if the cores were its own")
     p.set_defaults(run=run)
 
 
@@ -31,5 +39,6 @@ def _write(line: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    use_cpu_clock(args.clock == "cpu")
     sys.stdout.flush()      # nothing text-buffered may come after the bytes written below
-    return protocol.serve(read_lines(sys.stdin.buffer), _write, __version__, args.evaluation)
+    return protocol.serve(read_lines(sys.stdin.buffer), _write, __version__, args.evaluation, args.threads)

@@ -179,6 +179,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=options.seed, metavar="N",
                    help="seed for the random choices of random players and ai:easy/medium")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+    p.add_argument("--threads", type=options.threads, default=1, metavar="N",
+                   help="threads of ai:depth=N and ai:time=S players (default 1; the levels play on one)")
     p.set_defaults(run=run)
 
 
@@ -295,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
             keyboard = Keyboard(term.ask, term.out)
             game = keyboard.game = Game.from_saved(saved, observer=term,
                                                    autosave=None if slot is None else slot.path,
-                                                   ask=keyboard.ask)
+                                                   ask=keyboard.ask, threads=args.threads)
             outcome = game.run()
             if outcome is None:
                 term.out(_resume_line(game))

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from mancala import endgame
 from mancala.errors import InputError, RequestError, quote
-from mancala.limits import WEB_TABLES_MB, parse_whole
+from mancala.limits import WEB_TABLES_MB, parse_whole, search_slots
 from mancala.untrusted import read_json
 from mancala.web import api
 
@@ -42,7 +42,7 @@ except ImportError:     # the web extra is not installed: mancala.web.app says s
     anyio = JSONResponse = Response = None
 
 MAX_BODY = 64 * 1024            # bytes of a request body or WebSocket message
-MAX_SEARCHES = 2                # engine searches running at once, across all clients
+MAX_SEARCHES = search_slots()   # engine searches running at once, across all clients: one a core
 MAX_TABS = 16                   # tabs whose computer players are kept (their tables: limits.WEB_TABLES_MB)
 IDLE_SECONDS = 600.0            # a player unused this long is dropped, its table freed
 DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
