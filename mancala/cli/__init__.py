@@ -19,7 +19,7 @@ from typing import Dict, List, NoReturn, Optional
 
 from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, solve
 from mancala.cli import explain, history, levels, puzzle, review
-from mancala.cli.signals import STATUS as TERMINATED, Terminated
+from mancala.cli.signals import STATUS as TERMINATED, Terminated, stop_signals
 from mancala.errors import CommandError, MancalaError
 
 COMMANDS: Dict[str, ModuleType] = {
@@ -87,13 +87,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     """Run one command; its exit status. A user mistake (a MancalaError or
     OSError) prints one line and raises SystemExit(2); Ctrl-C returns 130, and
-    SIGTERM where a command takes it as Ctrl-C (:mod:`mancala.cli.signals`) 143."""
+    SIGTERM, which every command takes as Ctrl-C (:mod:`mancala.cli.signals`), 143."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["play"])
     try:
-        code = args.run(args) or 0
+        with stop_signals() as stops:
+            code = args.run(args) or 0
+        if code == 130 and stops.terminated:    # a command that took SIGTERM as Ctrl-C itself
+            code = TERMINATED
         sys.stdout.flush()      # a reader that went away shows here, not at exit
         return code
     except BrokenPipeError:

@@ -125,6 +125,9 @@ def _error_rate(name: str):
 # -- the command
 
 def run(args: argparse.Namespace) -> int:
+    if args.cluster is not None:
+        from mancala.cluster import parse_address
+        args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
     games = args.games
     if games is None:
         games = DEFAULT_GAMES if args.openings is None else \
@@ -159,11 +162,10 @@ def _on_cluster(config: ArenaConfig, args: argparse.Namespace, progress) -> Aren
     if args.workers != 1:
         raise CommandError("--workers is for this machine; with --cluster every CPU of the "
                            "cluster plays")
-    from mancala.cluster import connect
+    from mancala.cluster import joined
     from mancala.cluster.arena import run_on_cluster
-    with connect(args.cluster) as cpus:
-        print(f"mancala: playing on the cluster at {args.cluster} ({cpus} CPUs)", file=sys.stderr,
-              flush=True)
+    with joined(args.cluster, "playing", lambda line: print(f"mancala: {line}", file=sys.stderr,
+                                                          flush=True)) as cpus:
         return run_arena(config, workers=cpus, progress=progress, runner=run_on_cluster)
 
 

@@ -29,7 +29,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from mancala import _core
 from mancala.board import capture_code
-from mancala.cluster import ray_module
+from mancala.cluster import error_line, ray_module
 from mancala.endgame.files import (Level, header, level_path, open_level, sync_dir,
                                    values_offset)
 from mancala.errors import ClusterError
@@ -64,15 +64,22 @@ class LevelWorker:
         ``temp``; each block's chunk hashes."""
         below = [self._level(root, capture, k).values for k in range(n)]
         out = mmap.mmap(-1, _core.egdb_level_size(n))
+        failed = None
         try:
             hashes = []
             _core.egdb_build_level(below, out, capture_code(capture), 1, None, parts)
             for start, stop in parts:
                 hashes.append(_core.egdb_chunk_hashes(out, start, stop))
-                with memoryview(out) as whole:
-                    _write_all(temp, whole[start:stop], values_offset(n) + start)
+                try:
+                    with memoryview(out) as whole, whole[start:stop] as block:
+                        _write_all(temp, block, values_offset(n) + start)
+                except OSError as exc:      # its traceback holds views of out: let it go first
+                    failed = (exc.errno, exc.strerror)
+                    break
         finally:
             out.close()
+        if failed is not None:
+            raise OSError(*failed, temp)
         return hashes
 
 
@@ -133,8 +140,11 @@ class ClusterLevels:
                     try:
                         answers = ray.get(ref)
                     except ray.exceptions.RayError as exc:
+                        cause = getattr(exc, "cause", None)
+                        if isinstance(cause, OSError):      # the shared folder: said as a local build says it
+                            raise OSError(cause.errno, cause.strerror, cause.filename) from None
                         raise ClusterError(f"level {n}, class of ranks {tasks[i]}, failed on the "
-                                           f"cluster: {_first_line(exc)}") from None
+                                           f"cluster: {error_line(exc)}") from None
                     hand_out(actor)
                     for (start, stop), hashes in zip(tasks[i], answers):
                         by_block[start] = hashes
@@ -158,11 +168,6 @@ class ClusterLevels:
             except OSError:
                 pass
             raise
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(getattr(exc, "cause", None) or exc).strip()
-    return text.splitlines()[-1] if text else type(exc).__name__
 
 
 __all__ = ["ClusterLevels", "LevelWorker", "classes"]
