@@ -33,7 +33,8 @@ from typing import List, Optional
 from mancala import storage
 from mancala.errors import AutosaveError, InUseError
 from mancala.players import canonical_spec
-from mancala._system import process_alive
+from mancala.untrusted import printable
+from mancala._system import open_regular, process_alive
 
 try:
     import fcntl
@@ -127,7 +128,7 @@ def _lock(path: Path) -> Optional[int]:
     if fcntl is None:
         return None
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = open_regular(path, os.O_RDWR | os.O_CREAT)     # NotARegularFile for a FIFO put there
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             # the owner removes the lock file before letting go: if it did between our
@@ -150,7 +151,7 @@ def _owner(lock: Path) -> Optional[int]:
     if fcntl is None:
         return None
     try:
-        fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC)
+        fd = open_regular(lock)         # a FIFO would hold the scan for ever
     except OSError:
         return None
     try:
@@ -195,7 +196,7 @@ class Entry:
         saved = self.saved
         moves = len(saved.moves)
         when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.modified))
-        text = (f"South {saved.south} vs North {saved.north}, {saved.seeds} seeds, "
+        text = (f"South {printable(saved.south)} vs North {printable(saved.north)}, {saved.seeds} seeds, "
                 f"capture {saved.capture}, {moves} move{'' if moves == 1 else 's'} played, "
                 f"saved {when}")
         if self.in_use:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-from mancala._system import FileTooLarge, read_regular_file
+from mancala._system import FileTooLarge, read_regular_file, write_atomically
 from mancala.board import CAPTURE_RULES, Board, start_slots
 from mancala.errors import BookError, InvalidRuleError
 from mancala.geometry import PITS
@@ -151,7 +151,8 @@ def save(entries, path: Optional[Path] = None) -> None:
     rows = [{"seeds": e.seeds, "capture": e.capture, "value": e.value, "moves": list(e.moves),
              "nodes": e.nodes, "seconds": round(e.seconds, 1)}
             for e in sorted(entries, key=lambda e: (e.seeds, e.capture))]
-    Path(path).write_text(json.dumps({
+    text = json.dumps({
         "format": "mancala-openings", "version": 1,
         "regenerate": "python -m mancala solve --update-book",
-        "openings": rows}, indent=2) + "\n", encoding="utf-8")
+        "openings": rows}, indent=2) + "\n"
+    write_atomically(Path(path), lambda handle: handle.write(text))     # never over a FIFO or device

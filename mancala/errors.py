@@ -154,7 +154,12 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 def one_line(exc: BaseException) -> str:
-    """An error's message on one line (its name if it has none), for a person to read. Raises nothing."""
+    """An error's message on one line (its name if it has none), for a person to read;
+    an OSError of the system's own as "PATH: reason" (:func:`mancala._system.error_line`),
+    never "[Errno N] ...". Raises nothing."""
+    if isinstance(exc, OSError) and not isinstance(exc, MancalaError):
+        from mancala._system import error_line
+        return error_line(exc)
     return " ".join(str(exc).split()) or type(exc).__name__
 
 

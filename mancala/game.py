@@ -27,7 +27,7 @@ from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
 from mancala.errors import GameError, IllegalMoveError, MancalaError, one_line, quote
 from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
-from mancala.players import Ask, MoveInfo, Player, canonical_spec, make_player
+from mancala.players import Ask, MoveInfo, Player, canonical_spec, make_player, program_in
 from mancala.specs import PlayerSpec
 
 HINT_DEPTH = 14        # a few milliseconds from any position
@@ -273,6 +273,9 @@ class Game:
         unchanged then.
         """
         saved = storage.load(path, players=canonical_spec)
+        refused = program_in(saved)
+        if refused:
+            raise storage.SaveFileError(f"{os.fspath(path)!r}: {refused}")
         self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.board(), saved.seed)
         self._autosave()
         self.observer.on_loaded(self, os.fspath(path))

@@ -9,7 +9,13 @@ other a computer level with an Elo (:func:`mancala.rating.level_elo`), the
 person's Glicko-2 rating before and after it (:mod:`mancala.rating`). Every
 game is its own rating period. Games between two computers, or two people,
 are kept and rate nobody; so are games against a computer the levels' table
-has no Elo for. Nothing here touches the network: the file stays on this machine.
+has no Elo for, and casual games (``rated=False``: played with hints or
+takebacks). A game a side resigned is kept as that side's loss, with the
+stores as they stood. A game's review (:mod:`mancala.review`) is kept with it
+once made (:meth:`History.keep_review`), so it opens again at once. A file of
+an older schema is brought up to date when first opened: version 1's games
+that rated the person are its rated ones. Nothing here touches the network:
+the file stays on this machine.
 
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -47,13 +53,14 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from mancala import rating as _rating
 from mancala.board import CAPTURE_RULES, Board
-from mancala.errors import GameError, HistoryError, InputError, quote
+from mancala.errors import GameError, HistoryError, InputError, one_line, quote
+from mancala.geometry import NORTH, SOUTH, store_slot
 from mancala.limits import check_seeds
 from mancala.rating import Rating
 from mancala.sqlitefile import SQLiteFile
 
 FILE_NAME = "history.sqlite3"
-SCHEMA_VERSION = 1               #: PRAGMA user_version of the database this version writes
+SCHEMA_VERSION = 2               #: PRAGMA user_version of the database this version writes
 APPLICATION_ID = 0x4B616C68      #: PRAGMA application_id: "Kalh", so a stranger's SQLite file is told apart
 HUMAN = "human"                  #: the spelling of a person; every other player is a computer
 MAX_SPEC_CHARS = 200             #: longer spellings are refused (an engine:"..." command fits)
@@ -63,7 +70,9 @@ RESULTS = ("south", "north", "draw")
 
 _COLUMNS = ("id", "finished", "south", "north", "seeds", "capture", "moves",
             "south_store", "north_store", "human", "opponent_elo", "opponent_rd",
-            "rating_before", "rd_before", "volatility_before", "rating", "rd", "volatility")
+            "rating_before", "rd_before", "volatility_before", "rating", "rd", "volatility",
+            "rated", "resigned", "review")
+_LISTED = _COLUMNS[:-1]          # a game as listed: all but its review, read only when asked for
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -84,9 +93,21 @@ CREATE TABLE games (
     volatility_before REAL,
     rating REAL,
     rd REAL,
-    volatility REAL
+    volatility REAL,
+    rated INTEGER NOT NULL DEFAULT 0,   -- 1: the game counted for the person's rating; 0: casual or unrated
+    resigned INTEGER,               -- the side that resigned (0 South, 1 North), else NULL: played out
+    review TEXT                     -- the game's review as JSON (mancala.review), NULL until reviewed
 )
 """
+
+#: schema version 1 (before rated games, resignations and kept reviews) -> 2: its games
+#: that rated the person are the rated ones
+_MIGRATIONS = {1: (
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+    "UPDATE games SET rated = (rating IS NOT NULL)",
+    "ALTER TABLE games ADD COLUMN resigned INTEGER",
+    "ALTER TABLE games ADD COLUMN review TEXT",
+)}
 
 
 @dataclass(frozen=True)
@@ -106,16 +127,28 @@ class GameRecord:
     opponent_elo: Optional[float]  #: the computer's Elo, when the game is rated
     before: Optional[Rating]      #: the person's rating before the game (None: unrated)
     after: Optional[Rating]       #: ... and after it
+    resigned: Optional[int] = None  #: the side that resigned (its stores then), None if played out
 
     @property
     def result(self) -> str:
-        """'south', 'north' or 'draw'."""
+        """'south', 'north' or 'draw' (a resigned game is the other side's)."""
+        if self.resigned is not None:
+            return "north" if self.resigned == 0 else "south"
         if self.south_store == self.north_store:
             return "draw"
         return "south" if self.south_store > self.north_store else "north"
 
+    def result_for(self, side: int) -> str:
+        """'won', 'lost' or 'drew': the result for ``side`` (0 South, 1 North)."""
+        result = self.result
+        if result == "draw":
+            return "drew"
+        return "won" if result == ("south", "north")[side] else "lost"
+
     @property
     def rated(self) -> bool:
+        """The game counted for the person's rating (a casual game, or one that could
+        rate nobody, did not)."""
         return self.after is not None
 
     @property
@@ -139,6 +172,8 @@ class GameRecord:
             "result": self.result,
             "score": {"south": self.south_store, "north": self.north_store},
             "human": self.human,
+            "rated": self.rated,
+            "resigned": None if self.resigned is None else ("south", "north")[self.resigned],
             "opponent_elo": self.opponent_elo,
             "rating_before": rating(self.before),
             "rating_after": rating(self.after),
@@ -167,6 +202,7 @@ class History(SQLiteFile):
     SCHEMA = _SCHEMA
     APPLICATION_ID = APPLICATION_ID
     SCHEMA_VERSION = SCHEMA_VERSION
+    MIGRATIONS = _MIGRATIONS
     WHAT = "game history"
 
     def __init__(self, path: Union[str, "os.PathLike[str]", None] = None) -> None:
@@ -175,43 +211,60 @@ class History(SQLiteFile):
     # -- writing
 
     def record(self, south: str, north: str, seeds: int, capture: str,
-               moves: Sequence[int], finished: Optional[float] = None) -> GameRecord:
+               moves: Sequence[int], finished: Optional[float] = None, *,
+               rated: bool = True, resigned: Optional[int] = None) -> GameRecord:
         """Keep a finished game, rate the person in it, return it as kept.
 
         ``south``/``north`` are canonical player spellings, ``moves`` the pit
         indices from the start of ``seeds`` per pit; ``finished`` is when it
-        ended (seconds since the epoch; default now). The game is replayed:
-        InputError if it is not a legal, finished game. HistoryError if the
-        file cannot be written.
+        ended (seconds since the epoch; default now). ``rated=False`` keeps a
+        casual game (hints, takebacks allowed) without rating anyone.
+        ``resigned`` is the side (0 South, 1 North) that gave up a game not
+        over: the other side wins (a loss for a person who resigned a rated
+        game), and the stores are kept as they stood. The game is replayed:
+        InputError if it is not a legal game, finished or resigned.
+        HistoryError if the file cannot be written.
         """
         south, north = _spec(south, "south"), _spec(north, "north")
-        board = _replay(seeds, capture, moves)
-        outcome = board.outcome()
+        if resigned is not None and (isinstance(resigned, bool) or resigned not in (0, 1)):
+            raise InputError(f"resigned is a side, 0 (South) or 1 (North), not {quote(resigned)}")
+        board = _replay(seeds, capture, moves, resigned)
+        stores = _stores(board, resigned)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
         humans = [side for side, spec in enumerate((south, north)) if spec == HUMAN]
         human = humans[0] if len(humans) == 1 else None
-        level = None if human is None else _rating.level_elo((south, north)[1 - human])
+        level = None if human is None or not rated else _rating.level_elo((south, north)[1 - human])
         row = {"finished": stamp, "south": south, "north": north, "seeds": seeds,
                "capture": capture, "moves": json.dumps(list(board_moves(board))),
-               "south_store": outcome.south, "north_store": outcome.north, "human": human}
+               "south_store": stores[0], "north_store": stores[1], "human": human,
+               "rated": 0, "resigned": resigned}
+        notices: List[str] = []
+
         def write(db: sqlite3.Connection) -> GameRecord:     # one transaction: the rating read is the last
+            # the game first, unrated: whatever the rating maths says, the game is kept
+            cursor = db.execute(
+                f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()))
             before = after = None
             if level is not None:
                 before = self._current(db)
-                mine = outcome.score.pov(human)
-                score = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
-                after = _rating.update(before, [(level.elo, level.rd, score)])
-            values = dict(row, opponent_elo=None if level is None else level.elo,
-                          opponent_rd=None if level is None else level.rd,
-                          **_rating_columns(before, after))
-            names = ", ".join(values)
-            cursor = db.execute(
-                f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})",
-                tuple(values.values()))
+                try:
+                    after = _rating.update(before, [(level.elo, level.rd, _points(stores, resigned, human))])
+                except (ValueError, ArithmeticError) as exc:
+                    notices.append(f"The game is kept, unrated: its rating could not be worked "
+                                   f"out ({one_line(exc)}).")
+                    before = None
+            if after is not None:
+                columns = dict(rated=1, opponent_elo=level.elo, opponent_rd=level.rd,
+                               **_rating_columns(before, after))
+                db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} "
+                           "WHERE id = ?", (*columns.values(), cursor.lastrowid))
             return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
-                              tuple(board_moves(board)), outcome.south, outcome.north,
-                              human, values["opponent_elo"], before, after)
-        return self._write(write)
+                              tuple(board_moves(board)), stores[0], stores[1],
+                              human, None if after is None else level.elo, before, after, resigned)
+        kept = self._write(write)
+        self.notices.extend(notices)
+        return kept
 
     # -- reading
 
@@ -223,7 +276,7 @@ class History(SQLiteFile):
         if not self.path.exists():
             return []
         rows = self._run(False, lambda db: db.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM games ORDER BY id").fetchall())
+            f"SELECT {', '.join(_LISTED)} FROM games ORDER BY id").fetchall())
         found, bad = [], 0
         for row in rows:
             game = _game(row)
@@ -242,17 +295,43 @@ class History(SQLiteFile):
         rated = [game for game in self.games() if game.after is not None]
         return rated[-1].after if rated else Rating()
 
+    # -- reviews kept with their game
+
+    def review(self, game_id: int) -> Optional[Any]:
+        """The review kept with game ``game_id`` (the JSON value :meth:`keep_review`
+        was given), or None: no such game, not reviewed yet, or a review that is not JSON."""
+        if not self.path.exists():
+            return None
+        row = self._run(False, lambda db: db.execute(
+            "SELECT review FROM games WHERE id = ?", (game_id,)).fetchone())
+        if row is None or not isinstance(row[0], str):
+            return None
+        try:
+            return json.loads(row[0])
+        except (ValueError, RecursionError):
+            return None
+
+    def keep_review(self, game_id: int, review: Any) -> bool:
+        """Keep a review (any JSON value) with game ``game_id``, in place of the one
+        kept before; False if there is no such game. HistoryError if the file
+        cannot be written."""
+        text = json.dumps(review, separators=(",", ":"))
+        return bool(self._write(lambda db: db.execute(
+            "UPDATE games SET review = ? WHERE id = ?", (text, game_id)).rowcount))
+
     # -- the rating
 
     @staticmethod
     def _current(db: sqlite3.Connection) -> Rating:
-        row = db.execute("SELECT rating, rd, volatility FROM games WHERE rating IS NOT NULL "
-                         "ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
-            return Rating()
-        if not all(_is_number(value) for value in row):
-            raise sqlite3.DatabaseError("a rating that is not a number")
-        return Rating(*row)
+        """The rating after the last rated game the list keeps (:func:`_game`'s check:
+        a row that does not add up sets nothing), else a newcomer's."""
+        rows = db.execute(f"SELECT {', '.join(_LISTED)} FROM games WHERE rating IS NOT NULL "
+                          "ORDER BY id DESC")
+        for row in rows:
+            game = _game(row)
+            if game is not None and game.after is not None:
+                return game.after
+        return Rating()
 
 
 def board_moves(board: Board) -> List[int]:
@@ -267,8 +346,9 @@ def _spec(spec: object, side: str) -> str:
     return spec
 
 
-def _replay(seeds: object, capture: object, moves: Sequence[int]) -> Board:
-    """The finished game's board, or InputError saying why the game is not one."""
+def _replay(seeds: object, capture: object, moves: Sequence[int],
+            resigned: Optional[int] = None) -> Board:
+    """The finished (or resigned) game's board, or InputError saying why the game is not one."""
     check_seeds(seeds)
     if capture not in CAPTURE_RULES:
         raise InputError(f"unknown capture rule {quote(capture)}; choose one of "
@@ -284,19 +364,33 @@ def _replay(seeds: object, capture: object, moves: Sequence[int]) -> Board:
         if isinstance(pit, bool) or not isinstance(pit, int) or pit not in board.legal_moves:
             raise InputError(f"move {number} ({quote(pit)}) is not legal in that game")
         board.push(pit)
-    if not board.is_game_over():
+    if resigned is None and not board.is_game_over():
         raise GameError(f"the game is not over after its {len(moves)} moves; "
                         "only finished games are kept")
+    if resigned is not None and board.is_game_over():
+        raise GameError(f"the game is over after its {len(moves)} moves: nobody can resign it")
     return board
 
 
+def _stores(board: Board, resigned: Optional[int]) -> Tuple[int, int]:
+    """The seeds kept for each side: the final count, or the stores when one side resigned."""
+    if resigned is not None:
+        return board.pits[store_slot(SOUTH)], board.pits[store_slot(NORTH)]
+    outcome = board.outcome()
+    return outcome.south, outcome.north
+
+
+def _points(stores: Tuple[int, int], resigned: Optional[int], side: int) -> float:
+    """What the game scores for ``side`` in the rating: 1 a win, 0.5 a draw, 0 a loss."""
+    if resigned is not None:
+        return 0.0 if resigned == side else 1.0
+    mine, theirs = stores[side], stores[1 - side]
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
 def _rating_columns(before: Optional[Rating], after: Optional[Rating]) -> Dict[str, Optional[float]]:
-    columns: Dict[str, Optional[float]] = {}
-    for suffix, r in (("_before", before), ("", after)):
-        columns[f"rating{suffix}"] = None if r is None else r.rating
-        columns[f"rd{suffix}"] = None if r is None else r.rd
-        columns[f"volatility{suffix}"] = None if r is None else r.volatility
-    return columns
+    return {f"{name}{suffix}": None if r is None else getattr(r, name)
+            for suffix, r in (("_before", before), ("", after)) for name in ("rating", "rd", "volatility")}
 
 
 def _game(row: Sequence[Any]) -> Optional[GameRecord]:
@@ -307,11 +401,14 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
         if not isinstance(moves, list) or not all(isinstance(v, str) for v in
                                                   (values["finished"], values["south"], values["north"])):
             return None
-        board = _replay(values["seeds"], values["capture"], moves)
+        resigned = values["resigned"]
+        if resigned not in (None, 0, 1) or isinstance(resigned, bool):
+            return None
+        board = _replay(values["seeds"], values["capture"], moves, resigned)
     except (InputError, ValueError, RecursionError):
         return None
-    outcome = board.outcome()
-    if (values["south_store"], values["north_store"]) != (outcome.south, outcome.north):
+    stores = _stores(board, resigned)
+    if (values["south_store"], values["north_store"]) != stores:
         return None
     if values["human"] not in (None, 0, 1):
         return None
@@ -320,31 +417,32 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
         numbers = [values[f"{name}{suffix}"] for name in ("rating", "rd", "volatility")]
         if all(number is None for number in numbers):
             ratings.append(None)
-        elif all(_is_number(number) for number in numbers):
+        elif Rating(*numbers).is_valid():
             ratings.append(Rating(*numbers))
         else:
             return None
+    if (ratings[0] is None) != (ratings[1] is None) or (ratings[1] is not None and values["human"] is None):
+        return None
     elo = values["opponent_elo"]
-    if elo is not None and not _is_number(elo):
+    if elo is not None and not Rating(elo).is_valid():
+        return None
+    if values["rated"] != int(ratings[1] is not None):
         return None
     return GameRecord(values["id"], values["finished"], values["south"], values["north"],
-                      values["seeds"], values["capture"], tuple(moves), outcome.south,
-                      outcome.north, values["human"], elo, ratings[0], ratings[1])
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+                      values["seeds"], values["capture"], tuple(moves), stores[0],
+                      stores[1], values["human"], elo, ratings[0], ratings[1], resigned)
 
 
 # -- the default history ----------------------------------------------------------------
 
 def record_game(south: str, north: str, seeds: int, capture: str, moves: Sequence[int],
-                path: Union[str, "os.PathLike[str]", None] = None
-                ) -> Tuple[GameRecord, List[str]]:
-    """Keep a finished game in the history at ``path`` (default :func:`default_path`):
-    the game as kept and the notices to show. Raises what :meth:`History.record` raises."""
+                path: Union[str, "os.PathLike[str]", None] = None, *, rated: bool = True,
+                resigned: Optional[int] = None) -> Tuple[GameRecord, List[str]]:
+    """Keep a finished (or resigned) game in the history at ``path`` (default
+    :func:`default_path`): the game as kept and the notices to show. Raises
+    what :meth:`History.record` raises."""
     history = History(path)
-    game = history.record(south, north, seeds, capture, moves)
+    game = history.record(south, north, seeds, capture, moves, rated=rated, resigned=resigned)
     return game, history.notices
 
 

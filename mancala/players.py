@@ -407,6 +407,18 @@ def canonical_spec(spec: str) -> str:
     return str(PlayerSpec.parse(spec))
 
 
+def program_in(saved, given=("", "")) -> Optional[str]:
+    """Why a save file someone may have sent cannot be played as it is: its first
+    player that would run a program (``engine:"..."``) and is not ``given`` on the
+    command line (south, north), in words; None when there is none. A file never
+    starts a program: the person names it (``--south``/``--north``). The autosaves,
+    which this package writes, are resumed as they are."""
+    for side, spec, typed in (("south", saved.south, given[0]), ("north", saved.north, given[1])):
+        if not typed and PlayerSpec.parse(spec).kind == "engine":
+            return f"its {side} player {spec} would run a program, which a save file never starts"
+    return None
+
+
 __all__ = [
     "canonical_spec", "Player", "Human", "RandomPlayer", "MinimaxPlayer", "AlphaBetaPlayer", "EnginePlayer",
     "ExternalPlayer",

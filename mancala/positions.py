@@ -21,12 +21,14 @@ import re
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Tuple, Union
 
+from mancala._system import FileTooLarge, read_regular_file
 from mancala.board import Board, start_slots
 from mancala.errors import MancalaError, PositionFileError, quote
 from mancala.geometry import SIDE_NAMES
 
 #: the packaged benchmark list (``python -m mancala bench`` without ``--positions``)
 BENCH_POSITIONS = Path(__file__).parent / "data" / "bench_positions.txt"
+MAX_BYTES = 1 << 20     #: a positions file is at most this long (the packaged one is 3.4 KB)
 
 SIDES = {"south": 0, "north": 1, "0": 0, "1": 1}
 NAME = re.compile(r"[A-Za-z0-9_.+-]+$")
@@ -109,7 +111,10 @@ def load_positions(path: Union[str, Path, None] = None) -> List[Position]:
     """
     path = BENCH_POSITIONS if path is None else Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_file(path, MAX_BYTES).decode("utf-8")
+    except FileTooLarge:
+        raise PositionFileError(f"{path} is larger than {MAX_BYTES:,} bytes, "
+                                "so not a positions file") from None
     except UnicodeDecodeError as exc:
         raise PositionFileError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     return read_positions(text, str(path))

@@ -39,6 +39,9 @@ INITIAL_VOLATILITY = 0.06   #: the paper's suggested starting volatility
 TAU = 0.5                   #: how fast the volatility may change (Glickman: 0.3..1.2); the paper's example uses 0.5
 EPSILON = 1e-6              #: the volatility iteration's tolerance (the paper's)
 MAX_RD = INITIAL_RD         #: a deviation never grows past a newcomer's
+MIN_RATING, MAX_RATING = -10_000.0, 10_000.0    #: a rating is kept in here (100,000 straight wins over
+                                                #: ai:perfect reach 3,868; the maths is exact to here)
+MIN_VOLATILITY, MAX_VOLATILITY = 0.001, 0.1     #: ... and a volatility in here (lichess caps it at 0.1 too)
 LEVEL_RD = 0.0              #: a level's deviation when its table gives none: its Elo is taken as known
 
 Result = Tuple[float, float, float]     # (opponent's rating, opponent's RD, score: 1 win, 0.5 draw, 0 loss)
@@ -56,21 +59,40 @@ class Rating:
         """About 95% sure the strength is in here: ``rating -+ 2 RD``."""
         return self.rating - 2 * self.rd, self.rating + 2 * self.rd
 
+    def is_valid(self) -> bool:
+        """Whether each number is a real number (not a bool, NaN or infinity) within its
+        range: the rating within :data:`MIN_RATING`..:data:`MAX_RATING`, the deviation
+        within 0..:data:`MAX_RD`, the volatility within
+        :data:`MIN_VOLATILITY`..:data:`MAX_VOLATILITY`. :func:`update` takes only
+        these and gives only these; a rating read back from a file is checked here."""
+        return (_within(self.rating, MIN_RATING, MAX_RATING) and _within(self.rd, 0.0, MAX_RD)
+                and _within(self.volatility, MIN_VOLATILITY, MAX_VOLATILITY))
+
+
+def _within(value: object, low: float, high: float) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and low <= value <= high)          # False for NaN; infinities are out of range
+
 
 def _g(phi: float) -> float:
     """How much a result counts, given the opponent's deviation (Glicko-2's g)."""
     return 1 / math.sqrt(1 + 3 * phi * phi / (math.pi * math.pi))
 
 
-def _expected(mu: float, mu_j: float, phi_j: float) -> float:
-    """The expected score against an opponent (Glicko-2's E), on the Glicko-2 scale."""
-    return 1 / (1 + math.exp(-_g(phi_j) * (mu - mu_j)))
+def _expected(mu: float, mu_j: float, phi_j: float) -> Tuple[float, float]:
+    """The expected score against an opponent (Glicko-2's E) and 1 - E, on the
+    Glicko-2 scale; each from the smaller exponential, so that E(1 - E) is never
+    rounded to 0 (a rating 6,400 above another would make 1 - E exactly 0)."""
+    z = _g(phi_j) * (mu - mu_j)
+    t = math.exp(-abs(z))
+    high, low = 1 / (1 + t), t / (1 + t)
+    return (high, low) if z >= 0 else (low, high)
 
 
 def expected_score(player: Rating, opponent_rating: float, opponent_rd: float = 0.0) -> float:
     """The score ``player`` is expected to make against an opponent (0..1)."""
     return _expected((player.rating - BASE) / SCALE, (opponent_rating - BASE) / SCALE,
-                     opponent_rd / SCALE)
+                     opponent_rd / SCALE)[0]
 
 
 def update(player: Rating, results: Iterable[Result], tau: float = TAU) -> Rating:
@@ -78,12 +100,21 @@ def update(player: Rating, results: Iterable[Result], tau: float = TAU) -> Ratin
 
     Each result is (opponent's rating, opponent's RD, score). With no results the
     deviation grows as the paper says for a period without games. Raises
-    ValueError for a score outside 0..1 or a negative RD.
+    ValueError for a player's rating that is not valid (:meth:`Rating.is_valid`),
+    an opponent's rating or RD outside the same ranges, or a score outside 0..1.
+    The new volatility is kept within :data:`MIN_VOLATILITY`..:data:`MAX_VOLATILITY`
+    and the rating within :data:`MIN_RATING`..:data:`MAX_RATING` (the paper has no
+    bounds: with a game a period, results that surprise again and again grow the
+    volatility without end, and after some thousand games the rating overflows).
     """
+    if not isinstance(player, Rating) or not player.is_valid():
+        raise ValueError(f"not a rating update can start from: {player!r}")
     results = list(results)
-    for _, rd_j, score in results:
-        if not 0 <= score <= 1 or rd_j < 0:
-            raise ValueError(f"a result is (rating, RD >= 0, score 0..1), not {(_, rd_j, score)!r}")
+    for result in results:
+        rating_j, rd_j, score = result
+        if not (_within(rating_j, MIN_RATING, MAX_RATING) and _within(rd_j, 0.0, MAX_RD)
+                and _within(score, 0.0, 1.0)):
+            raise ValueError(f"a result is (rating, RD 0..{MAX_RD:g}, score 0..1), not {result!r}")
     # step 2: to the Glicko-2 scale
     mu = (player.rating - BASE) / SCALE
     phi = player.rd / SCALE
@@ -97,20 +128,20 @@ def update(player: Rating, results: Iterable[Result], tau: float = TAU) -> Ratin
     gained = 0.0
     for rating_j, rd_j, score in results:
         mu_j, phi_j = (rating_j - BASE) / SCALE, rd_j / SCALE
-        g, e = _g(phi_j), _expected(mu, mu_j, phi_j)
-        inverse_v += g * g * e * (1 - e)
-        gained += g * (score - e)
+        g, (e, not_e) = _g(phi_j), _expected(mu, mu_j, phi_j)
+        inverse_v += g * g * e * not_e
+        gained += g * (score * not_e - (1 - score) * e)     # score - E, without cancelling
     v = 1 / inverse_v
     delta = v * gained
-    # step 5: the new volatility
-    sigma = _new_volatility(delta, phi, v, sigma, tau)
+    # step 5: the new volatility (kept within its bounds)
+    sigma = min(max(_new_volatility(delta, phi, v, sigma, tau), MIN_VOLATILITY), MAX_VOLATILITY)
     # step 6: the deviation grows by the volatility before the games count
     phi_star = math.sqrt(phi * phi + sigma * sigma)
     # step 7: new deviation and rating
     phi = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / v)
     mu = mu + phi * phi * gained
     # step 8: back to the Elo scale
-    return Rating(mu * SCALE + BASE, min(phi * SCALE, MAX_RD), sigma)
+    return Rating(min(max(mu * SCALE + BASE, MIN_RATING), MAX_RATING), min(phi * SCALE, MAX_RD), sigma)
 
 
 def _new_volatility(delta: float, phi: float, v: float, sigma: float, tau: float) -> float:
@@ -216,4 +247,5 @@ def level_elo(spec: str) -> Optional[Level]:
 
 __all__ = ["Rating", "Level", "update", "expected_score", "level_table", "level_elo",
            "level_is_provisional", "levels_measured", "INITIAL_RATING", "INITIAL_RD",
-           "INITIAL_VOLATILITY", "TAU"]
+           "INITIAL_VOLATILITY", "TAU", "MIN_RATING", "MAX_RATING", "MAX_RD",
+           "MIN_VOLATILITY", "MAX_VOLATILITY"]

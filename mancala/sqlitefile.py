@@ -3,11 +3,13 @@
 The game history (:mod:`mancala.history`) and the puzzle log
 (:mod:`mancala.puzzles.log`) each keep one table in one file this way. The
 file is opened and checked once (its header, its size against the header, its
-application id and schema version, its table's columns, SQLite's quick check)
-and used by any number of threads and processes at once: it is in WAL mode
-(readers never wait for a writer), a writer waits for another up to
-:data:`BUSY_SECONDS`, writers take turns on an flock of ``<file>.lock``, and a
-write is one immediate transaction, so what it reads is still so when it writes.
+application id and schema version, its table's columns, SQLite's quick check;
+a file of an older schema is brought up to date in place, its rows kept, by
+the subclass's :attr:`SQLiteFile.MIGRATIONS`) and used by any number of
+threads and processes at once: it is in WAL mode (readers never wait for a
+writer), a writer waits for another up to :data:`BUSY_SECONDS`, writers take
+turns on an flock of ``<file>.lock``, and a write is one immediate
+transaction, so what it reads is still so when it writes.
 
 A file that cannot be used (not SQLite, truncated or damaged, another
 program's tables, or a newer schema than this version knows) is set aside,
@@ -22,9 +24,12 @@ import contextlib
 import os
 import sqlite3
 import time
+import urllib.parse
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
+from mancala._system import (NotARegularFile, error_line, open_regular, read_head, reason, refuse_special,
+                             why_not_writable, writable)
 from mancala.errors import HistoryError
 
 try:
@@ -34,6 +39,7 @@ except ImportError:              # not POSIX: SQLite's own locks still keep the 
 
 BUSY_SECONDS = 30.0              #: how long a writer waits for another before giving up
 UNREADABLE = ".unreadable-"      #: a file set aside is renamed <file><UNREADABLE><UTC time>
+SIDE_FILES = ("-wal", "-shm", "-journal")   #: SQLite's own files beside the database
 
 
 class _Damaged(Exception):
@@ -59,11 +65,14 @@ class SQLiteFile:
     APPLICATION_ID: int         #: PRAGMA application_id: tells a stranger's SQLite file apart
     SCHEMA_VERSION: int         #: PRAGMA user_version this version writes
     WHAT: str                   #: what the file is, for people ("game history")
+    #: version N -> the statements that make a file of version N one of version N + 1
+    MIGRATIONS: Dict[int, Tuple[str, ...]] = {}
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         self.path = Path(path)
         self.notices: List[str] = []
         self._verified: Optional[Tuple[int, int]] = None     # (device, inode) checked sound
+        self._said_read_only = False
 
     def _run(self, write: bool, work: Callable[[sqlite3.Connection], Any]) -> Any:
         """``work(db)`` in a connection to the sound file, once more if the file
@@ -107,8 +116,16 @@ class SQLiteFile:
         turned out damaged midway (it is set aside by then: the caller tries again).
         """
         try:
+            self._refuse_special()
+            if not write and self.path.exists() and not writable(self.path.parent):
+                with self._read_only() as db:
+                    yield db
+                return
             if write:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                if not writable(self.path.parent):
+                    raise HistoryError(f"cannot use the {self.WHAT} {self.path} "
+                                       f"({why_not_writable(self.path.parent)})")
             with _flock(self._lock_path()) as lock:
                 if self._verified is None or _identity(self.path) != self._verified:
                     lock.exclusive()
@@ -137,6 +154,53 @@ class SQLiteFile:
         except sqlite3.OperationalError as exc:
             raise HistoryError(self._refused(exc)) from None
 
+    @contextlib.contextmanager
+    def _read_only(self) -> Iterator[sqlite3.Connection]:
+        """A connection that writes nothing, for a folder this process cannot write
+        (a read-only mount, another user's folder): the file is checked as ever,
+        but one that cannot be used is refused, not set aside, and one notice says
+        that nothing new can be kept. Without a write-ahead log beside it the file
+        is opened as immutable: SQLite would otherwise create its -shm, and fail."""
+        wal = "mode=ro" if _size(Path(f"{self.path}-wal")) else "immutable=1"
+        db = None
+        try:
+            self._check_file()
+            db = sqlite3.connect(f"file:{urllib.parse.quote(str(self.path.resolve()))}?{wal}",
+                                 uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+            if self._check_tables(db, migrate=False):     # an empty file: no table, no rows
+                db.execute(f"CREATE TEMP TABLE {self.TABLE} ({', '.join(self.COLUMNS)})")
+        except _Damaged as exc:
+            reason = str(exc)
+        except sqlite3.OperationalError as exc:
+            reason = _one_line(exc)
+        except sqlite3.DatabaseError as exc:
+            reason = f"it is damaged ({_one_line(exc)})"
+        else:
+            reason = ""
+        if reason:
+            if db is not None:
+                db.close()
+            raise HistoryError(f"cannot use the {self.WHAT} {self.path} ({reason}; its folder "
+                               "is read-only, so it is left as it is)")
+        if not self._said_read_only:
+            self._said_read_only = True
+            self.notices.append(f"The {self.WHAT} {self.path} can be read but not written "
+                                f"({why_not_writable(self.path.parent)}): nothing new is kept in it.")
+        try:
+            yield db
+        except sqlite3.DatabaseError as exc:
+            raise HistoryError(self._refused(exc)) from None
+        finally:
+            db.close()
+
+    def _refuse_special(self) -> None:
+        """NotARegularFile if the file, its lock or one of SQLite's files beside it
+        (``-wal``, ``-shm``, ``-journal``) is a FIFO, a device or a folder: SQLite
+        would wait on a FIFO for ever, or read a device without end."""
+        for path in (self.path, self._lock_path(), *(Path(f"{self.path}{suffix}")
+                                                    for suffix in SIDE_FILES)):
+            refuse_special(path)
+
     def _lock_path(self) -> Path:
         return self.path.with_name(self.path.name + ".lock")
 
@@ -164,13 +228,9 @@ class SQLiteFile:
         return set_aside
 
     def _check_or_create(self) -> None:
-        """_Damaged with the reason if the file cannot be used as what it is for."""
-        header = _header(self.path)
-        if header and not header.startswith(b"SQLite format 3\x00"):
-            raise _Damaged("it is not an SQLite database")
-        short = _truncated(self.path, header)
-        if short:
-            raise _Damaged(f"it is truncated ({short})")
+        """_Damaged with the reason if the file cannot be used as what it is for;
+        the tables of a new or empty file created."""
+        self._check_file()
         if not self.path.exists():
             try:
                 self.path.touch()           # read-only folder: an OSError, reported as such
@@ -178,28 +238,8 @@ class SQLiteFile:
                 pass
         db = self._connect()
         try:
-            app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
-                            for name in ("application_id", "user_version"))
-            tables = [row[0] for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")]
-            if app == 0 and version == 0 and not tables:
+            if self._check_tables(db, migrate=True):
                 self._create(db)
-                return
-            if app != self.APPLICATION_ID:
-                raise _Damaged(f"it is another program's database, not a mancala {self.WHAT}")
-            if version > self.SCHEMA_VERSION:
-                raise _Damaged(f"it was written by a newer mancala (schema version {version}; "
-                               f"this one reads {self.SCHEMA_VERSION})")
-            if version != self.SCHEMA_VERSION:
-                raise _Damaged(f"its schema version {version} is unknown")
-            columns = tuple(row[1] for row in db.execute(f"PRAGMA table_info({self.TABLE})"))
-            if columns != self.COLUMNS:
-                raise _Damaged(f"its {self.TABLE} table is not the one this mancala writes")
-            check = db.execute("PRAGMA quick_check").fetchall()
-            if check != [("ok",)]:
-                problem = _one_line(check[0][0]).replace("*** in database main *** ", "")
-                problem = problem if len(problem) <= 80 else problem[:77] + "..."
-                raise _Damaged(f"it is damaged (SQLite's check: {problem})")
         except sqlite3.OperationalError:
             raise                           # locked, read-only, I/O: not the file's fault
         except sqlite3.DatabaseError as exc:
@@ -207,12 +247,67 @@ class SQLiteFile:
         finally:
             db.close()
 
+    def _check_file(self) -> None:
+        """_Damaged if the file's bytes are not an SQLite database as long as its header says."""
+        header = _header(self.path)
+        if header and not header.startswith(b"SQLite format 3\x00"):
+            raise _Damaged("it is not an SQLite database")
+        short = _truncated(self.path, header)
+        if short:
+            raise _Damaged(f"it is truncated ({short})")
+
+    def _check_tables(self, db: sqlite3.Connection, migrate: bool) -> bool:
+        """True for an empty database (a new file); _Damaged if it is not this
+        package's file of this kind and version, or SQLite's quick check fails.
+        An older version is brought up to date when ``migrate`` (else _Damaged)."""
+        app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                        for name in ("application_id", "user_version"))
+        tables = [row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if app == 0 and version == 0 and not tables:
+            return True
+        if app != self.APPLICATION_ID:
+            raise _Damaged(f"it is another program's database, not a mancala {self.WHAT}")
+        if version > self.SCHEMA_VERSION:
+            raise _Damaged(f"it was written by a newer mancala (schema version {version}; "
+                           f"this one reads {self.SCHEMA_VERSION})")
+        if version < self.SCHEMA_VERSION and all(
+                step in self.MIGRATIONS for step in range(version, self.SCHEMA_VERSION)):
+            if not migrate:
+                raise _Damaged(f"it was written by an older mancala (schema version {version}) "
+                               "and cannot be brought up to date here")
+            self._migrate(db, version)
+        elif version != self.SCHEMA_VERSION:
+            raise _Damaged(f"its schema version {version} is unknown")
+        columns = tuple(row[1] for row in db.execute(f"PRAGMA table_info({self.TABLE})"))
+        if columns != self.COLUMNS:
+            raise _Damaged(f"its {self.TABLE} table is not the one this mancala writes")
+        check = db.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            problem = _one_line(check[0][0]).replace("*** in database main *** ", "")
+            problem = problem if len(problem) <= 80 else problem[:77] + "..."
+            raise _Damaged(f"it is damaged (SQLite's check: {problem})")
+        return False
+
     def _create(self, db: sqlite3.Connection) -> None:
         db.execute("PRAGMA journal_mode = WAL")         # readers never wait for a writer
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(self.SCHEMA)
             db.execute(f"PRAGMA application_id = {self.APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            _rollback(db)
+            raise
+
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
+        """An older file brought to this version in one transaction (its rows kept)."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for step in range(version, self.SCHEMA_VERSION):
+                for statement in self.MIGRATIONS[step]:
+                    db.execute(statement)
             db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
@@ -245,7 +340,10 @@ class SQLiteFile:
 
     def _refused(self, exc: BaseException) -> str:
         if isinstance(exc, OSError):
-            return f"cannot use the {self.WHAT} {self.path} ({_reason(exc)})"
+            other = (isinstance(exc, NotARegularFile) and exc.filename is not None
+                     and os.fsdecode(exc.filename) != str(self.path))     # its -wal, its lock
+            return (f"cannot use the {self.WHAT} {self.path} "
+                    f"({error_line(exc) if other else _reason(exc)})")
         text = _one_line(exc)
         if "locked" in text or "busy" in text:
             text += f", still after waiting {BUSY_SECONDS:g} s for another process writing to it"
@@ -267,11 +365,7 @@ def _identity(path: Path) -> Optional[Tuple[int, int]]:
 
 def _header(path: Path) -> bytes:
     """The first 100 bytes: SQLite's file header (empty if there is no file)."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(100)
-    except FileNotFoundError:
-        return b""
+    return read_head(path, 100)
 
 
 def _truncated(path: Path, header: bytes) -> str:
@@ -308,7 +402,7 @@ def _rollback(db: sqlite3.Connection) -> None:
 
 
 def _reason(exc: OSError) -> str:
-    return (exc.strerror or str(exc)).lower()
+    return reason(exc)
 
 
 def _one_line(value: object) -> str:
@@ -340,7 +434,9 @@ def _flock(path: Path) -> Iterator[_Lock]:
     fd = None
     if fcntl is not None:
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = open_regular(path, os.O_RDWR | os.O_CREAT)
+        except NotARegularFile:
+            raise
         except OSError:
             fd = None                   # a folder we may read but not write: no lock to take
     try:

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
-from mancala._system import FileTooLarge, read_regular_file, write_atomically
+from mancala._system import (FileTooLarge, NotARegularFile, read_regular_file, refuse_special,
+                             write_atomically)
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import InvalidLimitError, InvalidRuleError, SaveFileError
 from mancala.errors import quote as _quote
@@ -164,6 +165,10 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
     path = Path(path)
     if path.is_dir():
         raise SaveFileError(f"{str(path)!r} is a directory")
+    try:
+        refuse_special(path)
+    except NotARegularFile:
+        raise SaveFileError(f"will not write to {str(path)!r}: not a regular file") from None
     if not replace_any and path.exists() and not _looks_like_save(path):
         raise SaveFileError(f"will not overwrite {str(path)!r}: it is not a mancala save file")
     text = dumps(game)

@@ -1,4 +1,5 @@
-"""One reader of untrusted JSON: save files, the opening book, the web app's requests.
+"""Untrusted input: one reader of JSON (save files, the opening book, the web
+app's requests) and one way to show text read back from a file (:func:`printable`).
 
 :func:`read_json` turns bytes or text that anybody may have written into the
 JSON value, or refuses it with one line in the caller's error class. Its
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from typing import Any, Dict, List, Tuple, Type, Union
 
 from mancala.errors import InputError, quote
@@ -69,4 +71,31 @@ def read_json(raw: Union[bytes, str], error: Type[InputError], hint: str = "") -
         raise error("JSON nested too deeply") from None
 
 
-__all__ = ["read_json", "MAX_DIGITS"]
+#: characters that change how a terminal shows what follows: C0 and C1 controls (ESC starts
+#: a colour, a title, a cursor move), line and paragraph separators, and the invisible
+#: format characters (bidirectional overrides that reorder a line, zero widths)
+_HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+_JOINER = "\u200d"         # a format character emoji are made of: shown as it is
+
+
+def printable(text: object) -> str:
+    """``text`` safe to print on a terminal: every control or invisible format
+    character written as its escape (``\\x1b``, ``\\u202e``), everything else
+    as it is. A player's name, a date, a path read back from a file go through
+    here before a terminal shows them, so a planted ESC cannot recolour, move
+    the cursor or retitle the window, and a line stays one line. Raises nothing."""
+    text = text if isinstance(text, str) else str(text)
+    if text.isprintable():
+        return text
+    shown = []
+    for char in text:
+        if char == " " or char == _JOINER or unicodedata.category(char) not in _HIDDEN:
+            shown.append(char)
+        else:
+            code = ord(char)
+            shown.append(f"\\x{code:02x}" if code < 0x100 else
+                         f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(shown)
+
+
+__all__ = ["read_json", "printable", "MAX_DIGITS"]

@@ -155,6 +155,26 @@ def private_cache(tmp_path_factory):
         os.environ["MANCALA_CACHE"] = old
 
 
+@pytest.fixture(autouse=True, scope="session")
+def pinned_memory():
+    """Every test, and every process it starts, counts on the same memory
+    (``$MANCALA_MEMORY_MB``), not on what the machine has free at that moment:
+    a refused table's message, a default table's size, a build's check are the
+    same on a busy machine and a quiet one. test_limits reads the machine's own."""
+    import os
+
+    old = os.environ.get("MANCALA_MEMORY_MB")
+    os.environ["MANCALA_MEMORY_MB"] = PINNED_MEMORY_MB
+    yield
+    if old is None:
+        del os.environ["MANCALA_MEMORY_MB"]
+    else:
+        os.environ["MANCALA_MEMORY_MB"] = old
+
+
+PINNED_MEMORY_MB = "8192"
+
+
 @pytest.fixture
 def empty_endgame_cache(monkeypatch, tmp_path):
     """Engines find no cached endgame database: the same games (and speed) on any machine."""

@@ -1,7 +1,6 @@
 """Engine.analyse deepening (MultiPV): every move's score at every depth, streamed as it
 comes, held against a full-width search of the twin's rules and boards worked by hand."""
 import threading
-import time
 
 import pytest
 
@@ -76,9 +75,9 @@ def test_an_endgame_is_solved_and_the_deepening_ends():
 def test_time_is_the_whole_analysiss_and_an_interrupted_depth_is_dropped():
     board = mancala.Board(seeds=6)
     steps = []
-    start = time.perf_counter()
     results = mancala.Engine(hash_mb=8).analyse(board, time=0.4, deepen=True, progress=steps.append)
-    assert time.perf_counter() - start < 2.0
+    # that it ended at all is the time's doing: without a limit Kalah(6,6) deepens for hours
+    # (no clock reading here: how long it took moves with the machine's load)
     complete = [step for step in steps if step.complete]
     last = complete[-1]
     assert {p: r.score for p, r in results.items()} == {p: r.score for p, r in last.results.items()}
@@ -100,11 +99,16 @@ def test_stop_from_another_thread_ends_it_with_the_last_finished_depth():
     engine = mancala.Engine(hash_mb=8)
     board = mancala.Board(seeds=6)
     steps = []
-    timer = threading.Timer(0.3, engine.stop)
-    timer.start()
-    start = time.perf_counter()
-    results = engine.analyse(board, deepen=True, progress=steps.append)     # no limit: till stop
-    assert time.perf_counter() - start < 2.0
+    first_depth = threading.Event()
+    stopper = threading.Thread(target=lambda: (first_depth.wait(60), engine.stop()))
+    stopper.start()
+
+    def seen(step):
+        steps.append(step)
+        if step.complete:
+            first_depth.set()       # stopped once a depth is finished, whenever that is
+    results = engine.analyse(board, deepen=True, progress=seen)     # no limit: till stop
+    stopper.join()
     last = [step for step in steps if step.complete][-1]
     assert results == last.results and sorted(results) == board.legal_moves
     assert engine.search(board, depth=2).depth == 2       # the next call is not stopped

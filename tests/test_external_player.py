@@ -181,7 +181,7 @@ def test_a_failing_program_raises_with_its_reason_and_is_killed(fake, mode, reas
         player.choose(after_pit_3())
     assert info.value.reason == reason
     assert "\n" not in str(info.value)
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 120   # the hung ones sleep 600 s: never waited out
     pid = player._process.pid
     assert gone(pid)
     player.close()
@@ -192,7 +192,7 @@ def test_silence_at_the_handshake_is_a_timeout(fake):
     with pytest.raises(PlayerFailedError) as info:
         EngineProcess(fake("silent"), handshake=0.5)
     assert info.value.reason == "timeout"
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 120   # the silent one sleeps 600 s: never waited out
 
 
 def test_a_program_that_cannot_start_is_a_crash(tmp_path):
@@ -246,14 +246,14 @@ def test_ctrl_c_in_play_ends_the_engine_it_runs(fake, tmp_path):
         while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
             time.sleep(0.05)
         engine_pid = int(pidfile.read_text())
-        time.sleep(0.3)                      # play is now waiting for its move
-        play.send_signal(signal.SIGINT)
+        time.sleep(0.3)                      # play is now waiting for its move (or, on a loaded
+        play.send_signal(signal.SIGINT)      # machine, still starting it: the same must hold)
         assert play.wait(timeout=30) == 130
     finally:
         if play.poll() is None:
             play.kill()
         play.communicate()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60         # returns as soon as it is gone
     while not gone(engine_pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert gone(engine_pid)

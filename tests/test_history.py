@@ -4,6 +4,7 @@ damaged databases set aside, a home that cannot be written.
 
 Every test has its own MANCALA_HOME; the real history is never touched.
 """
+import calendar
 import errno
 import json
 import os
@@ -71,7 +72,8 @@ def test_a_game_is_kept_with_its_rules_moves_result_and_date(home):
     assert (kept.south, kept.north, kept.seeds, kept.capture) == ("human", "ai:easy", 1, "standard")
     assert kept.pit_indices == tuple(GAME)
     assert (kept.south_store, kept.north_store) == GAME_SCORE and kept.result == "south"
-    finished = time.mktime(time.strptime(kept.finished, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    # UTC read as UTC (mktime - timezone was an hour off wherever daylight saving time was in force)
+    finished = calendar.timegm(time.strptime(kept.finished, "%Y-%m-%dT%H:%M:%SZ"))
     assert before - 2 <= finished <= time.time() + 2
 
 
@@ -126,6 +128,152 @@ def test_a_row_edited_by_hand_is_left_out_with_a_notice(home):
     reader = History()
     assert [game.id for game in reader.games()] == [2]
     assert reader.notices == [f"1 game in {history.path} does not add up and is left out."]
+
+
+# -- rated and casual games, resignations, reviews kept ----------------------------------------
+
+def test_a_casual_game_is_kept_and_rates_nobody(home):
+    history = History()
+    first = history.record("human", "ai:easy", 1, "standard", GAME)
+    casual = history.record("human", "ai:easy", 1, "standard", GAME, rated=False)
+    assert first.rated and not casual.rated and casual.before is None and casual.human == 0
+    third = history.record("human", "ai:easy", 1, "standard", GAME)
+    assert third.before == first.after              # the casual game changed nothing
+    assert [game.rated for game in history.games()] == [True, False, True]
+    assert [game.to_json()["rated"] for game in history.games()] == [True, False, True]
+
+
+def test_a_resigned_rated_game_is_a_loss_for_the_side_that_resigned(home):
+    history = History()
+    easy = level_elo("ai:easy")
+    # South (the person) resigns after 3 moves of GAME, when South leads 3-0 in the stores
+    resigned = history.record("human", "ai:easy", 1, "standard", GAME[:3], resigned=0)
+    assert resigned.result == "north" and resigned.result_for(0) == "lost"
+    assert resigned.result_for(1) == "won"
+    assert (resigned.south_store, resigned.north_store) == (3, 0)     # worked by hand above
+    assert resigned.rated and resigned.after == update(Rating(), [(easy.elo, easy.rd, 0.0)])
+    assert resigned.after.rating < 1500
+    (kept,) = history.games()
+    assert kept == resigned and kept.to_json()["resigned"] == "south"
+    # the computer resigning is the person's win
+    won = history.record("human", "ai:easy", 1, "standard", GAME[:3], resigned=1)
+    assert won.result_for(0) == "won" and won.after.rating > won.before.rating
+
+
+@pytest.mark.parametrize("moves, resigned, message", [
+    (GAME, 0, "nobody can resign"),
+    (GAME[:3], 2, "resigned is a side"),
+    (GAME[:3], True, "resigned is a side"),
+])
+def test_a_resignation_that_cannot_be_is_refused(home, moves, resigned, message):
+    with pytest.raises(InputError, match=message):
+        History().record("human", "ai:easy", 1, "standard", moves, resigned=resigned)
+    assert History().games() == []
+
+
+def test_a_review_is_kept_with_its_game_and_read_back(home):
+    history = History()
+    game = history.record("human", "ai:easy", 1, "standard", GAME)
+    assert history.review(game.id) is None
+    assert history.keep_review(game.id, {"moves": [1, 2, 3]})
+    assert history.review(game.id) == {"moves": [1, 2, 3]}
+    assert history.keep_review(game.id, {"moves": []})          # replaced
+    assert History().review(game.id) == {"moves": []}
+    assert not history.keep_review(game.id + 1, {})             # no such game
+    assert history.review(game.id + 1) is None
+    assert History().games() == [game]                          # listing leaves reviews out
+
+
+# the first schema, written out here as version 1 of the package created it
+SCHEMA_1 = """CREATE TABLE games (id INTEGER PRIMARY KEY, finished TEXT NOT NULL,
+    south TEXT NOT NULL, north TEXT NOT NULL, seeds INTEGER NOT NULL, capture TEXT NOT NULL,
+    moves TEXT NOT NULL, south_store INTEGER NOT NULL, north_store INTEGER NOT NULL,
+    human INTEGER, opponent_elo REAL, opponent_rd REAL, rating_before REAL, rd_before REAL,
+    volatility_before REAL, rating REAL, rd REAL, volatility REAL)"""
+
+
+def test_a_history_of_the_first_schema_is_brought_up_to_date_with_its_games(home):
+    home.mkdir()
+    path = home / FILE_NAME
+    db = sqlite3.connect(path)
+    db.execute(SCHEMA_1)
+    db.execute("PRAGMA application_id = 1264675944")       # 0x4B616C68, "Kalh"
+    db.execute("PRAGMA user_version = 1")
+    row = ("2026-05-01T12:00:00Z", "human", "ai:easy", 1, "standard", json.dumps(GAME), 9, 3, 0)
+    db.execute("INSERT INTO games (finished, south, north, seeds, capture, moves, south_store, "
+               "north_store, human, opponent_elo, opponent_rd, rating_before, rd_before, "
+               "volatility_before, rating, rd, volatility) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+               "620, 50, 1500, 350, 0.06, 1580, 300, 0.06)", row)
+    db.execute("INSERT INTO games (finished, south, north, seeds, capture, moves, south_store, "
+               "north_store, human) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               row[:2] + ("ai:depth=3",) + row[3:])
+    db.commit()
+    db.close()
+    history = History()
+    rated, unrated = history.games()
+    assert history.notices == []                    # kept, not set aside
+    assert rated.rated and rated.after == Rating(1580, 300, 0.06) and rated.resigned is None
+    assert not unrated.rated and unrated.after is None
+    assert history.rating() == Rating(1580, 300, 0.06)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    db.close()
+    after = history.record("human", "ai:easy", 1, "standard", GAME)
+    assert after.before == Rating(1580, 300, 0.06)
+    assert not [p for p in home.iterdir() if ".unreadable-" in p.name]
+
+
+# planted rows (issue 31): what the list leaves out sets nothing, and no rating maths loses a game
+PLANTED = {
+    "infinite": "rating = 1e999",                       # SQLite keeps it as a REAL infinity
+    "huge": "rating = 1e308",
+    "no deviation nor volatility": "rd = 0, volatility = 0",
+    "negative deviation": "rd = -1e300",
+    "text": "rating = 'a lot'",                      # '1600' would be stored as the REAL 1600
+    "not a number": "rating = 1e999 - 1e999",           # NULL in SQLite: half a rating
+    "out of range": "volatility = 0.5",
+    "an unrated game's rating": "rating_before = NULL, rd_before = NULL, volatility_before = NULL",
+    "a game that does not add up": "moves = '[5, 4, 4, 3, 3, 2, 4]', rating = 1600",
+}
+
+
+@pytest.mark.parametrize("planted", PLANTED.values(), ids=list(PLANTED))
+def test_a_planted_rating_is_left_out_by_the_list_and_by_the_next_game_alike(home, planted):
+    history = History()
+    history.record("human", "ai:easy", 1, "standard", GAME)
+    second = history.record("human", "ai:hard", 1, "standard", GAME)
+    history.record("human", "ai:medium", 1, "standard", GAME)
+    db = sqlite3.connect(history.path)
+    db.execute(f"UPDATE games SET {planted} WHERE id = 3")
+    db.commit()
+    db.close()
+    reader = History()
+    assert [game.id for game in reader.games()] == [1, 2]
+    assert reader.notices == [f"1 game in {history.path} does not add up and is left out."]
+    assert reader.rating() == second.after
+    # the next game starts from the rating the list shows (before: from the planted row,
+    # or ZeroDivisionError / math domain error and the game lost)
+    easy = level_elo("ai:easy")
+    after = History().record("human", "ai:easy", 1, "standard", GAME)
+    assert after.before == second.after
+    assert after.after == update(second.after, [(easy.elo, easy.rd, 1.0)])
+    assert [game.id for game in History().games()] == [1, 2, 4]
+
+
+def test_a_rating_the_maths_cannot_work_out_leaves_the_game_kept_unrated(home, monkeypatch):
+    from mancala import rating
+    History().record("human", "ai:easy", 1, "standard", GAME)
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("float division by zero")
+    monkeypatch.setattr(rating, "update", broken)
+    history = History()
+    game = history.record("human", "ai:hard", 1, "standard", GAME)
+    assert (game.rated, game.before, game.opponent_elo) == (False, None, None)
+    assert history.notices == ["The game is kept, unrated: its rating could not be worked out "
+                               "(float division by zero)."]
+    kept = History().games()
+    assert [g.id for g in kept] == [1, 2] and kept[1] == game
 
 
 # -- several writers at once ---------------------------------------------------------------
@@ -212,9 +360,9 @@ def test_a_write_waits_for_another_connections_transaction_and_rates_after_it(ho
     other.execute(
         "INSERT INTO games (finished, south, north, seeds, capture, moves, south_store, "
         "north_store, human, opponent_elo, opponent_rd, rating_before, rd_before, "
-        "volatility_before, rating, rd, volatility) SELECT finished, south, north, seeds, "
-        "capture, moves, south_store, north_store, human, opponent_elo, opponent_rd, rating, "
-        "rd, volatility, 1234.5, 99.0, 0.07 FROM games WHERE id = 1")
+        "volatility_before, rating, rd, volatility, rated) SELECT finished, south, north, "
+        "seeds, capture, moves, south_store, north_store, human, opponent_elo, opponent_rd, "
+        "rating, rd, volatility, 1234.5, 99.0, 0.07, rated FROM games WHERE id = 1")
     kept = []
     writer = threading.Thread(target=lambda: kept.append(
         history.record("human", "ai:easy", 1, "standard", GAME)))
@@ -252,7 +400,7 @@ def damaged_files(tmp_path):
     newer = tmp_path / "newer.sqlite3"
     newer.write_bytes(good)
     db = sqlite3.connect(newer)
-    db.execute("PRAGMA user_version = 2")
+    db.execute("PRAGMA user_version = 3")
     db.commit()
     db.close()
     return [
@@ -263,7 +411,7 @@ def damaged_files(tmp_path):
         ("all but 100 bytes", good[:-100], "it is truncated"),
         ("garbage inside", bytes(middle), "it is damaged"),
         ("another program's", other.read_bytes(), "another program's database"),
-        ("newer schema", newer.read_bytes(), "written by a newer mancala (schema version 2"),
+        ("newer schema", newer.read_bytes(), "written by a newer mancala (schema version 3"),
     ]
 
 

@@ -29,7 +29,7 @@ def gone(pid: int) -> bool:
         return True
 
 
-def wait_gone(pids, seconds=10.0):
+def wait_gone(pids, seconds=60.0):      # returns as soon as they are gone
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and not all(gone(pid) for pid in pids):
         time.sleep(0.05)
@@ -130,7 +130,7 @@ def test_a_child_holding_the_pipe_cannot_hang_the_game(engine):
     [forfeit] = forfeit_of(done)
     assert forfeit["player"] == "A" and forfeit["reason"] == "crash", forfeit
     assert "exited (status 0)" in forfeit["message"]
-    assert took < 30                                # the child sleeps 300 s
+    assert took < 150                               # the child sleeps 300 s: never waited out
     assert wait_gone(engine.started()) == []
 
 
@@ -145,7 +145,7 @@ def test_every_process_an_engine_started_ends_with_its_player(engine, mode):
         assert all(f and f["reason"] == "crash" for f in forfeits), forfeits
     pids = engine.started()
     assert len(pids) == 4                           # two games, an engine and a child each
-    assert wait_gone(pids, 5) == []
+    assert wait_gone(pids) == []
 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
@@ -167,7 +167,7 @@ def test_a_stopped_arena_ends_a_hung_engine(engine, how):
     assert process.returncode == 128 + how, err
     assert "Traceback" not in err
     assert ("terminated" if how == signal.SIGTERM else "interrupted") in err
-    assert wait_gone(engine.started(), 5) == []
+    assert wait_gone(engine.started()) == []
 
 
 def peak_rss_kb(args, timeout=120):
@@ -193,7 +193,7 @@ def test_a_flooding_engine_forfeits_and_memory_stays_bounded(engine, mode):
     assert forfeit["reason"] == "protocol", forfeit
     assert "bytes" in forfeit["message"] and "\n" not in forfeit["message"]
     assert peak < 200 * 1024, f"peak {peak} kB"     # 1.3 GB before the caps
-    assert wait_gone(engine.started(), 5) == []
+    assert wait_gone(engine.started()) == []
 
 
 def test_invalid_utf8_is_a_protocol_forfeit_quoting_the_bytes(engine):
@@ -209,7 +209,7 @@ def test_a_timeout_says_its_limit_once(engine):
     assert forfeit["reason"] == "timeout"
     assert forfeit["message"].count("1.15 s") == 1, forfeit["message"]
     assert "go movetime 100 within 1.15 s" in forfeit["message"]
-    assert wait_gone(engine.started(), 5) == []
+    assert wait_gone(engine.started()) == []
 
 
 @pytest.mark.parametrize("digit", ["b2", "664"])     # superscript two; Arabic-Indic four

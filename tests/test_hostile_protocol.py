@@ -99,34 +99,36 @@ def test_invalid_utf8_is_one_error_line_under_any_locale(engine, locale):
 @pytest.mark.parametrize("go", ["go depth 254", "go movetime 3600000", "go infinite"])
 def test_the_reader_never_waits_on_a_search(engine, go):
     """A second go, setoption and uginewgame during a long search are refused
-    at once; stop, isready and query are answered within a second (before the
-    fix: seconds for depth 254, an hour for movetime 3600000)."""
+    while it runs; isready and query are answered while it runs, stop ends it
+    (before the fix: the answers waited for the search, seconds for depth 254,
+    an hour for movetime 3600000). Told by the order of the lines, not by a
+    clock: every answer comes before the search's bestmove, which only stop brings."""
     run = engine()
     run.send("position startpos seeds 6")
     run.send("isready")
     run.until("readyok")
     run.send(go)
-    time.sleep(0.3)
-    started = time.monotonic()
+    run.until("info depth 1 ", 60)                         # the search runs
+    answers = []
     for line in ("go depth 1", "setoption name Hash value 1", "uginewgame"):
         run.send(line)
-        assert "while a search runs" in run.until("info string error", 2)[-1]
+        answers += run.until("info string error", 60)
+        assert "while a search runs" in answers[-1]
     run.send("isready")
-    run.until("readyok", 2)
+    answers += run.until("readyok", 60)
     run.send("query gameover")
-    run.until("response false", 2)
+    answers += run.until("response false", 60)
+    assert not [line for line in answers if line.startswith("bestmove")], answers
     run.send("stop")
-    seen = run.until("bestmove", 2)
+    seen = run.until("bestmove", 60)
     assert [line for line in seen if line.startswith("bestmove")] == seen[-1:]
-    assert time.monotonic() - started < 5
     run.send("go depth 2")                                   # after bestmove: welcome
-    assert run.until("bestmove", 10)[-1].split()[1] in "123456"
+    assert run.until("bestmove", 60)[-1].split()[1] in "123456"
     run.send("go depth 254")
-    time.sleep(0.2)
-    before = time.monotonic()
-    run.send("quit")
-    run.process.wait(timeout=5)
-    assert time.monotonic() - before < 3 and run.process.returncode == 0
+    run.until("info depth 1 ", 60)
+    run.send("quit")                                         # ends the depth-254 search
+    run.process.wait(timeout=60)
+    assert run.process.returncode == 0
 
 
 @pytest.mark.parametrize("line, says", [
@@ -201,26 +203,24 @@ def test_a_bounded_fuzz_of_every_command(engine):
     assert run.process.poll() is None
 
 
-def _cpu_ticks(pid):
-    """Each thread's CPU time so far, in clock ticks, by thread id."""
-    ticks = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:                     # the thread ended
-            continue
-        ticks[tid] = int(fields[11]) + int(fields[12])      # utime + stime
-    return ticks
-
-
-def _busy_threads(pid, seconds):
-    """How many threads of pid used at least a tenth of the window's time."""
-    before = _cpu_ticks(pid)
-    time.sleep(seconds)
-    after = _cpu_ticks(pid)
-    tick = os.sysconf("SC_CLK_TCK")
-    return sum(1 for tid, t in after.items() if t - before.get(tid, t) >= seconds * tick / 10)
+def _busy_threads(pid, samples=20):
+    """The most threads of pid seen runnable at once ('R' in /proc: running, or
+    waiting only for a CPU) over a few samples: a searching thread is always
+    runnable, an idle one sleeps, however loaded the machine is (a share of
+    CPU time, as this counted before, shrinks with the load)."""
+    most = 0
+    for _ in range(samples):
+        running = 0
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except OSError:                     # the thread ended
+                continue
+            running += state == "R"
+        most = max(most, running)
+        time.sleep(0.01)
+    return most
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -241,12 +241,12 @@ def test_a_bare_go_solves_on_the_threads_set(engine, threads):
     run.send("go")
     # the search thread, and with Threads 2 its helper beside it, busy (the helper
     # starts after the first guess: late on a loaded machine); never more
-    busy, deadline = [], time.monotonic() + 15
+    busy, deadline = [], time.monotonic() + 60
     while time.monotonic() < deadline and (not busy or busy[-1] < threads):
-        busy.append(_busy_threads(run.process.pid, 1.0))
-    busy.append(_busy_threads(run.process.pid, 1.0))
+        busy.append(_busy_threads(run.process.pid))
+    busy += [_busy_threads(run.process.pid) for _ in range(5)]
     run.send("stop")
-    assert run.until("bestmove", 5)[-1].split()[1] in "123456"
+    assert run.until("bestmove", 60)[-1].split()[1] in "123456"
     assert max(busy) == threads, busy
 
 

@@ -16,7 +16,10 @@ import pytest
 
 from mancala import Board, Engine
 
-EXIT_BOUND = 3.0    # seconds from SIGINT to exit
+# seconds from SIGINT to exit: what is interrupted runs a minute or more (a solve of Kalah(6,4),
+# a 60 s search, 20 arena games), so an interruption that waited for it would take longer; a
+# tighter bound would measure the machine's load (3 s failed on a loaded machine)
+EXIT_BOUND = 20.0
 
 
 def cpu_seconds(pid):
@@ -86,7 +89,7 @@ def test_ctrl_c_stops_analyze(tmp_path):
 
 
 def test_ctrl_c_stops_bench(tmp_path):
-    status, took, out, err = interrupt(["bench", "--time", "5"], tmp_path, ("stdout", "mancala bench"))
+    status, took, out, err = interrupt(["bench", "--time", "60"], tmp_path, ("stdout", "mancala bench"))
     assert_clean_exit(status, took, err)
 
 
@@ -187,19 +190,20 @@ def test_a_stop_waits_till_the_cluster_runtime_is_shut_down():
 def test_ctrl_c_stops_an_endgame_database_build_within_a_level():
     from mancala import _core
 
-    sent = []
-    timer = threading.Timer(0.2, lambda: (sent.append(time.perf_counter()),
-                                          os.kill(os.getpid(), signal.SIGINT)))
+    finished = []
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
 
     def progress(seeds, done, total):
-        if seeds == 16:     # levels 17..20 take over a second: interrupt them early
+        finished.append(seeds)
+        if seeds == 16:     # levels 17..20 take over a second each: interrupt 17 early
             timer.start()
 
     with pytest.raises(KeyboardInterrupt):
         _core.egdb_build(20, 0, progress, threads=2)
-    took = time.perf_counter() - sent[0]
     timer.join()
-    assert took < 0.5, f"{took:.2f} s from SIGINT to KeyboardInterrupt"
+    # stopped within level 17, not at its end: told by the levels finished, not by a clock
+    # (before: "under 0.5 s from SIGINT", which a loaded machine's scheduler alone can exceed)
+    assert finished == list(range(17))
     # every part has ended (one may still be listed for a moment as "stopped")
     assert not [thread for thread in threading.enumerate()
                 if "_egdb_build_part" in thread.name and thread.is_alive()]

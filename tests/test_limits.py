@@ -11,6 +11,7 @@ from mancala.errors import InvalidLimitError, quote
 
 
 def fake_meminfo(tmp_path, monkeypatch, available_kb):
+    monkeypatch.delenv(_system.MEMORY_VARIABLE)      # conftest pins it: here the reading is the test
     path = tmp_path / "meminfo"
     path.write_text(f"MemTotal:  99999999 kB\nMemFree:  1 kB\nMemAvailable:  {available_kb} kB\n")
     monkeypatch.setattr(_system, "MEMINFO", str(path))
@@ -24,6 +25,7 @@ def test_table_larger_than_available_memory_is_refused(tmp_path, monkeypatch):
 
 
 def test_without_meminfo_the_physical_memory_bounds_the_table(tmp_path, monkeypatch):
+    monkeypatch.delenv(_system.MEMORY_VARIABLE)
     monkeypatch.setattr(_system, "MEMINFO", str(tmp_path / "missing"))
     import os
     physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2 ** 20

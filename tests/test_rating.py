@@ -1,12 +1,14 @@
 """Glicko-2 (mancala.rating) against Glickman's published example and the formulas
 worked by hand; the levels' Elo table's shape."""
+import itertools
 import math
+import random
 
 import pytest
 
 from mancala.players import canonical_spec
-from mancala.rating import (Rating, expected_score, level_elo, level_is_provisional,
-                            level_table, update)
+from mancala.rating import (Rating, _new_volatility, expected_score, level_elo,
+                            level_is_provisional, level_table, update)
 
 
 def test_the_papers_worked_example():
@@ -69,3 +71,68 @@ def test_the_levels_table_is_one_scale_from_random():
         assert level_elo(level.spec) == level
     assert level_elo("ai:no-such-level") is None
     assert level_is_provisional() in (True, False)
+
+
+# -- what a rating may be (issue 31: planted ratings) ------------------------------------------
+
+@pytest.mark.parametrize("numbers", [
+    (math.inf, 200, 0.06), (1e308, 200, 0.06), (math.nan, 200, 0.06), (-math.inf, 200, 0.06),
+    (10_000.5, 200, 0.06), (-10_000.5, 200, 0.06),
+    (1500, 0, 0), (1500, -1e300, 0.06), (1500, 350.5, 0.06), (1500, math.nan, 0.06),
+    (1500, 200, 0.0009), (1500, 200, 0.11), (1500, 200, math.inf),
+    ("1500", 200, 0.06), (True, 200, 0.06), (None, 200, 0.06), (1500, 200, b"0.06"),
+])
+def test_a_rating_outside_its_ranges_is_not_valid_and_not_updated(numbers):
+    planted = Rating(*numbers)
+    assert not planted.is_valid()
+    with pytest.raises(ValueError, match="not a rating update can start from"):
+        update(planted, [(1000, 0, 1)])
+
+
+def test_the_edges_of_the_ranges_are_valid():
+    for numbers in [(-10_000, 0, 0.001), (10_000, 350, 0.1), (1500, 350, 0.06), (0, 1e-300, 0.05)]:
+        assert Rating(*numbers).is_valid(), numbers
+    assert Rating().is_valid()
+
+
+@pytest.mark.parametrize("result", [(math.inf, 0, 1), (1e308, 0, 1), (1000, -1, 1), (1000, math.nan, 1),
+                                    (1000, 0, math.nan), (1000, 0, 1.5), ("1000", 0, 1)])
+def test_a_result_outside_the_ranges_is_refused(result):
+    with pytest.raises(ValueError, match="a result is"):
+        update(Rating(), [result])
+
+
+# the corners of the box every valid rating lives in, and opponents anywhere in it
+CORNERS = list(itertools.product(
+    [-10_000, -6_500, 0, 1500, 6_500, 10_000], [0, 1e-300, 30, 350], [0.001, 0.06, 0.1]))
+
+
+@pytest.mark.parametrize("player", CORNERS)
+def test_update_takes_every_valid_rating_to_a_valid_one(player):
+    # before: a rating 6,400 above its opponent made 1 - E round to 0: ZeroDivisionError
+    for opponent, opponent_rd, score in itertools.product([-10_000, 0, 1627, 10_000], [0, 47, 350],
+                                                          [0, 0.5, 1]):
+        after = update(Rating(*player), [(opponent, opponent_rd, score)])
+        assert after.is_valid(), (player, opponent, opponent_rd, score, after)
+
+
+def test_results_that_surprise_again_and_again_keep_the_volatility_bounded():
+    # one game a period, wins and losses at random against random (0) and ai:perfect (1627):
+    # the paper's step 5 grows the volatility to 2.0 by game 5,100 and to 14,091 a game later,
+    # the rating to -29 million, and game 5,117 raised OverflowError
+    rng = random.Random(1)
+    now = Rating()
+    for game in range(6000):
+        now = update(now, [(1627 if game % 2 == 0 else 0, 0, rng.choice([0, 1]))])
+        assert now.is_valid(), (game, now)
+    assert now.volatility <= 0.1 and -1000 < now.rating < 2700
+
+
+def test_the_volatility_stops_at_its_bound_where_the_paper_would_go_past_it():
+    # at the bound already, a loss to a player 1,500 below: the paper's step 5 alone
+    # (E and v worked from the formulas, g = 1 for an opponent known exactly) gives 0.10006
+    phi, mu, mu_j = 30 / 173.7178, 0.0, -1500 / 173.7178
+    e = 1 / (1 + math.exp(-(mu - mu_j)))
+    v = 1 / (e * (1 - e))
+    assert _new_volatility(v * (0 - e), phi, v, 0.1, 0.5) == pytest.approx(0.10006, abs=1e-5)
+    assert update(Rating(1500, 30, 0.1), [(0, 0, 0)]).volatility == 0.1

@@ -19,8 +19,10 @@ from typing import Dict, List, NoReturn, Optional
 
 from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, solve
 from mancala.cli import explain, history, levels, puzzle, review
+from mancala._system import error_line
 from mancala.cli.signals import STATUS as TERMINATED, Terminated, stop_signals
 from mancala.errors import CommandError, MancalaError
+from mancala.untrusted import printable
 
 COMMANDS: Dict[str, ModuleType] = {
     "play": play,
@@ -41,7 +43,7 @@ COMMANDS: Dict[str, ModuleType] = {
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print one line to stderr and exit non-zero."""
-    print(f"mancala: {message}", file=sys.stderr)
+    print(f"mancala: {printable(message)}", file=sys.stderr)
     raise SystemExit(code)
 
 
@@ -108,4 +110,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(("\n" if sys.stderr.isatty() else "") + f"mancala: {how}", file=sys.stderr)
         return TERMINATED if isinstance(exc, Terminated) else 130
     except (CommandError, MancalaError, OSError) as exc:
-        fail(str(exc))
+        # an OSError of the system's own says its file and reason, never "[Errno N]"
+        fail(str(exc) if isinstance(exc, MancalaError) or not isinstance(exc, OSError)
+             else error_line(exc))

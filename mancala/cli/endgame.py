@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from mancala import endgame
+from mancala._system import reason
 from mancala.board import CAPTURE_RULES
 from mancala.cli import options
 from mancala.cli.format import duration
@@ -154,7 +155,7 @@ def _trouble(exc: OSError, directory: Path) -> str:
         return f"{path} is a folder, not a file"
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and os.path.lexists(path) and not os.path.isdir(path):
         return f"{path} is a file, not a folder"
-    return f"{(exc.strerror or str(exc)).lower()}: {path}"
+    return f"{reason(exc)}: {path}"
 
 
 def describe(capture: str, root: Optional[Path]) -> dict:

@@ -16,6 +16,7 @@ from mancala.cli import options
 from mancala.errors import MancalaError
 from mancala.rating import Rating, level_is_provisional
 from mancala.storage import shown_path
+from mancala.untrusted import printable
 
 RESULT_TEXT = {"south": "South won", "north": "North won", "draw": "draw"}
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     history = _history.History()
     games = history.games()
     for notice in history.notices:
-        print(f"mancala: {notice}", file=sys.stderr)
+        print(f"mancala: {printable(notice)}", file=sys.stderr)
     shown = games[-args.last:] if args.last else games
     if args.json:
         print(json.dumps([game.to_json() for game in shown], indent=2))
@@ -49,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
     rated = [game for game in games if game.rated]
     print(rating_line(rated[-1].after if rated else None, len(rated)))
     if not games:
-        print(f"No finished games yet (they are kept in {shown_path(history.path)}).")
+        print(f"No finished games yet (they are kept in {printable(shown_path(history.path))}).")
         return 0
-    print(f"Games kept in {shown_path(history.path)}, oldest first"
+    print(f"Games kept in {printable(shown_path(history.path))}, oldest first"
           + (f" (the last {len(shown)} of {len(games)})" if len(shown) < len(games) else "") + ":")
     for game in shown:
         print("  " + describe(game))
@@ -72,10 +73,13 @@ def rating_line(now: Optional[Rating], rated_games: int) -> str:
 
 
 def describe(game: _history.GameRecord) -> str:
-    """'3. 2026-05-01 12:00 UTC  South human vs North ai:easy, 4 seeds, standard: South won 30-18, 36 moves; rating 1612 (+25)'."""
-    stamp = game.finished
+    """'3. 2026-05-01 12:00 UTC  South human vs North ai:easy, 4 seeds, standard: South won 30-18, 36 moves; rating 1612 (+25)'.
+
+    What the file holds is shown through :func:`mancala.untrusted.printable`: a
+    name or a date edited to hold ESC or a line break prints as its escape."""
+    stamp = printable(game.finished)
     when = f"{stamp[:10]} {stamp[11:16]} UTC" if len(stamp) == 20 and stamp.endswith("Z") else stamp
-    text = (f"{game.id:3d}. {when}  South {game.south} vs North {game.north}, "
+    text = (f"{game.id:3d}. {when}  South {printable(game.south)} vs North {printable(game.north)}, "
             f"{game.seeds} seed{'' if game.seeds == 1 else 's'}, {game.capture}: "
             f"{RESULT_TEXT[game.result]} {game.south_store}-{game.north_store}, "
             f"{len(game.pit_indices)} moves")
@@ -98,15 +102,15 @@ def record_finished(game, out: Callable[[str], None] = print) -> None:
         history = _history.History()
         kept = history.record(game.specs[0], game.specs[1], game.seeds, game.capture, game.moves)
     except (MancalaError, OSError) as exc:
-        out(f"history is off: {_one_line(exc)}")
+        out(f"history is off: {printable(_one_line(exc))}")
         return
     for notice in history.notices:
-        out(notice)
+        out(printable(notice))
     if kept.human is None:
         return
     if not kept.rated:
         opponent = kept.players[1 - kept.human]
-        out(f"Kept in your history; not rated: {opponent} has no Elo in the levels' table.")
+        out(f"Kept in your history; not rated: {printable(opponent)} has no Elo in the levels' table.")
         return
     low, high = kept.after.interval()
     out(f"Your rating: {kept.after.rating:.0f} ({kept.after.rating - kept.before.rating:+.0f}), "

@@ -28,9 +28,10 @@ from mancala.game import Game, GameObserver, Hint
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.levels import elo_range
-from mancala.players import EnginePlayer, MoveInfo, canonical_spec
+from mancala.players import EnginePlayer, MoveInfo, canonical_spec, program_in
 from mancala.rating import level_elo
 from mancala.specs import LEVELS, VALID_SPECS
+from mancala.untrusted import printable
 
 DEMO_PLAYER = "ai:medium"
 
@@ -67,10 +68,10 @@ class Terminal(GameObserver):
     def status(self, game: Game, last: Optional[MoveRecord]) -> str:
         side = SIDE_NAMES[game.to_move]
         again = " again" if last is not None and last.extra_turn else ""
-        return self.style(f"{side} ({game.specs[game.to_move]}) to move{again}.", "bold")
+        return self.style(f"{side} ({printable(game.specs[game.to_move])}) to move{again}.", "bold")
 
     def on_start(self, game: Game) -> None:
-        south, north = game.specs
+        south, north = map(printable, game.specs)      # a save file's spellings, shown safely
         seeds = f"{game.seeds} seed{'' if game.seeds == 1 else 's'}"
         self.out(f"Kalah: {seeds} per pit, capture {game.capture}. "
                  f"South: {south}, North: {north}.")
@@ -241,9 +242,13 @@ def _ask_file(term: Terminal) -> Optional[storage.SavedGame]:
         if not name:
             return None
         try:
-            return storage.load(os.path.expanduser(name), players=canonical_spec)
+            saved = storage.load(os.path.expanduser(name), players=canonical_spec)
+            refused = program_in(saved)     # --load FILE --south/--north names the program
+            if refused is None:
+                return saved
+            term.out(printable(f"{name!r}: {refused}"))
         except storage.SaveFileError as exc:
-            term.out(str(exc))
+            term.out(printable(str(exc)))
 
 
 def ask_again(term: Terminal) -> bool:
@@ -312,6 +317,9 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
             return None, None
     elif args.load:
         saved = storage.load(os.path.expanduser(args.load), players=canonical_spec)
+        refused = program_in(saved, (args.south, args.north))
+        if refused:
+            raise CommandError(f"{args.load!r}: {refused}: give --south or --north to name it")
     elif interactive and not any((args.south, args.north, args.seeds, args.capture)):
         return menu(term, found)
     else:
@@ -383,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
             found = autosaves.Scan(notices=[f"The saved games in {autosaves.folder()} "
                                             f"cannot be listed ({reason})."])
         for notice in found.notices:
-            term.out(notice)
+            term.out(printable(notice))
         saved, slot = _start(args, term, interactive, found)
         if saved is None:
             return 0
@@ -400,10 +408,10 @@ def run(args: argparse.Namespace) -> int:
             if outcome is None:
                 term.out(_resume_line(game))
                 return 0
-            if slot is not None:
+            record_finished(game, term.out)     # issue 25: keep the game, rate the person
+            if slot is not None:                # only then is its autosave let go
                 slot.finish()
                 slot = None
-            record_finished(game, term.out)     # issue 25: keep the game, rate the person
             wants_again = interactive or any(p.is_human for p in game.players)
             if not wants_again or not ask_again(term):
                 return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from mancala import puzzles as _puzzles
-from mancala._system import write_atomically
+from mancala._system import NotARegularFile, read_head, refuse_special, write_atomically
 from mancala.board import Board
 from mancala.cli import options
 from mancala.cli.entry import Command, legal_pits_text, parse_entry, pit_label
@@ -26,6 +26,7 @@ from mancala.engine import Engine
 from mancala.geometry import PovScore, SIDE_NAMES
 from mancala.errors import CommandError, EntryError, HistoryError, MancalaError
 from mancala.rating import Rating
+from mancala.untrusted import printable
 
 GIVE_UP = ("solution", "give up", "resign")
 HELP = """\
@@ -88,6 +89,10 @@ def export(shipped, target: str) -> int:
         raise CommandError(f"{target!r} is a folder")
     if not path.parent.is_dir():
         raise CommandError(f"no folder {str(path.parent)!r}: create it first")
+    try:
+        refuse_special(path)
+    except NotARegularFile:
+        raise CommandError(f"will not write to {target!r}: not a regular file") from None
     if path.exists() and not _is_export(path):
         raise CommandError(f"will not overwrite {target!r}: it is not a puzzle export")
     return write_atomically(path, lambda handle: _puzzles.export(shipped, handle.write))
@@ -96,8 +101,7 @@ def export(shipped, target: str) -> int:
 def _is_export(path: Path) -> bool:
     """An empty file, or one whose first line is a puzzle."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            first = handle.readline(1 << 16)
+        first = read_head(path, 1 << 16).decode("utf-8", "replace").split("\n", 1)[0]
         if not first.strip():
             return os.stat(path).st_size == 0
         _puzzles.Puzzle.from_json(json.loads(first))
@@ -231,6 +235,10 @@ class Session:
             return
         finally:
             self._notices()
+        if not kept.counted:
+            self.output(f"Already counted: a puzzle moves your rating once, the first time; "
+                        f"your puzzle rating stays {self.rating.rating:.0f}.")
+            return
         self.rating = kept.after
         change = kept.after.rating - kept.before.rating
         low, high = kept.after.interval()
@@ -256,13 +264,13 @@ class Session:
         return render_board(board, names, self.style)
 
     def _log_off(self, exc: MancalaError) -> None:
-        self.output(f"puzzle log is off: {' '.join(str(exc).split())}")
+        self.output(f"puzzle log is off: {printable(' '.join(str(exc).split()))}")
         self.log = None
 
     def _notices(self) -> None:
         if self.log is not None:
             for notice in self.log.notices:
-                self.output(notice)
+                self.output(printable(notice))
             self.log.notices.clear()
 
 

@@ -17,6 +17,7 @@ from mancala.cli.format import duration as _duration
 from mancala.cli.options import is_terminal
 from mancala.geometry import NORTH, PITS, SIDE_NAMES, SOUTH, pit_of, pit_slot, pit_slots, store_slot
 from mancala.players import MoveInfo
+from mancala.untrusted import printable
 
 # -- colour ----------------------------------------------------------------------
 
@@ -83,9 +84,9 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
         lines.append(style(labels([str(n) for n in range(6, 0, -1)]), "mover")
                      + "   North's pits, 1-6")
     lines.append(labels([pit_label(pit_of(s), NORTH) for s in north_slots]))
-    lines.append(north_row + f"    North  {specs[1]}")
+    lines.append(north_row + f"    North  {printable(specs[1])}")
     lines.append(stores)
-    lines.append(south_row + f"    South  {specs[0]}")
+    lines.append(south_row + f"    South  {printable(specs[0])}")
     lines.append(labels([pit_label(pit_of(s), SOUTH) for s in south_slots]))
     if mover == 0:
         lines.append(style(labels([str(n) for n in range(1, 7)]), "mover")
@@ -96,7 +97,7 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
 def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo]) -> str:
     """'North (ai:medium) plays 3 (I): extra turn. [score +4, depth 8, 7 ms]'."""
     side = SIDE_NAMES[record.player]
-    text = f"{side} ({specs[record.player]}) plays {record.pit + 1} ({pit_label(record.pit, record.player)})"
+    text = f"{side} ({printable(specs[record.player])}) plays {record.pit + 1} ({pit_label(record.pit, record.player)})"
     effects = []
     if record.captured:
         effects.append(f"captures {record.captured} seeds")

@@ -17,6 +17,7 @@ from mancala.cli import options
 from mancala.engine import Engine
 from mancala.geometry import SIDE_NAMES
 from mancala.errors import CommandError
+from mancala.untrusted import printable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -77,9 +78,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([move.to_json() for move in review.moves], indent=2))
         return 0
-    print(f"South {game.south} vs North {game.north}, {game.seeds} seed"
+    print(f"South {printable(game.south)} vs North {printable(game.north)}, {game.seeds} seed"
           f"{'' if game.seeds == 1 else 's'} a pit, capture {game.capture}, "
-          f"{len(game.moves)} move{'' if len(game.moves) == 1 else 's'} ({game.source}).")
+          f"{len(game.moves)} move{'' if len(game.moves) == 1 else 's'} ({printable(game.source)}).")
     if not review.moves:
         print("No moves to review.")
         return 0
@@ -131,7 +132,7 @@ def last_game() -> Game:
     history = _history.History()
     games = history.games()
     for notice in history.notices:
-        print(f"mancala: {notice}", file=sys.stderr)
+        print(f"mancala: {printable(notice)}", file=sys.stderr)
     kept = games[-1] if games else None
     saved = _newest_autosave()
     if kept is not None and (saved is None or _epoch(kept.finished) >= saved[1]):

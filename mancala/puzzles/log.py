@@ -2,14 +2,17 @@
 
 Each attempt is one Glicko-2 rating period (:mod:`mancala.rating`) against
 the puzzle's rating, kept in ``puzzles.sqlite3`` in the data folder with the
-care of :class:`mancala.sqlitefile.SQLiteFile`.
+care of :class:`mancala.sqlitefile.SQLiteFile`. A puzzle counts once, as on
+lichess: the first result kept for it moves the rating, and a later attempt at
+the same puzzle (a replay, or the same attempt sent twice) is not kept and moves
+nothing; the check and the write are one transaction, so attempts finished at
+once by several processes or threads are still counted once.
 """
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, List, Optional, Sequence, Tuple
 
 from mancala import rating as _rating
@@ -53,6 +56,7 @@ class AttemptRecord:
     moves: Tuple[int, ...]
     before: Rating
     after: Rating
+    counted: bool = True        #: False: the log held this puzzle's result already; nothing was kept
 
 
 class PuzzleLog(SQLiteFile):
@@ -78,13 +82,26 @@ class PuzzleLog(SQLiteFile):
     def record(self, puzzle: Puzzle, solved: bool, moves: Sequence[int],
                finished: Optional[float] = None) -> AttemptRecord:
         """Keep an attempt and move the player's rating by it (one rating period,
-        against the puzzle's rating); the attempt as kept."""
+        against the puzzle's rating); the attempt as kept. If the log holds a
+        result for this puzzle already, nothing is kept: the answer is that first
+        attempt, with ``counted`` False."""
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
         moves = [int(pit) for pit in moves]
+        notices: List[str] = []
 
-        def write(db) -> AttemptRecord:         # one transaction: the rating read is the last
+        def write(db) -> AttemptRecord:         # one transaction: what it reads is still so
+            for row in db.execute(f"SELECT {', '.join(_COLUMNS)} FROM attempts WHERE puzzle = ? "
+                                  "ORDER BY id", (puzzle.id,)):
+                first = _attempt(row)
+                if first is not None:
+                    return replace(first, counted=False)
             before = self._current(db)
-            after = _rating.update(before, [(puzzle.rating, PUZZLE_RD, 1.0 if solved else 0.0)])
+            try:
+                after = _rating.update(before, [(puzzle.rating, PUZZLE_RD, 1.0 if solved else 0.0)])
+            except ValueError as exc:           # the puzzle's own rating out of range: kept, unrated
+                notices.append(f"The attempt is kept; it does not move your rating "
+                                    f"({' '.join(str(exc).split())}).")
+                after = before
             cursor = db.execute(
                 f"INSERT INTO attempts ({', '.join(_COLUMNS[1:])}) VALUES "
                 f"({', '.join('?' * (len(_COLUMNS) - 1))})",
@@ -93,7 +110,9 @@ class PuzzleLog(SQLiteFile):
                  after.rating, after.rd, after.volatility))
             return AttemptRecord(cursor.lastrowid, stamp, puzzle.id, float(puzzle.rating),
                                  bool(solved), tuple(moves), before, after)
-        return self._write(write)
+        kept = self._write(write)
+        self.notices.extend(notices)
+        return kept
 
     def attempts(self) -> List[AttemptRecord]:
         """Every attempt kept, oldest first (rows that do not add up are left out, with a notice)."""
@@ -118,32 +137,33 @@ class PuzzleLog(SQLiteFile):
 
     @staticmethod
     def _current(db) -> Rating:
-        row = db.execute("SELECT rating, rd, volatility FROM attempts ORDER BY id DESC "
-                         "LIMIT 1").fetchone()
-        if row is None:
-            return Rating()
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == v for v in row):
-            raise sqlite3.DatabaseError("a rating that is not a number")
-        return Rating(*row)
+        """The rating after the last attempt :meth:`attempts` keeps (:func:`_attempt`'s
+        check: a row that does not add up sets nothing), else a newcomer's."""
+        for row in db.execute(f"SELECT {', '.join(_COLUMNS)} FROM attempts ORDER BY id DESC"):
+            record = _attempt(row)
+            if record is not None:
+                return record.after
+        return Rating()
 
 
 def _attempt(row: Sequence[Any]) -> Optional[AttemptRecord]:
+    """A row as an AttemptRecord, or None if it does not add up."""
     values = dict(zip(_COLUMNS, row))
-    numbers = [values[name] for name in _COLUMNS[6:]] + [values["puzzle_rating"]]
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == v for v in numbers):
+    before = Rating(values["rating_before"], values["rd_before"], values["volatility_before"])
+    after = Rating(values["rating"], values["rd"], values["volatility"])
+    if not (before.is_valid() and after.is_valid() and Rating(values["puzzle_rating"]).is_valid()):
         return None
     try:
         moves = json.loads(values["moves"])
     except (TypeError, ValueError, RecursionError):
         return None
     if not isinstance(moves, list) or not all(_is_whole(pit) for pit in moves) \
-            or values["solved"] not in (0, 1) or not isinstance(values["puzzle"], str):
+            or values["solved"] not in (0, 1) or not isinstance(values["puzzle"], str) \
+            or not isinstance(values["finished"], str):
         return None
     return AttemptRecord(values["id"], values["finished"], values["puzzle"],
                          float(values["puzzle_rating"]), bool(values["solved"]), tuple(moves),
-                         Rating(values["rating_before"], values["rd_before"],
-                                values["volatility_before"]),
-                         Rating(values["rating"], values["rd"], values["volatility"]))
+                         before, after)
 
 
 def _is_whole(value: object) -> bool:

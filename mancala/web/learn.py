@@ -170,9 +170,15 @@ class Puzzles:
         if log is not None:
             try:
                 kept = log.record(attempt.puzzle, solved, attempt.played)
-                count = len(log.attempts())
-                answer = {"rating": rating_json(kept.after, count),
-                          "change": round(kept.after.rating - kept.before.rating, 1)}
+                records = log.attempts()
+                if kept.counted:
+                    answer = {"rating": rating_json(kept.after, len(records)),
+                              "change": round(kept.after.rating - kept.before.rating, 1)}
+                else:       # a puzzle counts once: the rating stays
+                    answer = {"rating": rating_json(records[-1].after if records else Rating(),
+                                                    len(records)), "change": 0.0}
+                    log.notices.append("Already counted: a puzzle moves your rating once, "
+                                       "the first time.")
             except HistoryError as exc:
                 self._failed(exc)
         answer["notices"] = self._notices()
