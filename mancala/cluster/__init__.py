@@ -94,7 +94,8 @@ def error_line(exc: BaseException) -> str:
 def announcement(doing: str, where: "str | Address", cpus: int, details: str = "") -> str:
     """The line a command says once it has joined: "solving on the cluster at
     local:2 (2 CPUs; ...)"."""
-    return f"{doing} on the cluster at {where} ({cpus} CPUs{'; ' + details if details else ''})"
+    return (f"{doing} on the cluster at {where} ({cpus} CPU{'s' if cpus != 1 else ''}"
+            f"{'; ' + details if details else ''})")
 
 
 @contextlib.contextmanager
@@ -162,9 +163,20 @@ def connect(address: "str | Address") -> Iterator[int]:
             _end(ray, runtime)
 
 
+_RAY_STARTED: List[bool] = []
+
+
+def ray_was_used() -> bool:
+    """Whether this process has started Ray (joined a cluster, or run a runtime):
+    its threads may outlive ray.shutdown, so the command ends at once after
+    (mancala._command_start.leave)."""
+    return bool(_RAY_STARTED)
+
+
 def _start(ray, where: Address, runtime: "Optional[LocalRuntime]", held: "_Held") -> None:
     """ray.init for the address, stops held (see :func:`connect`)."""
     options = dict(log_to_driver=False, logging_level="ERROR")
+    _RAY_STARTED.append(True)
     try:
         with warnings.catch_warnings(), _ray_leaves_sigterm(ray):
             warnings.simplefilter("ignore")     # Ray's own warning would repeat the one line below
@@ -310,4 +322,4 @@ def _stops_deferred(hold: bool = True) -> Iterator[_Held]:
 
 
 __all__ = ["Address", "parse_address", "connect", "joined", "announcement", "error_line",
-           "ray_module", "LocalRuntime", "INSTALL_HINT"]
+           "ray_module", "ray_was_used", "LocalRuntime", "INSTALL_HINT"]
