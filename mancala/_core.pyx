@@ -23,6 +23,7 @@ per included file, in the order each needs the ones before:
   _core_checks.pxi     argument checks for values from Python
   _core_lists.pxi      the twin-compatible functions on lists
   _core_endgame.pxi    endgame databases: build, checksum, verify, look up
+  _core_egdb_rect.pxi  a rectangle of a level's class, for a cluster's task
   _core_board.pxi      BoardBase
   _core_searcher.pxi   Searcher
 """
@@ -88,5 +89,6 @@ include "_core_deepen.pxi"
 include "_core_checks.pxi"
 include "_core_lists.pxi"
 include "_core_endgame.pxi"
+include "_core_egdb_rect.pxi"
 include "_core_board.pxi"
 include "_core_searcher.pxi"

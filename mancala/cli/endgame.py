@@ -131,7 +131,8 @@ def run_build(args: argparse.Namespace) -> int:
             address = parse_address(args.cluster)       # '' too: one line, before any work
             with stop_signals() as stops, joined(address, "building", say) as cpus:
                 settings["progress"] = stops.watching(settings["progress"])
-                built = build_levels(args.capture, args.seeds, maker=ClusterLevels(cpus), **settings)
+                built = build_levels(args.capture, args.seeds,
+                                     maker=ClusterLevels(cpus, top=args.seeds), **settings)
     except OSError as exc:
         raise CommandError(f"cannot build the {args.capture} database: "
                            f"{_trouble(exc, directory)}") from None
