@@ -8,18 +8,27 @@ pass searches every move once; ``deepen`` searches them all again at each
 depth, 1, 2, 3, ..., handing each move's result and each finished depth to
 ``progress`` as an :class:`AnalysisProgress`, so a face (the web app's live
 analysis, a command) only passes them on.
+
+:func:`hint` is the engine's suggestion for the side to move, for every face
+(the terminal game's ``hint``, the web page's): a search :data:`HINT_DEPTH`
+moves deep, whose score is the best of the analysis at that depth
+(:mod:`mancala.scores` says why the two agree).
 """
 from __future__ import annotations
 
 import threading
 import time as _time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, NamedTuple, Optional
 
 from mancala.board import Board
+from mancala.errors import GameError
 from mancala.geometry import PovScore
 from mancala.limits import MAX_DEPTH
+from mancala.scores import Score
 from mancala.search import SearchLimit, SearchResult
+
+HINT_DEPTH = 14        #: a hint's depth: a few milliseconds from any position
 
 
 @dataclass(frozen=True)
@@ -155,4 +164,27 @@ def _deepening(engine: Any, board: Board, limit: SearchLimit,
     return done
 
 
-__all__ = ["AnalysisProgress", "analyse", "move_result"]
+class Hint(NamedTuple):
+    """The engine's suggestion for the side to move."""
+
+    pit: int            #: 0..5 from the mover's left
+    score: Score        #: the move's score, for the mover, with its kind (exact or depth)
+    elapsed: float      #: seconds
+
+    @property
+    def depth(self) -> Optional[int]:
+        """Moves searched ahead (None when the score is exact)."""
+        return self.score.depth
+
+
+def hint(engine: Any, board: Board, depth: int = HINT_DEPTH) -> Hint:
+    """The best move for ``board``'s side to move, searched ``depth`` moves deep by
+    ``engine`` (a :class:`mancala.Engine`): the move and score ``engine.analyse(board,
+    depth=depth)`` would rank first. GameError (from the engine) if the game is over."""
+    if board.is_game_over():
+        raise GameError("the game is over")
+    result = engine.search(board.copy(stack=False), depth=depth)
+    return Hint(result.move, Score.of(result, board.to_move), result.elapsed)
+
+
+__all__ = ["AnalysisProgress", "analyse", "move_result", "Hint", "hint", "HINT_DEPTH"]

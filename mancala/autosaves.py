@@ -195,10 +195,10 @@ class Entry:
         """'South human vs North ai:medium, 4 seeds, capture standard, 12 moves played, ...'."""
         saved = self.saved
         moves = len(saved.moves)
-        when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.modified))
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
         text = (f"South {printable(saved.south)} vs North {printable(saved.north)}, {saved.seeds} seeds, "
-                f"capture {saved.capture}, {moves} move{'' if moves == 1 else 's'} played, "
-                f"saved {when}")
+                f"capture {saved.capture}{', rated' if saved.rated else ''}, {moves} "
+                f"move{'' if moves == 1 else 's'} played, saved {when}")
         if self.in_use:
             text += f" (in use by another running game{_pid_note(self.owner)})"
         return text

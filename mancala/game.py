@@ -10,6 +10,12 @@ knows nothing of how they were asked (the terminal's words are
 :mod:`mancala.cli.entry`). A human player's ``choose`` returns None when the
 person did something else instead of moving: the loop asks again.
 
+A game is **rated** or casual, chosen before it starts (``rated=True``; a
+face offers rated by default where :func:`can_be_rated`): a rated game is
+played unaided, so :meth:`Game.hint`, :meth:`~Game.undo` and
+:meth:`~Game.load` refuse, and a face shows no score while it lasts. A person
+may :meth:`~Game.resign` any game: it ends, lost for the side that resigned.
+
     >>> from mancala.game import Game
     >>> game = Game("random", "ai:depth=2", seed=1)
     >>> outcome = game.run()
@@ -25,23 +31,25 @@ from typing import List, NamedTuple, Optional, Sequence, Union
 from mancala import storage
 from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
+from mancala.geometry import STORES
 from mancala.errors import GameError, IllegalMoveError, MancalaError, one_line, quote
 from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
+from mancala.analysis import HINT_DEPTH, Hint
+from mancala.analysis import hint as _hint
 from mancala.players import Ask, MoveInfo, Player, canonical_spec, make_player, program_in
 from mancala.specs import PlayerSpec
-
-HINT_DEPTH = 14        # a few milliseconds from any position
 
 PlayerLike = Union[str, PlayerSpec, Player]
 
 
-class Hint(NamedTuple):
-    """The engine's suggestion for the side to move."""
-
-    pit: int            #: 0..5 from the mover's left
-    score: int          #: seeds, from the mover's view
-    depth: int
-    elapsed: float
+def can_be_rated(south: str, north: str) -> bool:
+    """Whether a game between these spellings can count for a person's rating:
+    one ``human`` against a computer level whose Elo the levels' table knows."""
+    from mancala.rating import level_elo
+    specs = (south, north)
+    if specs.count("human") != 1:
+        return False
+    return level_elo(specs[1 - specs.index("human")]) is not None
 
 
 class Turn(NamedTuple):
@@ -98,10 +106,13 @@ class Game:
                  seeds: int = DEFAULT_SEEDS, capture: str = "standard", moves: Sequence[int] = (),
                  seed: Optional[int] = None, observer: Optional[GameObserver] = None,
                  autosave: Optional[Union[str, os.PathLike]] = None,
-                 ask: Optional[Ask] = None, hint_depth: int = HINT_DEPTH) -> None:
+                 ask: Optional[Ask] = None, hint_depth: int = HINT_DEPTH,
+                 rated: bool = False) -> None:
         self.observer = observer or GameObserver()
         self.autosave = autosave
         self.hint_depth = hint_depth
+        self.rated = bool(rated)        #: played unaided: no hint, undo or load; kept rated
+        self.resigned: Optional[int] = None     #: the side that resigned, once one has
         self._ask = ask
         self._hint_engine = None
         self.quit_requested = False
@@ -115,6 +126,7 @@ class Game:
         """A game continuing where a save file left it (its board was replayed
         when the file was read: nothing is replayed again). PlayerSpecError if
         ``saved`` names a player this version does not know."""
+        options.setdefault("rated", saved.rated)
         game = cls(saved.south, saved.north, seeds=saved.seeds, capture=saved.capture,
                    seed=saved.seed, **options)
         game.board = saved.board()
@@ -153,9 +165,14 @@ class Game:
         return self.players[self.board.to_move]
 
     def is_over(self) -> bool:
-        return self.board.is_game_over()
+        """The game is over: played out, or resigned."""
+        return self.resigned is not None or self.board.is_game_over()
 
     def outcome(self) -> Optional[Outcome]:
+        """The result once over (None before): the final stores, or, when a side
+        resigned, the other side as winner and the stores as they stood."""
+        if self.resigned is not None:
+            return Outcome(1 - self.resigned, self.board.pits[STORES[0]], self.board.pits[STORES[1]])
         return self.board.outcome()
 
     def turns(self) -> List[Turn]:
@@ -170,8 +187,10 @@ class Game:
 
     def to_saved(self) -> storage.SavedGame:
         """The game as a save file holds it (its board copied, not replayed). Raises nothing."""
-        return storage.SavedGame.from_board(self.board, self.seeds, self.specs[0],
-                                            self.specs[1], self.seed)
+        saved = storage.SavedGame.from_board(self.board, self.seeds, self.specs[0],
+                                             self.specs[1], self.seed)
+        saved.rated = self.rated
+        return saved
 
     # -- playing
 
@@ -226,17 +245,35 @@ class Game:
         self.quit_requested = True
 
     def hint(self) -> Hint:
-        """The engine's best move for the side to move, with its score (told to the
-        observer too); GameError if the game is over."""
+        """The engine's best move for the side to move, with its score
+        (:func:`mancala.analysis.hint`; told to the observer too); GameError if
+        the game is over or rated."""
         if self.is_over():
             raise GameError("the game is over")
+        if self.rated:
+            raise GameError("no hints in a rated game: it is played unaided")
         if self._hint_engine is None:
             from mancala.engine import Engine
             self._hint_engine = Engine(hash_mb=SMALL_HASH_MB)
-        result = self._hint_engine.search(self.board.copy(stack=False), depth=self.hint_depth)
-        hint = Hint(result.move, result.score, result.depth, result.elapsed)
+        hint = _hint(self._hint_engine, self.board, self.hint_depth)
         self.observer.on_hint(self, hint)
         return hint
+
+    def resign(self, side: Optional[int] = None) -> int:
+        """``side`` gives up (default: the person to move, else the one person
+        playing): the game is over, lost for that side, rated when the game is.
+        Returns the side; GameError if the game is over or no person plays."""
+        if self.is_over():
+            raise GameError("the game is over")
+        if side is None:
+            humans = [s for s, player in enumerate(self.players) if player.is_human]
+            if not humans:
+                raise GameError("only a person can resign, and none plays this game")
+            side = self.to_move if self.to_move in humans else humans[0]
+        if side not in (0, 1) or isinstance(side, bool):
+            raise GameError(f"a side is 0 (South) or 1 (North), not {quote(side)}")
+        self.resigned = side
+        return side
 
     def undo(self) -> List[MoveRecord]:
         """Take back the last move a human made and every computer move after it.
@@ -244,8 +281,10 @@ class Game:
         Through extra turns: the computer's whole reply goes, then the human's
         last move, so the human is to move again. With two humans this takes
         back the last move. Returns the moves taken back, latest first (and
-        tells the observer). GameError if no human has moved.
+        tells the observer). GameError if no human has moved, or the game is rated.
         """
+        if self.rated:
+            raise GameError("no takebacks in a rated game: it is played unaided")
         humans = [player.is_human for player in self.players]
         stack = self.board.move_stack
         last_human = max((i for i, record in enumerate(stack) if humans[record.player]),
@@ -269,13 +308,18 @@ class Game:
         """Replace this game with the one saved in a file (its rules, players and moves).
 
         The observer is told (``on_loaded``, then ``on_start``: the game starts
-        again). Raises SaveFileError if the file does not fit; the game is
-        unchanged then.
+        again). Raises SaveFileError if the file does not fit, GameError in a
+        rated game (it is finished or resigned, not swapped for another); the
+        game is unchanged then.
         """
+        if self.rated:
+            raise GameError("a rated game is not swapped for another: resign it, or quit "
+                            "(it is saved to resume)")
         saved = storage.load(path, players=canonical_spec)
         refused = program_in(saved)
         if refused:
             raise storage.SaveFileError(f"{os.fspath(path)!r}: {refused}")
+        self.rated = saved.rated
         self._setup(saved.seeds, saved.capture, saved.south, saved.north, saved.board(), saved.seed)
         self._autosave()
         self.observer.on_loaded(self, os.fspath(path))
@@ -295,4 +339,4 @@ class Game:
             self.autosave = None
 
 
-__all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn"]
+__all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn", "can_be_rated", "HINT_DEPTH"]

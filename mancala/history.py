@@ -9,13 +9,11 @@ other a computer level with an Elo (:func:`mancala.rating.level_elo`), the
 person's Glicko-2 rating before and after it (:mod:`mancala.rating`). Every
 game is its own rating period. Games between two computers, or two people,
 are kept and rate nobody; so are games against a computer the levels' table
-has no Elo for, and casual games (``rated=False``: played with hints or
-takebacks). A game a side resigned is kept as that side's loss, with the
-stores as they stood. A game's review (:mod:`mancala.review`) is kept with it
-once made (:meth:`History.keep_review`), so it opens again at once. A file of
-an older schema is brought up to date when first opened: version 1's games
-that rated the person are its rated ones. Nothing here touches the network:
-the file stays on this machine.
+has no Elo for, and casual games (``rated=False``). A resigned game is the
+resigning side's loss, its stores kept as they stood. A game's review is kept
+with it (:meth:`History.keep_review`). Version 1 files are brought up to date
+(their games that rated the person are the rated ones). Nothing here touches
+the network: the file stays on this machine.
 
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -100,8 +98,7 @@ CREATE TABLE games (
 )
 """
 
-#: schema version 1 (before rated games, resignations and kept reviews) -> 2: its games
-#: that rated the person are the rated ones
+#: schema version 1 -> 2: its games that rated the person are the rated ones
 _MIGRATIONS = {1: (
     "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
     "UPDATE games SET rated = (rating IS NOT NULL)",
@@ -140,15 +137,12 @@ class GameRecord:
 
     def result_for(self, side: int) -> str:
         """'won', 'lost' or 'drew': the result for ``side`` (0 South, 1 North)."""
-        result = self.result
-        if result == "draw":
-            return "drew"
-        return "won" if result == ("south", "north")[side] else "lost"
+        return "drew" if self.result == "draw" else \
+            "won" if self.result == ("south", "north")[side] else "lost"
 
     @property
     def rated(self) -> bool:
-        """The game counted for the person's rating (a casual game, or one that could
-        rate nobody, did not)."""
+        """The game counted for the person's rating (casual games and others did not)."""
         return self.after is not None
 
     @property
@@ -217,13 +211,10 @@ class History(SQLiteFile):
 
         ``south``/``north`` are canonical player spellings, ``moves`` the pit
         indices from the start of ``seeds`` per pit; ``finished`` is when it
-        ended (seconds since the epoch; default now). ``rated=False`` keeps a
-        casual game (hints, takebacks allowed) without rating anyone.
-        ``resigned`` is the side (0 South, 1 North) that gave up a game not
-        over: the other side wins (a loss for a person who resigned a rated
-        game), and the stores are kept as they stood. The game is replayed:
-        InputError if it is not a legal game, finished or resigned.
-        HistoryError if the file cannot be written.
+        ended (seconds since the epoch; default now). ``rated=False``: a casual
+        game, rating nobody. ``resigned``: the side (0 South, 1 North) that gave
+        up a game not over, its loss. The game is replayed: InputError if it is
+        not a legal game, finished or resigned. HistoryError if the file cannot be written.
         """
         south, north = _spec(south, "south"), _spec(north, "north")
         if resigned is not None and (isinstance(resigned, bool) or resigned not in (0, 1)):
@@ -297,24 +288,26 @@ class History(SQLiteFile):
 
     # -- reviews kept with their game
 
-    def review(self, game_id: int) -> Optional[Any]:
-        """The review kept with game ``game_id`` (the JSON value :meth:`keep_review`
-        was given), or None: no such game, not reviewed yet, or a review that is not JSON."""
+    def reviews(self, ids: Optional[Sequence[int]] = None) -> Dict[int, Any]:
+        """{game id: its review (:meth:`keep_review`'s JSON value)} for the games of
+        ``ids`` (default: all) that have one that reads as JSON."""
         if not self.path.exists():
-            return None
-        row = self._run(False, lambda db: db.execute(
-            "SELECT review FROM games WHERE id = ?", (game_id,)).fetchone())
-        if row is None or not isinstance(row[0], str):
-            return None
-        try:
-            return json.loads(row[0])
-        except (ValueError, RecursionError):
-            return None
+            return {}
+        where = "" if ids is None else f" AND id IN ({', '.join('?' * len(ids))})"
+        rows = self._run(False, lambda db: db.execute(
+            f"SELECT id, review FROM games WHERE review IS NOT NULL{where}",
+            tuple(ids or ())).fetchall())
+        found = {}
+        for game_id, text in rows:
+            try:
+                found[game_id] = json.loads(text)
+            except (TypeError, ValueError, RecursionError):
+                pass
+        return found
 
     def keep_review(self, game_id: int, review: Any) -> bool:
         """Keep a review (any JSON value) with game ``game_id``, in place of the one
-        kept before; False if there is no such game. HistoryError if the file
-        cannot be written."""
+        kept before; False if there is no such game (HistoryError if unwritable)."""
         text = json.dumps(review, separators=(",", ":"))
         return bool(self._write(lambda db: db.execute(
             "UPDATE games SET review = ? WHERE id = ?", (text, game_id)).rowcount))
@@ -383,9 +376,8 @@ def _stores(board: Board, resigned: Optional[int]) -> Tuple[int, int]:
 def _points(stores: Tuple[int, int], resigned: Optional[int], side: int) -> float:
     """What the game scores for ``side`` in the rating: 1 a win, 0.5 a draw, 0 a loss."""
     if resigned is not None:
-        return 0.0 if resigned == side else 1.0
-    mine, theirs = stores[side], stores[1 - side]
-    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        return float(resigned != side)
+    return 1.0 if stores[side] > stores[1 - side] else 0.5 if stores[side] == stores[1 - side] else 0.0
 
 
 def _rating_columns(before: Optional[Rating], after: Optional[Rating]) -> Dict[str, Optional[float]]:

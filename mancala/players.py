@@ -271,7 +271,8 @@ class EnginePlayer(Player):
         scores = {pit: result.score for pit, result in results.items()}
         pit = pick(scores, self.temperature, self._rng)
         best = max(scores.values())
-        note = "" if scores[pit] == best else f"the best move scored {best:+d}"
+        lost = best - scores[pit]
+        note = "" if not lost else f"{lost} seed{'' if lost == 1 else 's'} below its best move"
         self.last = MoveInfo(scores[pit], self.depth, time.perf_counter() - start,
                              sum(result.nodes for result in results.values()),
                              all(result.exact for result in results.values()), note)

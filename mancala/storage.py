@@ -13,6 +13,9 @@ A save file (format ``mancala-save``, version 1)::
       "saved_at": "2026-11-22T05:30:00Z"
     }
 
+A rated game (:mod:`mancala.game`) has ``"rated": true`` as well, so it
+resumes rated; a file without it is a casual game.
+
 ``moves`` are pits 0..5 counted from the mover's left, in the order played
 (the mover of each follows from the rules); ``position`` is the board they
 lead to, slots in the index order of the rules. A save file is untrusted
@@ -56,7 +59,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 PlayerCheck = Callable[[str], str]     # a spelling -> its canonical form, or ValueError
 MAX_SPEC_CHARS = 40          # without a player check: the longest spelling a save may hold
 
-_FIELDS = {"format", "version", "rules", "players", "moves", "position", "seed", "saved_at"}
+_FIELDS = {"format", "version", "rules", "players", "moves", "position", "seed", "saved_at",
+           "rated"}
 _REQUIRED = {"format", "version", "rules", "players", "moves", "position"}
 
 
@@ -70,6 +74,7 @@ class SavedGame:
     north: str = "ai:medium"
     moves: List[int] = field(default_factory=list)
     seed: Optional[int] = None
+    rated: bool = False         #: played unaided, counted for the person's rating (mancala.game)
     _board: Optional[Board] = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
@@ -101,7 +106,7 @@ class SavedGame:
     def to_json(self) -> Dict[str, Any]:
         """The fields of the save file (raises what :meth:`board` raises)."""
         board = self._replayed()
-        return {
+        fields = {
             "format": FORMAT,
             "version": VERSION,
             "rules": {"seeds": self.seeds, "capture": self.capture},
@@ -111,6 +116,9 @@ class SavedGame:
             "seed": self.seed,
             "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
+        if self.rated:
+            fields["rated"] = True
+        return fields
 
 
 # -- where files go -----------------------------------------------------------------
@@ -330,7 +338,10 @@ def _check(data: Any, players: Optional[PlayerCheck]) -> SavedGame:
     if list(board.pits) != slots or board.to_move != to_move:
         raise SaveFileError("the position does not match the move history "
                             "(edited by hand or damaged?)")
-    game = SavedGame(seeds, capture, specs[0], specs[1], list(moves), seed)
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise SaveFileError(f"rated is true or false, not {_quote(rated)}")
+    game = SavedGame(seeds, capture, specs[0], specs[1], list(moves), seed, rated)
     game._board = board
     return game
 

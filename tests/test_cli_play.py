@@ -83,7 +83,7 @@ def test_demo_without_a_terminal_plays_ai_against_ai_to_the_end(home):
     out = result.stdout
     assert "South: ai:medium, North: ai:medium" in out
     assert "Game over: " in out and "Game record" in out
-    assert "  1. South: " in out
+    assert re.search(r"^ +1(-[0-9]+)?  South: ", out, re.M)     # moves numbered from 1
     assert "\x1b[" not in out                 # no colour when piped
     assert "Play again" not in out
     assert result.stderr == ""
@@ -105,7 +105,8 @@ def test_flags_set_players_rules_and_seed_reproducibly(home, monkeypatch, capsys
 def test_ai_moves_show_pit_score_depth_and_time(home, monkeypatch, capsys):
     _, out, _ = play_here(monkeypatch, capsys, "--south", "ai:depth=3", "--north", "ai:depth=3")
     line = next(l for l in out.splitlines() if l.startswith("South (ai:depth=3) plays"))
-    assert "score " in line and "depth 3" in line and " ms]" in line
+    # no person plays: the score names the side ahead ("South +2", "North +1" or "even")
+    assert re.search(r"\[(South \+[0-9]+|North \+[0-9]+|even) \(depth 3\), [0-9]+ ms\]", line), line
 
 
 @pytest.mark.parametrize("args, message", [
@@ -167,9 +168,10 @@ def test_undo_and_hint_through_a_pipe(home, monkeypatch, capsys):
     code, out, _ = play_here(monkeypatch, capsys, "--south", "human", "--north", "ai:depth=1",
                              stdin="hint\n1\nundo\nundo\nquit\n")
     assert code == 0
-    assert "Hint: pit " in out and "at depth" in out
+    # South's third pit ends in South's store at the start: +7 for South 14 moves deep
+    assert "Hint: pit 3 (C), extra turn: +7 for you (depth 14)." in out
     # North's reply was an extra-turn chain (3 ends in North's store, then 6): all of it goes
-    assert "Took back 3 moves: South 1, North 3, North 6." in out
+    assert "Took back 3 moves: South 1 (A); North 3 (I), extra turn; North 6 (L)." in out
     assert "there is no move of a human player to take back" in out
     assert "Stopped before the first move; nothing to resume." in out
     assert autosave_files(home) == []                  # back at the start: nothing to resume
@@ -177,7 +179,8 @@ def test_undo_and_hint_through_a_pipe(home, monkeypatch, capsys):
 
 def test_help_lists_the_commands(home, monkeypatch, capsys):
     _, out, _ = play_here(monkeypatch, capsys, "--south", "human", stdin="help\nquit\n")
-    for command in ("hint", "undo", "save [FILE]", "load FILE", "help", "quit", "A-F", "G-L"):
+    for command in ("hint", "undo", "save [FILE]", "load FILE", "resign", "help", "quit", "A-F",
+                    "G-L"):
         assert command in out
 
 
@@ -197,7 +200,7 @@ def test_save_then_load_in_a_new_process(home):
 
 def test_load_command_in_game_with_a_bad_file_goes_on(home, monkeypatch, capsys):
     (home.parent / "junk.json").write_text("[]")
-    _, out, _ = play_here(monkeypatch, capsys, "--south", "human",
+    _, out, _ = play_here(monkeypatch, capsys, "--south", "human", "--casual",
                           stdin="load junk.json\n1\nquit\n")
     assert "not a mancala save file" in out
     assert "South (human) plays 1 (A)." in out
@@ -245,7 +248,7 @@ def test_menus_through_a_real_terminal(home):
     child.expect("1. new game")
     child.expect(r"Choice \[1\]: ")
     child.sendline("7")
-    child.expect("'7' is not a choice; type a number from 1 to 3")
+    child.expect("'7' is not a choice; type a number from 1 to 4")
     child.sendline("1")
     child.expect(r"Who plays South \(moves first\)\?")
     child.sendline("")                                  # default: a person
@@ -254,6 +257,8 @@ def test_menus_through_a_real_terminal(home):
     child.expect("How strong is the computer playing North?")
     child.expect("easy")
     child.sendline("1")
+    child.expect(r"Rated or casual\?")
+    child.sendline("2")                                 # casual
     child.expect(r"Seeds per pit, 1-12 \[4\]: ")
     child.sendline("13")
     child.expect("'13' is not a number from 1 to 12.")
@@ -261,6 +266,7 @@ def test_menus_through_a_real_terminal(home):
     child.expect("Capture rule:")
     child.sendline("3")
     child.expect("Kalah: 3 seeds per pit, capture none. South: human, North: ai:easy.")
+    child.expect("A casual game: hints and takebacks allowed")
     child.expect("South's pits, 1-6")
     child.expect(PROMPT)
     child.sendline("2")
@@ -285,8 +291,11 @@ def test_load_menu_reasks_on_a_bad_file(home):
     (home.parent / "bad.json").write_text('{"format": "mancala-save", "version": 7}')
     storage.save(storage.SavedGame(3, "empty", "human", "random", [0]), home.parent / "g.json")
     child = spawn(home, "--no-color")
-    child.expect("2. load a saved game")       # no autosave: no "resume" entry
+    child.expect(r"2. resume a saved game \(none saved yet\)")   # the numbers stay put
+    child.expect("3. load a saved game")
     child.sendline("2")
+    child.expect("No game is saved to resume")
+    child.sendline("3")
     child.expect(r"Save file to load \(empty to go back\): ")
     child.sendline("bad.json")
     child.expect("version 7 is not supported")
@@ -369,3 +378,69 @@ def test_play_again_on_a_terminal(home):
     child.expect(r"Play again\? \[y/N\]: ")
     child.sendline("n")
     assert finish(child) == (0, None)
+
+
+# -- rated games: unaided, and resigning as a player meets them ---------------------------------
+
+def test_a_rated_game_on_a_terminal_refuses_hint_and_undo_and_shows_no_score(home):
+    child = spawn(home, "--south", "human", "--north", "ai:easy", "--no-color", "--seed", "1")
+    child.expect("A rated game: no hints, takebacks or scores until it ends")
+    child.expect(PROMPT)
+    child.sendline("hint")
+    child.expect("no hints in a rated game: it is played unaided")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(r"North \(ai:easy\) plays [^\r\n]*")
+    assert "[" not in child.after and "for you" not in child.after     # no score while rated
+    child.expect(PROMPT)
+    child.sendline("undo")
+    child.expect("no takebacks in a rated game: it is played unaided")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    assert finish(child) == (0, None)
+    assert autosaved(home).rated                     # it resumes rated
+    result = run_play(home, "--resume", stdin="hint\nquit\n")
+    assert "no hints in a rated game" in result.stdout
+
+
+def test_the_same_game_casual_allows_hint_and_undo_with_scores_for_you(home):
+    result = run_play(home, "--south", "human", "--north", "ai:easy", "--casual", "--seed", "1",
+                      stdin="hint\n1\nundo\nquit\n")
+    out = result.stdout
+    assert "A casual game: hints and takebacks allowed; it is kept, not rated." in out
+    assert "Hint: pit 3 (C), extra turn: +7 for you (depth 14)." in out
+    assert re.search(r"North \(ai:easy\) plays .*\[([-+][0-9]+ for you|even) \(depth 2\)", out)
+    assert "Took back" in out
+
+
+def test_resign_asks_once_and_a_resigned_rated_game_is_a_loss_in_history(home):
+    child = spawn(home, "--south", "human", "--north", "ai:easy", "--no-color", "--seed", "1")
+    child.expect(PROMPT)
+    child.sendline("resign")
+    child.expect(r"Resign this game\? It is kept as a loss, and your rating counts it\. \[y/N\]: ")
+    child.sendline("n")
+    child.expect("Not resigned; play on.")
+    child.expect(PROMPT)
+    child.sendline("resign")
+    child.expect(r"\[y/N\]: ")
+    child.sendline("y")
+    child.expect(r"Game over: you resigned, a loss for you \(stores South 0, North 0\)\. "
+                 r"Your rating: [0-9]+ \(-[0-9]+\)")
+    child.expect(r"Play again\? \[y/N\]: ")
+    child.sendline("n")
+    assert finish(child) == (0, None)
+    assert autosave_files(home) == []                  # nothing left to resume
+    result = subprocess.run([sys.executable, "-m", "mancala", "history"], capture_output=True,
+                            text=True, env=env_for(home), timeout=60)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Your rating: ") and "from 1 rated game" in lines[0]
+    assert re.search(r"  1\. [0-9-]{10} [0-9:]{5}  you \(South\) vs ai:easy, 4 seeds, standard: "
+                     r"you lost: you resigned, 0-0 in the stores, 0 moves; rated: [0-9]+ "
+                     r"\(-[0-9]+\)$", lines[-1]), lines[-1]
+
+
+def test_a_computer_game_cannot_be_rated(home):
+    result = run_play(home, "--south", "ai:depth=1", "--north", "random", "--rated")
+    assert result.returncode == 2
+    assert "cannot be rated: a rated game is a person (human) against a computer level" in \
+        result.stderr

@@ -130,13 +130,25 @@ def test_a_full_disk_in_a_build_is_one_line_naming_the_folder(tmp_path, monkeypa
                                                  f"no space left on device: {folder}")
 
 
+def _ray_runs_here() -> bool:
+    """Whether a Ray cluster's control service (gcs_server) runs on this machine."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"gcs_server" in f.read():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
 def test_an_unreachable_cluster_is_one_line(tmp_path, quiet_env):
     pytest.importorskip("ray", reason="the cluster tests need the extra: pip install -e '.[cluster]'")
-    # not auto: it joins any runtime running on this machine (another command's
-    # local:N on a shared one), and one that does not answer it waits for in Ray's
-    # own loop, for minutes; port 9 refuses
     env = quiet_env
-    for address in ("ray://127.0.0.1:9",):
+    # "auto" finds any Ray cluster running on this machine (Ray looks for its processes):
+    # refused only where none runs, as in CI; port 9 refuses everywhere
+    addresses = ["ray://127.0.0.1:9"] + ([] if _ray_runs_here() else ["auto"])
+    for address in addresses:
         started = time.monotonic()
         done = run(["endgame", "build", "--seeds", "4", "--cluster", address,
                     "--cache", str(tmp_path / "cache")], env=env, timeout=180)
@@ -238,6 +250,6 @@ def test_a_local_runtime_runs_its_workers_at_the_command_s_priority(tmp_path, qu
     done = subprocess.run(["nice", "-n", "3", sys.executable, "-c", script], capture_output=True,
                           text=True, timeout=120, env=quiet_env)
     assert done.returncode == 0, done.stderr
-    # 3 above this process's own (pytest itself may run under nice)
-    assert done.stdout.split() == [str(min(19, os.nice(0) + 3))] * 2
+    expected = str(min(os.nice(0) + 3, 19))        # the suite may itself run under nice
+    assert done.stdout.split() == [expected, expected]
     assert os.listdir(quiet_env["TMPDIR"]) == []

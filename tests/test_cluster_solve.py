@@ -238,14 +238,26 @@ def test_sigterm_while_the_driver_waits_on_a_long_job_is_still_sigterm(tmp_path,
     assert os.listdir(quiet_env["TMPDIR"]) == []           # no runtime left behind
 
 
+def _journal(*records, board=None, id="0123456789abcdef"):
+    """The bytes of a journal of board's solve (Kalah(6,3)) holding records, each sealed."""
+    from mancala.cluster.journal import canonical, journal_header, sealed
+    head = journal_header(board or Board(seeds=3), id)
+    lines, last = [canonical(head)], head["check"]
+    for record in records:
+        record = sealed(record, last)
+        lines.append(canonical(record))
+        last = record["check"]
+    return b"".join(line + b"\n" for line in lines)
+
+
 @pytest.mark.parametrize("content, says", [
     (b"not json at all\n", "is not a cluster solve journal"),
     (b'{"kind":"mancala cluster solve journal","format":99}\n', "has format 99"),
-    (b'{"kind":"mancala cluster solve journal","format":1,"pits":[4,4,4,4,4,4,0,4,4,4,4,4,4,0],'
-     b'"to_move":0,"capture":"standard"}\n', "is of another solve"),
     (b'{"kind":"mancala cluster solve journal","format":1,"pits":[3,3,3,3,3,3,0,3,3,3,3,3,3,0],'
-     b'"to_move":0,"capture":"standard"}\n{"key":[[1],0]}\n{"key":1}\n', "line 2 is not a job"),
-])
+     b'"to_move":0,"capture":"standard"}\n', "has format 1, whose lines carry no checksums"),
+    (_journal(board=Board(seeds=4)), "is of another solve"),
+    (_journal({"key": [[1], 0]}, {"key": 1}), "line 2 has no position"),
+], ids=["not json", "format 99", "format 1", "another solve", "not a job"])
 def test_a_journal_of_anything_else_is_refused_in_one_line(tmp_path, content, says):
     journal = tmp_path / "solve.jsonl"
     journal.write_bytes(content)
@@ -259,15 +271,14 @@ def test_a_journal_of_anything_else_is_refused_in_one_line(tmp_path, content, sa
 def test_a_torn_last_line_is_cut_off_and_the_rest_kept(tmp_path):
     from mancala.cluster.solve import read_journal
     board = Board(seeds=3)
-    head = (b'{"kind":"mancala cluster solve journal","format":1,"pits":[3,3,3,3,3,3,0,3,3,3,3,3,3,0],'
-            b'"to_move":0,"capture":"standard"}\n')
-    job = (b'{"key":[[3,3,3,3,3,3,3,3,3,3,3,3],0],"beta":2,"bound":2,"nodes":10,"seconds":0.1,'
-           b'"test":1,"depth":0,"after":null}\n')
+    job = {"key": [[3] * 12, 0], "beta": 2, "bound": 2, "nodes": 10, "seconds": 0.1, "test": 1,
+           "depth": 0, "after": None}
+    whole = _journal(job)
     journal = tmp_path / "solve.jsonl"
-    journal.write_bytes(head + job + job[:30])
+    journal.write_bytes(whole + whole.splitlines(True)[1][:30])
     jobs = read_journal(journal, board)
     assert [j["bound"] for j in jobs] == [2]
-    assert journal.read_bytes() == head + job              # the next line appended is whole
+    assert journal.read_bytes() == whole                   # the next line appended is whole
 
 
 def test_cluster_options_need_cluster(tmp_path):

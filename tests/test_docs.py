@@ -387,13 +387,17 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-4000:]
-    reference = (site / "reference" / "index.html").read_text(encoding="utf-8")
+    reference = (site / "reference.html").read_text(encoding="utf-8")
     for name in ("mancala.Board.push", "mancala.Board.legal_moves", "mancala.Engine.search",
                  "mancala.SearchResult", "mancala.errors.MancalaError", "mancala.endgame.find"):
         assert f'id="{name}"' in reference, f"the reference does not document {name}"
-    for page in DOCS.glob("*.md"):
-        name = "" if page.stem == "index" else page.stem + "/"
-        assert (site / name / "index.html").is_file(), f"{page.name} is not in the site"
+    for page in DOCS.glob("*.md"):             # name.html: the site works from a file too
+        assert (site / f"{page.stem}.html").is_file(), f"{page.name} is not in the site"
+    links = re.findall(r'href="([^"#:]+)"', (site / "index.html").read_text(encoding="utf-8"))
+    for link in links:                          # every page link names a file that is there
+        if not link.endswith("/"):
+            assert (site / link).exists(), f"index.html links to {link}, not in the site"
+    assert "how-to-play.html" in links
     for html in site.rglob("*.html"):           # the site loads nothing from another host
         loads = re.findall(r'<(?:script|img)[^>]*src="(https?:[^"]*)"|<link[^>]*href="(https?:[^"]*)"',
                            html.read_text(encoding="utf-8"))

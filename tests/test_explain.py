@@ -319,3 +319,28 @@ def test_explain_from_moves_and_its_mistakes_as_a_subprocess():
         bad = mancala("explain", *args)
         assert bad.returncode == 2, bad.stderr
         assert message in bad.stderr.splitlines()[-1] and "Traceback" not in bad.stderr
+
+
+def test_a_long_tree_is_cut_with_how_many_more_and_all_draws_every_node():
+    whole = mancala("explain", "--depth", "4", "--all")
+    cut = mancala("explain", "--depth", "4")
+    assert whole.returncode == cut.returncode == 0
+    full, short = whole.stdout.splitlines(), cut.stdout.splitlines()
+    more = [line for line in short if "more lines: --all draws every node" in line]
+    assert len(more) == 2                       # both trees are longer than SHOWN_LINES
+    hidden = sum(int(line.split()[1].replace(",", "")) for line in more)
+    assert len(full) == len(short) - len(more) + hidden
+    assert len(short) < 200 < len(full)
+    assert short[-6:] == full[-6:]               # the counts come whole either way
+
+
+def test_all_is_paged_on_a_terminal():
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, PAGER="wc -l")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "explain", "--depth", "4", "--all"],
+                          env=env, encoding="utf-8", timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    lines = len(mancala("explain", "--depth", "4", "--all").stdout.splitlines())
+    assert child.before.strip() == str(lines)    # the pager got the whole text, not the terminal

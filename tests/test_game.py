@@ -147,9 +147,9 @@ def test_hint_suggests_a_best_move_with_its_score():
     game.run()
     (_, hint), = recorder.named("hint")
     values = depth_limited_values(mancala.Board().pits, 0, 4, 0)
-    assert hint.depth == 4
-    assert hint.score == max(values.values()), values
-    assert values[hint.pit] == hint.score
+    assert hint.depth == 4 and hint.score.side == 0 and not hint.score.exact
+    assert hint.score.seeds == max(values.values()), values
+    assert values[hint.pit] == hint.score.seeds
 
 
 def test_hint_after_the_end_is_an_error():
@@ -298,3 +298,48 @@ def test_from_saved_replays_the_moves():
     assert game.board == board
     assert game.seed == 9
     assert json.loads(storage.dumps(game.to_saved()))["moves"] == [0, 1, 2]
+
+
+# -- rated games and resigning ------------------------------------------------------------------
+
+def test_a_rated_game_refuses_hint_undo_and_load_and_goes_on(tmp_path):
+    storage.save(storage.SavedGame(3, "none", "human", "random", [0]), tmp_path / "other.json")
+    game, recorder = game_with("1", "hint", "undo", f"load {tmp_path / 'other.json'}", "quit",
+                               rated=True)
+    game.run()
+    errors = [event[1] for event in recorder.events if event[0] == "error"]
+    assert errors == ["no hints in a rated game: it is played unaided",
+                      "no takebacks in a rated game: it is played unaided",
+                      "a rated game is not swapped for another: resign it, or quit (it is saved "
+                      "to resume)"]
+    assert recorder.named("hint") == [] and recorder.named("undo") == []
+    assert game.moves[0] == 0 and game.seeds == 4          # the same game, played on
+
+
+def test_a_resigned_game_is_over_and_lost_by_the_side_that_resigned():
+    game = Game("human", "ai:depth=1", moves=[0, 2])      # North (the computer) to move
+    assert not game.is_over() and game.outcome() is None and game.to_move == 1
+    assert game.resign() == 0 == game.resigned              # the one person: South
+    assert game.is_over()
+    outcome = game.outcome()
+    assert outcome.winner == 1
+    assert (outcome.south, outcome.north) == (game.board.pits[6], game.board.pits[13])
+    with pytest.raises(GameError, match="the game is over"):
+        game.resign()
+
+
+def test_a_game_without_a_person_cannot_resign():
+    with pytest.raises(GameError, match="only a person can resign"):
+        Game("random", "random").resign()
+
+
+def test_a_rated_game_resumes_rated(tmp_path):
+    game = Game("human", "ai:easy", rated=True, moves=[0])
+    storage.save(game.to_saved(), tmp_path / "g.json")
+    again = Game.from_saved(storage.load(tmp_path / "g.json"))
+    assert again.rated and again.moves == [0]
+    assert not Game.from_saved(storage.load(tmp_path / "g.json"), rated=False).rated
+    casual = Game("human", "ai:easy", moves=[0])
+    storage.save(casual.to_saved(), tmp_path / "c.json")
+    assert "rated" not in (tmp_path / "c.json").read_text()
+    assert not Game.from_saved(storage.load(tmp_path / "c.json")).rated

@@ -174,14 +174,15 @@ def test_a_resignation_that_cannot_be_is_refused(home, moves, resigned, message)
 def test_a_review_is_kept_with_its_game_and_read_back(home):
     history = History()
     game = history.record("human", "ai:easy", 1, "standard", GAME)
-    assert history.review(game.id) is None
+    other = history.record("human", "ai:easy", 1, "standard", GAME)
+    assert history.reviews() == {} and history.reviews([game.id]) == {}
     assert history.keep_review(game.id, {"moves": [1, 2, 3]})
-    assert history.review(game.id) == {"moves": [1, 2, 3]}
+    assert history.reviews([game.id]) == {game.id: {"moves": [1, 2, 3]}}
     assert history.keep_review(game.id, {"moves": []})          # replaced
-    assert History().review(game.id) == {"moves": []}
-    assert not history.keep_review(game.id + 1, {})             # no such game
-    assert history.review(game.id + 1) is None
-    assert History().games() == [game]                          # listing leaves reviews out
+    assert History().reviews() == {game.id: {"moves": []}}
+    assert not history.keep_review(other.id + 1, {})            # no such game
+    assert history.reviews([other.id, other.id + 1]) == {}
+    assert History().games() == [game, other]                   # listing leaves reviews out
 
 
 # the first schema, written out here as version 1 of the package created it
@@ -519,8 +520,16 @@ def test_history_text_shows_the_rating_and_the_games(home):
     assert lines[0].startswith(f"Your rating: {game.after.rating:.0f} (95% between "
                                f"{game.after.rating - 2 * game.after.rd:.0f} and ")
     assert "from 1 rated game." in lines[0]
-    assert "South human vs North ai:easy, 1 seed, standard: South won 9-3, 7 moves; rating" \
-        in result.stdout
+    # in the player's words, at this machine's local time
+    local = time.strftime("%Y-%m-%d %H:%M", time.localtime(time.mktime(time.strptime(
+        game.finished, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone))
+    assert f"  1. {local}  you (South) vs ai:easy, 1 seed, standard: you won 9-3, 7 moves; " \
+        f"rated: {game.after.rating:.0f} (+{game.after.rating - 1500:.0f})" in result.stdout
+    History().record("ai:easy", "human", 1, "standard", GAME, rated=False)
+    History().record("ai:easy", "random", 1, "standard", GAME)
+    lines = mancala(home, "history").stdout.splitlines()
+    assert lines[-2].endswith("you (North) vs ai:easy, 1 seed, standard: you lost 3-9, 7 moves; casual")
+    assert lines[-1].endswith("South ai:easy vs North random, 1 seed, standard: South won 9-3, 7 moves")
     bad = mancala(home, "history", "--last", "0")
     assert bad.returncode == 2 and "games is a whole number from 1" in bad.stderr
 
@@ -549,8 +558,8 @@ def test_a_finished_terminal_game_against_the_computer_is_kept_and_rated(home):
     (game,) = History().games()
     assert (game.south, game.north, game.seeds, game.capture, game.human) == \
         ("human", "random", 1, "standard", 0)
-    score = f"{max(game.south_store, game.north_store)}-{min(game.south_store, game.north_store)}"
-    assert score in game_over_line(result.stdout)
+    said = "won" if game.south_store > game.north_store else "lost"      # the person is South
+    assert f"Game over: you {said} {game.south_store}-{game.north_store} " in game_over_line(result.stdout)
     assert game.rated
     assert f"Your rating: {game.after.rating:.0f} " in result.stdout
 

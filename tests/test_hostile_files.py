@@ -164,7 +164,7 @@ def test_a_special_puzzle_log_is_one_line_and_the_puzzle_goes_on(home, kind):
     plant(home / "puzzles.sqlite3", kind)
     puzzle = load_puzzles()[0]
     done = mancala(home, "puzzle", "--id", puzzle.id, "--no-color", stdin="solution\n")
-    assert done.returncode == 0 and "The solution: " in done.stdout
+    assert done.returncode == 0 and "The line: " in done.stdout
     assert (f"puzzle log is off: cannot use the puzzle log {home / 'puzzles.sqlite3'} "
             "(not a regular file)") in done.stdout
     assert untouched(home / "puzzles.sqlite3", kind)
@@ -203,7 +203,7 @@ def test_a_special_file_named_to_be_written_is_refused_and_left_as_it_is(home, t
     assert error_line(done) in (f"mancala: will not write to {str(path)!r}: not a regular file",
                                 f"mancala: {str(path)!r} is a folder")
     assert untouched(path, kind)
-    saved = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+    saved = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random", "--casual",
                     stdin=f"save {path}\nload {path}\nquit\n")
     assert saved.returncode == 0
     assert (f"will not write to {str(path)!r}: not a regular file" in saved.stdout
@@ -307,7 +307,7 @@ def test_a_read_only_data_folder_lists_the_games_and_says_it_cannot_record(home,
     # before: "mancala: cannot use the game history ... (unable to open database file)", exit 2
     listed = read_only(home, "history")
     assert listed.returncode == 0, listed.stderr
-    assert "South human vs North ai:easy, 1 seed, standard: South won 9-3" in listed.stdout
+    assert "you (South) vs ai:easy, 1 seed, standard: you won 9-3" in listed.stdout
     assert f"Your rating: {game.after.rating:.0f} " in listed.stdout
     assert error_line(listed) == (f"mancala: The game history {home / FILE_NAME} can be read but "
                                   "not written (read-only file system): nothing new is kept in it.")
@@ -479,7 +479,7 @@ def test_a_save_file_naming_a_program_does_not_run_it(home, tmp_path):
     assert error_line(done) == (f"mancala: {str(path)!r}: its south player {spec} would run a "
                                 "program, which a save file never starts: give --south or --north "
                                 "to name it")
-    inside = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+    inside = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random", "--casual",
                      stdin=f"load {path}\nquit\n")
     assert (f"{str(path)!r}: its south player {spec} would run a program, which a save file "
             "never starts") in inside.stdout

@@ -29,12 +29,13 @@ def server(tmp_path):
     assert "Traceback" not in served.stderr, served.stderr
 
 
-def post(server, path, body, timeout=60):
+def post(server, path, body, timeout=60, headers=None, method="POST"):
     connection = http.client.HTTPConnection(server.host, server.port, timeout=timeout)
     try:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        connection.request("POST", path, data, {"content-type": "application/json",
-                                                "host": f"{server.host}:{server.port}"})
+        connection.request(method, path, None if method == "GET" else data,
+                           {"content-type": "application/json",
+                            "host": f"{server.host}:{server.port}", **(headers or {})})
         response = connection.getresponse()
         return response.status, dict(response.getheaders()), response.read()
     finally:
@@ -137,6 +138,35 @@ def test_many_tabs_at_the_strongest_level_keep_memory_bounded(server):
                                                   "tab": f"tab{tab}"}, timeout=120)
         assert status == 200, raw
     assert rss_mb(server.process.pid) < 2048
+
+
+def test_another_sites_requests_get_403_from_every_endpoint_and_do_no_work(server, tmp_path):
+    """Issue 31, item 6, as a script meets it on a real server: with ``Origin:
+    http://evil.example`` (and, as another site's page may send it without asking,
+    ``Content-Type: text/plain``) every route the app has answers a one-line 403;
+    /api/explain and /api/ai at their heaviest cost the server no CPU, and nothing is
+    kept. Before: /api/explain (8.6 s of search), /api/review, /api/ai and
+    /api/puzzle/answer answered 200."""
+    from starlette.routing import Route
+
+    from mancala.web.app import create_app
+    routes = [(route.path, "GET" if "GET" in route.methods else "POST")
+              for route in create_app().routes
+              if isinstance(route, Route) and route.path.startswith("/api/")]
+    heavy = {"seeds": 6, "capture": "standard", "moves": []}
+    bodies = {"/api/explain": {"position": heavy, "depth": 6}, "/api/ai": {"position": heavy, "level": "ai:hard"},
+              "/api/hint": {"position": heavy}, "/api/review": {"position": dict(heavy, moves=[0, 1, 2])}}
+    before = cpu_seconds(server.process.pid)
+    for headers in ({"origin": "http://evil.example", "content-type": "text/plain"},
+                    {"origin": "http://evil.example"}, {"sec-fetch-site": "cross-site"}):
+        for path, method in routes:
+            status, _, raw = post(server, path, bodies.get(path, {}), headers=headers, method=method)
+            assert status == 403, (path, headers, raw)
+            error = json.loads(raw)["error"]
+            assert "another site's page" in error and "\n" not in error
+    assert cpu_seconds(server.process.pid) - before < 1.0
+    for kept in ("history.sqlite3", "puzzles.sqlite3"):          # the server's MANCALA_HOME
+        assert not (tmp_path / "home" / kept).exists()
 
 
 def test_the_socket_past_the_cap_is_closed_with_1013(server):

@@ -235,7 +235,8 @@ def test_levels_json_prints_the_table():
 # -- the faces show the Elo --------------------------------------------------------------------
 
 def test_the_terminal_menu_shows_each_levels_elo_and_takes_any_elo():
-    from mancala.cli.play import Terminal, ask_player
+    from mancala.cli.menus import ask_player
+    from mancala.cli.play import Terminal
     from mancala.cli.render import Style
     lowest, highest = elo_range()
     shown = []

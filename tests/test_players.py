@@ -151,7 +151,7 @@ def test_easy_plays_lesser_moves_at_times_and_a_seed_repeats_them():
     lesser = 0
     for board in boards * 3:
         player.choose(board)
-        lesser += player.last.note.startswith("the best move scored")
+        lesser += player.last.note.endswith("below its best move")
     assert 0 < lesser < len(boards) * 3
 
 

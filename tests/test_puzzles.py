@@ -24,7 +24,9 @@ import pytest
 from conftest import brute_force, small_endgames
 from mancala import Board, Engine, _reference, puzzles
 from mancala.errors import IllegalMoveError, InputError
-from mancala.puzzles import Attempt, Puzzle, PuzzleLog, find, rating
+from mancala.cli.render import move_text
+from mancala.puzzles import Attempt, Puzzle, PuzzleLog, find, goal, rating
+from mancala.puzzles.teaching import after_line, line_records
 from mancala.rating import Rating, update
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -364,6 +366,9 @@ def test_a_session_with_the_right_moves_solves_the_puzzle_and_raises_the_rating(
     out = result.stdout
     assert f"Puzzle {puzzle.id}, rated {puzzle.rating}" in out
     assert out.count("Right: ") == len(moves) and "answers" in out
+    first = puzzle.position().copy(stack=False).push(puzzle.solution[0])
+    assert f"Right: {move_text(first)}" in out                 # its capture named, if any
+    assert goal(puzzle) in " ".join(out.split())
     assert "Solved!" in out and "Traceback" not in result.stderr
     (kept,) = attempts(home)
     assert kept.solved and kept.puzzle == puzzle.id
@@ -372,14 +377,54 @@ def test_a_session_with_the_right_moves_solves_the_puzzle_and_raises_the_rating(
     assert f"Your puzzle rating: {kept.after.rating:.0f} (+" in out
 
 
-def test_a_session_with_a_wrong_move_shows_the_solution_and_lowers_the_rating(home):
-    puzzle = SHIPPED[len(SHIPPED) // 2]
-    wrong = next(pit for pit in puzzle.position().legal_moves if pit != puzzle.solution[0])
-    result = session(home, puzzle, [str(wrong + 1)])
+def test_a_wrong_move_is_taken_back_and_the_retry_charges_the_rating_once(home):
+    puzzle = puzzle_with_an_answer()
+    first = puzzle.solution[0]
+    wrong = [pit for pit in puzzle.position().legal_moves if pit != first]
+    moves = [str(pit + 1) for pit in wrong[:2]] + \
+        [str(puzzle.solution[step] + 1) for step in puzzle.solver_steps()]
+    result = session(home, puzzle, moves)
     assert result.returncode == 0, result.stderr
-    assert "Not the move: " in result.stdout and "The solution: " in result.stdout
+    out = result.stdout
+    assert out.count("Not the move: ") == len(wrong[:2]) and "Try again, or type solution." in out
+    assert out.count("Your puzzle rating: ") == 1          # charged at the first miss, once
+    assert "Solved, on another try (the miss is what counted)." in out
     (kept,) = attempts(home)
-    assert not kept.solved and kept.moves == (wrong,) and kept.after.rating < 1500
+    assert not kept.solved and kept.moves == (wrong[0],) and kept.after.rating < 1500
+    # the line played out, its captures named, and the position it leads to
+    line = "; ".join(f"{('South', 'North')[r.player]} {move_text(r)}" for r in line_records(puzzle))
+    assert f"The line: {line}." in out
+    end = after_line(puzzle)
+    assert f"Your store {end.pits[6 + 7 * puzzle.to_move]}, " in out
+
+
+def test_solution_shows_the_line_played_out_and_counts_a_miss(home):
+    puzzle = SHIPPED[len(SHIPPED) // 2]
+    result = session(home, puzzle, ["solution"])
+    assert result.returncode == 0, result.stderr
+    assert "The line: " in result.stdout and "After it:" in result.stdout
+    (kept,) = attempts(home)
+    assert not kept.solved and kept.moves == () and kept.after.rating < 1500
+
+
+def test_an_attempt_with_retry_takes_a_wrong_move_back_and_counts_once():
+    puzzle = puzzle_with_an_answer()
+    attempt = Attempt(puzzle, retry=True)
+    wrong = next(pit for pit in attempt.board.legal_moves if pit != puzzle.solution[0])
+    assert attempt.take_result() is None                    # nothing known yet
+    assert attempt.play(wrong) == "wrong" and attempt.result is None and attempt.missed
+    assert attempt.board == puzzle.position()               # taken back
+    assert attempt.take_result() is False and attempt.take_result() is None
+    for step in puzzle.solver_steps():
+        attempt.play(puzzle.solution[step])
+    assert attempt.result == "solved" and attempt.take_result() is None
+    clean = Attempt(puzzle, retry=True)
+    for step in puzzle.solver_steps():
+        clean.play(puzzle.solution[step])
+    assert clean.take_result() is True and clean.take_result() is None
+    given = Attempt(puzzle, retry=True)
+    given.give_up()
+    assert given.result == "given up" and given.take_result() is False
 
 
 def test_a_session_answers_bad_entries_in_one_line_and_quit_keeps_nothing(home):
@@ -427,3 +472,73 @@ def test_a_damaged_log_is_set_aside_in_one_line_and_the_session_goes_on(home):
     assert "cannot be used: it is not an SQLite database; it is kept as puzzles.sqlite3.unreadable-" \
         in result.stdout
     assert len(attempts(home)) == 1
+
+
+# -- themes, the goal in words, a theme chosen, your own puzzles -----------------------------------
+
+def test_themes_of_hand_worked_lines():
+    # South 6 (F): its one seed ends in South's store, an extra turn; South 5 (E): two seeds,
+    # the 6th pit then the store, another. 21 seeds in the pits: no endgame.
+    #        3  3  3  3  3  3
+    #   [10]                  [10]
+    #        0  0  0  0  2  1
+    chain = Puzzle("chain", (0, 0, 0, 0, 2, 1, 10, 3, 3, 3, 3, 3, 3, 10), 0, "standard", (5, 4),
+                   900, 2, 2, 2)
+    assert chain.themes == ("extra-turn",)
+    # North 1 (G): one seed into its empty 2nd pit, opposite South's 5th (1 seed): captures 2;
+    # South's row is then empty: the game ends, North keeps the 18 in its row (20 seeds were
+    # in the pits: no endgame)
+    starve = Puzzle("starve", (0, 0, 0, 0, 1, 0, 16, 1, 0, 0, 0, 16, 2, 12), 1, "standard", (0,),
+                    900, 16, 2, 1)
+    assert starve.themes == ("capture", "starving")
+    assert after_line(starve).pits == [0] * 6 + [16] + [0] * 6 + [32]
+
+
+def test_every_theme_has_shipped_puzzles_and_choose_keeps_to_one():
+    counts = {theme: sum(theme in p.themes for p in SHIPPED) for theme in puzzles.THEMES}
+    assert all(count >= 20 for count in counts.values()), counts
+    rng = random.Random(3)
+    for theme in puzzles.THEMES:
+        for _ in range(5):
+            assert theme in puzzles.choose(SHIPPED, 1500, (), rng, theme=theme).themes
+    with pytest.raises(InputError, match="unknown theme 'forks'"):
+        puzzles.choose(SHIPPED, 1500, (), rng, theme="forks")
+
+
+def test_the_goal_says_what_the_move_wins_in_plain_words():
+    puzzle = next(p for p in SHIPPED if p.value > 0 and len(p.solver_steps()) == 1)
+    assert goal(puzzle) == (f"Find the move that wins at least {puzzle.gap} more seeds than any "
+                            f"other: with best play you then end {puzzle.value} ahead.")
+    assert "keeps" not in goal(puzzle) and "value" not in goal(puzzle)
+
+
+def test_a_session_of_one_theme_serves_that_theme(home):
+    result = mancala(home, "puzzle", "--theme", "starving", "--seed", "2", "--no-color",
+                     stdin="solution\nn\n")
+    assert result.returncode == 0, result.stderr
+    (kept,) = attempts(home)
+    assert "starving" in puzzles.by_id(kept.puzzle).themes
+    assert "(" in result.stdout and "starving the opponent" in result.stdout
+    bad = mancala(home, "puzzle", "--theme", "forks")
+    assert bad.returncode == 2 and "invalid choice: 'forks'" in bad.stderr
+
+
+def test_your_own_puzzles_are_served_from_your_reviewed_games(home):
+    from mancala.history import History
+    from mancala.puzzles import mine
+    from mancala.review import review_game
+    none = mancala(home, "puzzle", "--mine")
+    assert none.returncode == 2 and none.stderr.strip() == (
+        "mancala: no puzzles of your own yet: review a game you played (python -m mancala "
+        "review --last); its mistakes become puzzles")
+    moves = [4, 2, 5, 0, 2, 3, 1, 1, 3, 4, 2, 0, 5, 0, 3]   # South errs at 1, 7, 12, 14 (test_review)
+    history = History(home / "history.sqlite3")
+    game = history.record("human", "ai:easy", 1, "standard", moves)
+    review = review_game(1, "standard", moves)
+    own = mine.from_review(review, 0, game=game.id)
+    assert own and mine.keep(history, game.id, review, own)
+    result = mancala(home, "puzzle", "--mine", "--seed", "1", "--no-color", stdin="solution\nn\n")
+    assert result.returncode == 0, result.stderr
+    (kept,) = attempts(home)
+    assert kept.puzzle in {p.id for p in own}
+    assert f"From your game {game.id}, move " in " ".join(result.stdout.split())

@@ -74,9 +74,9 @@ def check_against_brute_force(review, seeds, capture, moves, reach=BRUTE_FORCE_S
         assert move.exact and move.depth is None
         values = brute_values(slots, to_move, capture)
         best = max(values.values())
-        assert dict(move.values) == values, (slots, to_move)
+        assert dict(move.scores) == values, (slots, to_move)
         assert move.loss == best - values[pit]
-        assert (move.value_before, move.value_after) == (best, values[pit])
+        assert (move.score_before, move.score_after) == (best, values[pit])
         assert move.best_indices == tuple(p for p in sorted(values) if values[p] == best)
         assert move.mark == mark(move.loss)
         if move.loss:
@@ -147,11 +147,11 @@ def test_random_play_loses_seeds_and_the_summary_adds_them_up():
 
 def test_north_s_first_move_in_the_hand_worked_game_is_a_mistake():
     # after South 6, South 5 (captures 2): 1 1 1 1 0 0 [3] / North 0 1 1 1 1 1 [0], North to move.
-    # North 5 (index 4) captures 2 but then South captures twice more: 6-2 South in the end
+    # North 5 (index 4) sows into its 6th pit; then South captures twice more: 6-2 South in the end
     # (-6 for North); North's other moves keep the start's +2 for South (-2 for North)
     third = review_game(1, "standard", GAME).moves[2]
     assert (third.side, third.pit_index, third.loss, third.mark) == (1, 4, 4, "mistake")
-    assert third.exact and third.value_before == -2 and third.value_after == -6
+    assert third.exact and third.score_before == -2 and third.score_after == -6
 
 
 # -- marks ----------------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_without_a_budget_for_solves_the_values_are_a_depth_limited_search(empty
     review = review_game(4, "standard", moves, nodes=1, depth=3)
     for move, (slots, to_move) in zip(review.moves, positions(4, "standard", moves)):
         values = depth_limited_values(slots, to_move, 3, 0)
-        assert dict(move.values) == values
+        assert dict(move.scores) == values
         assert not move.exact and move.depth == 3
         assert move.loss == max(values.values()) - values[move.pit_index]
         if move.loss:
@@ -218,7 +218,7 @@ def test_review_json_of_a_save_file_matches_the_brute_force(home, tmp_path):
             best = max(values.values())
             assert entry["loss"] == best - values[entry["pit_index"]]
             assert entry["best_indices"] == [p for p in sorted(values) if values[p] == best]
-            assert {v["pit_index"]: v["value"] for v in entry["values"]} == values
+            assert {v["pit_index"]: v["score"] for v in entry["scores"]} == values
 
 
 def test_review_text_names_the_mistake_and_the_better_moves_in_pits_1_to_6(home, tmp_path):
@@ -227,10 +227,14 @@ def test_review_text_names_the_mistake_and_the_better_moves_in_pits_1_to_6(home,
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("South human vs North ai:easy, 1 seed a pit, capture standard, 7 moves")
-    (third,) = [line for line in lines if line.split()[:3] == ["3", "North", "5"]]
-    assert "mistake: better 2 or 3 or 4 or 6 (-2; line 2" in third
-    assert "exact" in third and third.split()[3:5] == ["-6", "4"]
-    assert lines[-2] == "South: 0 seeds lost in 4 moves: 0 inaccuracies, 0 mistakes, 0 blunders."
+    # North's 5th pit (K) leaves South +6 in the end instead of +2 (worked in the test above)
+    at = [number for number, line in enumerate(lines) if line.split()[:3] == ["3", "North", "5"]]
+    third, better = lines[at[0]], lines[at[0] + 1]
+    assert third.split() == ["3", "North", "5", "(K)", "South", "+6", "4", "exact", "mistake"]
+    (second,) = [line for line in lines if line.split()[:2] == ["2", "South"]]
+    assert "5 (E), captures 2 seeds" in second      # the capture named in the move's text
+    assert better.strip().startswith("better: 2, 3, 4 or 6 (South +2); line 2 ")
+    assert lines[-2] == "You: 0 seeds lost in 4 moves: 0 inaccuracies, 0 mistakes, 0 blunders."
     assert lines[-1] == "North: 4 seeds lost in 3 moves: 0 inaccuracies, 1 mistake, 0 blunders."
 
 
@@ -295,4 +299,114 @@ def test_review_needs_a_file_or_last(home):
     result = mancala(home, "review")
     assert result.returncode == 2
     assert result.stderr.strip().splitlines()[-1].endswith(
-        "error: one of the arguments FILE --last is required")
+        "error: one of the arguments FILE --last --game is required")
+
+
+# -- a review as it comes, and kept with its game -----------------------------------------------
+
+def test_the_last_move_is_reviewed_first_and_the_whole_is_the_same_in_the_game_s_order():
+    from mancala.review import review_moves
+    moves = random_game(2, "standard", 11)
+    streamed = list(review_moves(2, "standard", moves))
+    assert [move.number for move in streamed] == list(range(len(moves), 0, -1))
+    whole = review_game(2, "standard", moves)
+    assert whole.moves == tuple(reversed(streamed))
+
+
+def test_a_review_reads_back_from_its_json_as_it_was():
+    from mancala.review import Review
+    review = review_game(2, "empty", random_game(2, "empty", 5))
+    again = Review.from_json(json.loads(json.dumps(review.to_json())))
+    assert again == review
+    broken = review.to_json()
+    broken["moves"][0]["loss"] += 1                 # the mark no longer fits the loss
+    with pytest.raises(ValueError, match="does not add up"):
+        Review.from_json(broken)
+
+
+class NoSearch:
+    """An engine that must not be made: a review opened again searches nothing."""
+
+    def __init__(self, *args, **kwargs):
+        raise AssertionError("the kept review was searched again")
+
+
+def review_here(monkeypatch, capsys, *args):
+    from mancala.cli import main
+    code = main(["review", *args])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_a_review_of_the_history_is_kept_and_opening_it_again_does_no_search(home, monkeypatch, capsys):
+    monkeypatch.setenv("MANCALA_HOME", str(home))
+    history = History(home / "history.sqlite3")
+    game = history.record("human", "ai:easy", 2, "standard", random_game(2, "standard", 11))
+    first = review_here(monkeypatch, capsys, "--last", "--json")
+    assert set(history.reviews()) == {game.id}
+    import mancala.engine
+    monkeypatch.setattr(mancala.engine, "Engine", NoSearch)
+    assert review_here(monkeypatch, capsys, "--last", "--json") == first
+    assert review_here(monkeypatch, capsys, "--game", str(game.id), "--json") == first
+    text = review_here(monkeypatch, capsys, "--game", str(game.id))
+    assert "4 seeds lost" in text or "lost in" in text
+    # another budget is another review: searched again
+    with pytest.raises(AssertionError, match="searched again"):
+        review_here(monkeypatch, capsys, "--last", "--depth", "6")
+
+
+def test_a_save_file_of_a_kept_game_opens_its_kept_review(home, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MANCALA_HOME", str(home))
+    moves = random_game(2, "none", 4)
+    History(home / "history.sqlite3").record("human", "ai:easy", 2, "none", moves)
+    path = save_game(tmp_path / "game.json", 2, "none", moves)
+    first = review_here(monkeypatch, capsys, str(path), "--json")
+    import mancala.engine
+    monkeypatch.setattr(mancala.engine, "Engine", NoSearch)
+    assert review_here(monkeypatch, capsys, str(path), "--json") == first
+
+
+def test_the_person_s_mistakes_become_puzzles_kept_with_the_review(home, monkeypatch, capsys):
+    from mancala.puzzles import mine
+    monkeypatch.setenv("MANCALA_HOME", str(home))
+    moves = random_game(1, "standard", 30)          # South, the person, errs at moves 1, 7, 12, 14
+    history = History(home / "history.sqlite3")
+    game = history.record("human", "ai:easy", 1, "standard", moves)
+    text = review_here(monkeypatch, capsys, "--last")
+    puzzles = mine.kept(history)
+    assert puzzles and f"{len(puzzles)} of your mistakes are now puzzles of your own: " \
+        "python -m mancala puzzle --mine" in text
+    befores = positions(1, "standard", moves)
+    checked = 0
+    for puzzle in puzzles:
+        number = int(puzzle.source.split("move ")[1].split(":")[0])
+        assert puzzle.source.startswith(f"game {game.id}, move {number}: you played")
+        slots, to_move = befores[number - 1]
+        assert (list(puzzle.board), puzzle.to_move) == (slots, to_move) and to_move == 0
+        assert moves[number - 1] != puzzle.solution[0]           # what the person missed
+        if in_pits(slots) > BRUTE_FORCE_SEEDS:
+            continue
+        checked += 1
+        values = brute_values(slots, to_move, "standard")       # the twin's perfect play
+        best = max(values.values())
+        assert [p for p in values if values[p] == best] == [puzzle.solution[0]]
+        assert puzzle.value == best
+    assert checked >= 2
+
+
+def test_a_review_on_a_terminal_shows_its_progress_then_the_moves(home):
+    pexpect = pytest.importorskip("pexpect")
+    moves = random_game(2, "standard", 11)
+    History(home / "history.sqlite3").record("human", "ai:easy", 2, "standard", moves)
+    env = dict(os.environ, MANCALA_HOME=str(home))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "review", "--last"], env=env,
+                          encoding="utf-8", timeout=120, dimensions=(40, 200))
+    child.expect(f"Reviewing {len(moves)} moves, the last first: move {len(moves)} done, "
+                 r"[0-9]+ marked so far")
+    child.expect(r"Reviewing .* move 1 done")
+    child.expect("South human vs North ai:easy")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

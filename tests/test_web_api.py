@@ -27,6 +27,7 @@ from mancala.web import app as web  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 START = {"seeds": 4, "capture": "standard", "moves": []}
+JSON = {"content-type": "application/json"}     # what the page sends with every POST
 
 
 @pytest.fixture(scope="module")
@@ -266,7 +267,7 @@ def test_a_bad_body_is_a_one_line_4xx(client, body, status, words):
 
 
 def test_a_large_body_is_refused_before_it_is_read(client):
-    response = client.post("/api/move", content=b"x" * 1000, headers={"content-length": "9999999"})
+    response = client.post("/api/move", content=b"x" * 1000, headers={"content-length": "9999999", **JSON})
     assert_refused(response, 413, "64 KB")
 
 
@@ -352,7 +353,7 @@ def test_a_terminal_save_file_loads_in_the_web(client, tmp_path):
         board.push(pit)
     path = storage.save(storage.SavedGame.from_board(board, 3, "ai:easy", "human"),
                         tmp_path / "game.json")
-    answer = client.post("/api/load", content=path.read_bytes()).json()
+    answer = client.post("/api/load", content=path.read_bytes(), headers=JSON).json()
     assert answer["players"] == {"south": "ai:easy", "north": "human"} and answer["note"] == ""
     assert answer["state"]["position"] == {"seeds": 3, "capture": "none", "moves": [0, 4, 1]}
     assert answer["state"]["slots"] == board.pits and answer["state"]["to_move"] == board.to_move
@@ -361,18 +362,18 @@ def test_a_terminal_save_file_loads_in_the_web(client, tmp_path):
 def test_a_save_round_trip_through_the_web_keeps_the_game(client):
     position = {"seeds": 4, "capture": "standard", "moves": [2, 5, 1]}
     text = post(client, "/api/save", {"position": position}).text
-    answer = client.post("/api/load", content=text.encode()).json()
+    answer = client.post("/api/load", content=text.encode(), headers=JSON).json()
     assert answer["state"]["position"] == position
     assert answer["players"] == {"south": "human", "north": "ai:medium"}
 
 
 def test_a_side_the_web_cannot_run_loads_as_human_and_is_named(client):
     text = storage.dumps(storage.SavedGame(4, "standard", "minimax:3", "ai", [2]))
-    answer = client.post("/api/load", content=text.encode()).json()
+    answer = client.post("/api/load", content=text.encode(), headers=JSON).json()
     assert answer["players"] == {"south": "human", "north": "ai:medium"}
     assert "minimax:3" in answer["note"]
     text = storage.dumps(storage.SavedGame(4, "standard", "human", 'engine:"rm -rf /"', [2]))
-    answer = client.post("/api/load", content=text.encode()).json()
+    answer = client.post("/api/load", content=text.encode(), headers=JSON).json()
     assert answer["players"] == {"south": "human", "north": "human"}
     assert "rm -rf" in answer["note"]
 
@@ -390,7 +391,7 @@ def tampered():
 
 @pytest.mark.parametrize("text,words", list(tampered()))
 def test_a_bad_save_file_is_refused_with_storages_reason(client, text, words):
-    assert_refused(client.post("/api/load", content=text.encode()), 400, words)
+    assert_refused(client.post("/api/load", content=text.encode(), headers=JSON), 400, words)
     with pytest.raises(storage.SaveFileError, match=words.split("(")[0].strip()):
         storage.loads(text, players=canonical_spec)
 
@@ -400,7 +401,7 @@ def test_a_board_set_by_hand_cannot_be_saved_and_players_are_checked(client):
     assert_refused(post(client, "/api/save", {"position": board}), 400, "only a game from a start")
     assert_refused(post(client, "/api/save", {"position": START, "players": {"south": "ai"}}),
                    400, "the south player is one of")
-    assert_refused(client.post("/api/load", content=b"\xff"), 400, "not UTF-8")
+    assert_refused(client.post("/api/load", content=b"\xff", headers=JSON), 400, "not UTF-8")
 
 
 # -- analysis -------------------------------------------------------------------------------
@@ -436,6 +437,36 @@ def test_analysis_scores_match_a_fresh_engines_analyse_at_each_depth(client):
     assert depths[2]["score"] == value
     # North to move: the bar's score is South's
     assert board.to_move == 1 and depths[-1]["score_south"] == -depths[-1]["score"]
+
+
+@pytest.mark.parametrize("position", [{"seeds": 4, "capture": "standard", "moves": []},
+                                      {"seeds": 4, "capture": "standard", "moves": [2, 5]},
+                                      {"seeds": 5, "capture": "empty", "moves": [0]}])
+def test_the_hint_and_the_analysis_say_the_same_at_the_hints_depth(client, position):
+    """Issue 34: for the first move the web hint said "pit 3 (score +10 for South)" while
+    the analysis beside it said +8. The hint is now the analysis at its depth: the same
+    move, the same number, the same words, from the same search as a fresh engine's."""
+    from mancala.web.play import HINT_DEPTH
+    hint = post(client, "/api/hint", {"position": position}).json()
+    with client.websocket_connect("/api/analyze") as ws:
+        ws.send_json({"type": "analyze", "position": position, "depth": HINT_DEPTH})
+        messages = receive_until(ws, "done")
+    [update] = [m for m in messages if m["type"] == "depth" and m["depth"] == HINT_DEPTH]
+    assert (hint["pit_index"], hint["score"], hint["depth"]) == \
+        (update["best"], update["score"], HINT_DEPTH)
+    assert hint["text"] == update["text"]
+    board = replay(position)
+    expected = mancala.Engine(hash_mb=4).analyse(board, depth=HINT_DEPTH)
+    assert hint["score"] == max(r.score for r in expected.values())
+    side = mancala.geometry.SIDE_NAMES[board.to_move if hint["score"] >= 0 else 1 - board.to_move]
+    words = "even" if hint["score"] == 0 else f"{side} +{abs(hint['score'])}"
+    assert hint["text"] == f"{words} (depth {HINT_DEPTH})"
+
+
+def test_a_hint_in_an_endgame_is_exact(client):
+    slots = [0, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0]      # +4 for South, worked by hand
+    hint = post(client, "/api/hint", {"position": {"board": slots}}).json()
+    assert (hint["pit_index"], hint["score"], hint["text"]) == (5, 4, "South +4 (exact)")
 
 
 def test_an_endgame_is_solved_and_says_so(client):

@@ -126,8 +126,12 @@ def test_the_right_moves_from_the_shipped_file_solve_it_and_the_line_answers(cli
         assert reply["state"]["slots"] == board.pits
         if not last:                            # the line stays on the server until the end
             assert "solution" not in reply and "rating" not in reply
-    assert reply["solution"] == [{"player": p, "pit_index": i} for p, i in
-                                 zip([r.player for r in board.move_stack], line)]
+    assert [(m["player"], m["pit_index"]) for m in reply["solution"]] == \
+        list(zip([r.player for r in board.move_stack], line))
+    for move, record in zip(reply["solution"], board.move_stack):      # each move in words
+        assert move["words"].startswith(f"{('South', 'North')[record.player]} {record.pit + 1} (")
+        assert ("captures" in move["words"]) == bool(record.captured)
+    assert reply["over"] and not reply["missed"]
     expected = rating.update(rating.Rating(), [(shipped["rating"], 0.0, 1.0)])
     assert reply["rating"]["rating"] == pytest.approx(expected.rating, abs=0.05)
     assert reply["change"] == pytest.approx(expected.rating - 1500, abs=0.05)
@@ -140,33 +144,69 @@ def test_the_right_moves_from_the_shipped_file_solve_it_and_the_line_answers(cli
     assert len(PuzzleLog(home / "puzzles.sqlite3").attempts()) == 1
 
 
-def test_a_wrong_move_ends_the_attempt_and_says_what_it_loses(client, home):
-    shipped = SHIPPED[0]
+def test_a_wrong_move_is_taken_back_counted_once_and_tried_again(client, home):
+    """Issue 34: a wrong answer took 170 rating points and ended the puzzle. Now the wrong
+    move is shown (played on a copy), taken back, and the solver tries again; the rating
+    hears of the miss once, and a solve after it moves nothing."""
+    shipped = first_with(lambda p: len(solver_moves(p)) == 1)
     got = start(client, shipped["id"])
     board = mancala.Board(shipped["board"], shipped["to_move"], capture=shipped["capture"])
     wrong = next(pit for pit in board.legal_moves if pit != shipped["solution_indices"][0])
     reply = answer(client, got["attempt"], wrong).json()
-    assert reply["result"] == "wrong" and reply["moves"] == []
-    assert reply["state"]["slots"] == board.pits            # the wrong move is not played
-    assert [s["pit_index"] for s in reply["solution"]] == shipped["solution_indices"]
+    assert reply["result"] == "wrong" and reply["moves"] == [] and not reply["over"]
+    assert reply["missed"] and "solution" not in reply
     child = board.copy()
     child.push(wrong)
+    assert reply["tried"]["move"]["pit_index"] == wrong and reply["tried"]["slots"] == child.pits
+    assert reply["state"]["slots"] == board.pits            # taken back
+    assert reply["state"]["legal_moves"] == list(board.legal_moves)
     solved = mancala.Engine(hash_mb=4, endgame=None).solve(child)
     worth = PovScore(solved.score, child.to_move).pov(board.to_move)
     assert reply["loss"] == {"value": worth, "lost": shipped["value"] - worth}
     assert reply["loss"]["lost"] >= 2                       # every other move loses 2 or more
     expected = rating.update(rating.Rating(), [(shipped["rating"], 0.0, 0.0)])
     assert reply["rating"]["rating"] == pytest.approx(expected.rating, abs=0.05)
+    assert reply["change"] < 0
+    again = answer(client, got["attempt"], wrong).json()    # the same miss again: nothing more
+    assert again["result"] == "wrong" and "rating" not in again
+    right = answer(client, got["attempt"], shipped["solution_indices"][0]).json()
+    assert right["result"] == "solved" and right["over"] and right["missed"]
+    assert "rating" not in right and "change" not in right           # counted at the miss
     kept = PuzzleLog(home / "puzzles.sqlite3").attempts()
-    assert [(a.puzzle, a.solved, list(a.moves)) for a in kept] == [(shipped["id"], False, [wrong])]
+    assert [(a.puzzle, a.solved) for a in kept] == [(shipped["id"], False)]
+
+
+def test_a_theme_chosen_gives_a_puzzle_of_that_theme_with_its_goal_in_words(client):
+    info = client.get("/api/info").json()
+    assert [t["key"] for t in info["puzzle_themes"]] == ["capture", "extra-turn", "starving", "endgame"]
+    for theme in ("capture", "extra-turn", "starving", "endgame"):
+        got = client.get(f"/api/puzzle?theme={theme}").json()
+        puzzle = got["puzzle"]
+        assert theme in puzzle["themes"]
+        shipped = {p["id"]: p for p in SHIPPED}[puzzle["id"]]
+        line = mancala.Board(shipped["board"], shipped["to_move"], capture=shipped["capture"])
+        records = [line.push(pit) for pit in shipped["solution_indices"]]
+        solver = shipped["to_move"]
+        if theme == "capture":          # checked against the line, replayed here
+            assert any(r.captured and r.player == solver for r in records)
+        if theme == "extra-turn":
+            assert any(r.extra_turn and r.player == solver for r in records[:-1])
+        assert puzzle["goal"].startswith("Find the move that")
+    assert_refused(client.get("/api/puzzle?theme=forks"), 400, "unknown theme 'forks'")
 
 
 def test_giving_up_shows_the_solution_and_counts_as_missed(client, home):
     shipped = SHIPPED[1]
     got = start(client, shipped["id"])
     reply = client.post("/api/puzzle/answer", json={"attempt": got["attempt"], "give_up": True}).json()
-    assert reply["result"] == "given up"
+    assert reply["result"] == "given up" and reply["over"]
     assert [s["pit_index"] for s in reply["solution"]] == shipped["solution_indices"]
+    board = mancala.Board(shipped["board"], shipped["to_move"], capture=shipped["capture"])
+    for step, pit in zip(reply["moves"], shipped["solution_indices"]):    # the line, on the board
+        board.push(pit)
+        assert step["move"]["pit_index"] == pit and step["slots"] == board.pits
+    assert len(reply["moves"]) == len(shipped["solution_indices"])
+    assert reply["state"]["slots"] == board.pits        # the position after the solution
     assert [a.solved for a in PuzzleLog(home / "puzzles.sqlite3").attempts()] == [False]
     # the next puzzle is chosen near the new rating, among the untried ones
     after = reply["rating"]["rating"]
@@ -208,7 +248,7 @@ def test_bad_puzzle_requests_are_refused_with_one_line(client):
     assert_refused(client.post(url, json={"attempt": attempt, "pit_index": True}), 400)
     assert_refused(client.post(url, json={"attempt": attempt, "give_up": "yes"}), 400, "give_up")
     assert_refused(client.post(url, json={"attempt": attempt, "pit_index": 0, "x": 1}), 400, "unknown field")
-    assert_refused(client.post(url, content=b"{not json"), 400)
+    assert_refused(client.post(url, content=b"{not json", headers={"content-type": "application/json"}), 400)
     assert_refused(client.post(url, json=[1]), 400, "JSON object")
     board = mancala.Board(SHIPPED[0]["board"], SHIPPED[0]["to_move"], capture=SHIPPED[0]["capture"])
     empty = next(pit for pit in range(6) if pit not in board.legal_moves)

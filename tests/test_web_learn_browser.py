@@ -62,6 +62,7 @@ def test_a_puzzle_solved_by_clicking_moves_the_rating(browser, server, server_ho
         wait(browser, lambda d: text(d, "puzzle-said").startswith("Right"))
     wait(browser, lambda d: d.execute_script("return document.body.dataset.result") == "solved")
     assert text(browser, "puzzle-said").endswith("Solved!")
+    assert browser.find_elements(By.CSS_SELECTOR, "#puzzle-board .side-name.mover") == []   # nobody to move
     assert slots_shown(browser, "puzzle-") == final.pits      # the whole line played, by mancala.Board
     kept = PuzzleLog(server_home / "puzzles.sqlite3").attempts()
     assert [(a.puzzle, a.solved, list(a.moves)) for a in kept][-1] == (shipped["id"], True, moves)
@@ -74,22 +75,52 @@ def test_a_puzzle_solved_by_clicking_moves_the_rating(browser, server, server_ho
     assert "The solution:" in text(browser, "puzzle-solution")
 
 
-def test_a_wrong_move_typed_shows_the_solution(browser, server, server_home):
-    shipped = SHIPPED[3]
-    open_page(browser, f"{server}/puzzles?speed=off#id={shipped['id']}")
+def test_a_wrong_move_is_taken_back_and_tried_again_the_rating_charged_once(browser, server, server_home):
+    """Issue 34: one try, the solution as text and 170 points off. Now the wrong move is
+    played on the board and taken back, the solver tries again (the rating hears of the
+    miss once), and solving it after leaves the position after the line, nobody to move."""
+    shipped = next(p for p in SHIPPED if len(solver_moves(p)[0]) == 1)
+    moves, final = solver_moves(shipped)
+    open_page(browser, f"{server}/puzzles?speed=fast#id={shipped['id']}")
     board = mancala.Board(shipped["board"], shipped["to_move"], capture=shipped["capture"])
     wrong = next(pit for pit in board.legal_moves if pit != shipped["solution_indices"][0])
-    browser.find_element(By.TAG_NAME, "body").send_keys(str(wrong + 1))
-    wait(browser, lambda d: d.execute_script("return document.body.dataset.result") == "wrong")
+    log = PuzzleLog(server_home / "puzzles.sqlite3")
+    count = len(log.attempts()) if (server_home / "puzzles.sqlite3").exists() else 0
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(str(wrong + 1))
+    tried = board.copy()
+    tried.push(wrong)
+    wait(browser, lambda d: slots_shown(d, "puzzle-") == tried.pits)        # the wrong move shown
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.result") == "retry")
+    assert slots_shown(browser, "puzzle-") == board.pits                     # and taken back
     assert text(browser, "puzzle-said").startswith(f"Not the move: {wrong + 1} (")
+    assert "counts as missed; try again" in text(browser, "puzzle-said")
+    attempts = PuzzleLog(server_home / "puzzles.sqlite3").attempts()
+    assert len(attempts) == count + 1 and attempts[-1].solved is False
+    missed = text(browser, "puzzle-rating")
+    solver = shipped["to_move"]
+    browser.find_element(By.ID, f"puzzle-pit-{moves[0] if solver == 0 else 7 + moves[0]}").click()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.result") == "solved")
+    assert len(PuzzleLog(server_home / "puzzles.sqlite3").attempts()) == count + 1   # charged once
+    assert text(browser, "puzzle-rating").split(",")[0].split(" (")[0] == missed.split(",")[0].split(" (")[0]
+    assert slots_shown(browser, "puzzle-") == final.pits      # the position after the solution
+    assert browser.find_elements(By.CSS_SELECTOR, "#puzzle-board .side-name.mover") == []
+    assert browser.find_elements(By.CSS_SELECTOR, "#puzzle-board .pit:not([disabled])") == []
+    browser.find_element(By.ID, "puzzle-next").click()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.puzzle") != shipped["id"])
+
+
+def test_showing_the_solution_plays_its_line_on_the_board(browser, server):
+    shipped = next(p for p in SHIPPED if len(p["solution_indices"]) >= 3)
+    _, final = solver_moves(shipped)
+    open_page(browser, f"{server}/puzzles?speed=off#id={shipped['id']}")
+    assert text(browser, "puzzle-task").startswith(f"{('South', 'North')[shipped['to_move']]} to move (you). Find the move")
+    browser.find_element(By.ID, "puzzle-give-up").click()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.result") == "given up")
+    assert slots_shown(browser, "puzzle-") == final.pits
     side = ("South", "North")[shipped["to_move"]]
     assert text(browser, "puzzle-solution").startswith(
         f"The solution: {side} {shipped['solution_indices'][0] + 1} (")
-    assert [a.solved for a in PuzzleLog(server_home / "puzzles.sqlite3").attempts()][-1] is False
-    assert browser.find_elements(By.CSS_SELECTOR, "#puzzle-board .pit:not([disabled])") == []
-    # the next puzzle is another one
-    browser.find_element(By.ID, "puzzle-next").click()
-    wait(browser, lambda d: d.execute_script("return document.body.dataset.puzzle") != shipped["id"])
 
 
 # -- the explorer -----------------------------------------------------------------------------
@@ -182,6 +213,7 @@ def test_screenshots_of_the_puzzles_and_the_explorer(browser, server):
                     open_page(browser, f"{server}/puzzles?speed=off#id={shipped['id']}")
                     browser.find_element(By.ID, f"puzzle-pit-{slot}").click()
                     wait(browser, lambda d: text(d, "puzzle-said").startswith("Right"))
+                    time.sleep(2.5)             # the board's words fade
                 else:                       # twelve nodes into the search, side by side
                     open_page(browser, f"{server}/explorer#seeds=4&capture=standard&moves=3,6&depth=3")
                     wait(browser, lambda d: d.execute_script(
@@ -192,6 +224,7 @@ def test_screenshots_of_the_puzzles_and_the_explorer(browser, server):
                     if width > 800:         # tall enough for the trees below the position
                         browser.set_window_size(width, 1250)
                 time.sleep(0.3)
+                browser.execute_script("window.scrollTo(0, 0)")
                 screenshot(browser, folder / f"web-{page}-{name}.png", width, page)
     finally:
         browser.set_window_size(1280, 800)

@@ -1,12 +1,14 @@
 """The web app's records (mancala.web.records) through Starlette's in-process test
-client: games finished in the page kept in the history (/api/finish), the history
-with the rating's series (/api/history), and the review of a game (/api/review).
+client: casual games finished in the page kept in the history, never rated
+(/api/finish), the history with the rating's series (/api/history), and the review
+of a game (/api/review). Rated games are the server's own: tests/test_web_games.py.
 
 Expected values come from elsewhere: a Kalah(6,1) game worked by hand, the
 history database read back with mancala.history (what the terminal's
 ``history`` reads), and mancala.review called directly on the same literal game.
 Every test has its own MANCALA_HOME: the real history is never touched.
 """
+import json
 import threading
 
 import pytest
@@ -20,7 +22,7 @@ from conftest import assert_refused, fuzzed_requests, kept_games  # noqa: E402
 
 from mancala import review as library_review  # noqa: E402
 from mancala.web import app as web  # noqa: E402
-from mancala.web import records  # noqa: E402
+from mancala.web import reviews  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -61,7 +63,9 @@ def first_moves_game(seeds, capture):
 
 # -- /api/finish ---------------------------------------------------------------------------
 
-def test_a_finished_game_is_kept_with_its_score_and_the_rating_it_moved(client, home):
+def test_a_finished_game_is_kept_casual_with_its_score_and_never_rated(client, home):
+    """The page's word for a game is not enough to rate it (issue 31, item 7): a game
+    the page played by itself is kept as casual, whatever its players."""
     response = finish(client)
     assert response.status_code == 200, response.text
     answer = response.json()
@@ -72,11 +76,22 @@ def test_a_finished_game_is_kept_with_its_score_and_the_rating_it_moved(client, 
     assert (game["seeds"], game["capture"], game["human"]) == (1, "standard", 0)
     [record] = kept_games(home)
     assert record.to_json() == game                        # the answer is what the file holds
-    assert answer["rated"] and record.before.rating == 1500.0     # a newcomer's rating first
-    assert answer["rating"]["rating"] == round(record.after.rating, 2)
-    low, high = record.after.interval()
-    assert (answer["rating"]["low"], answer["rating"]["high"]) == (round(low, 2), round(high, 2))
-    assert answer["change"] == round(record.after.rating - 1500.0, 2) and answer["change"] > 0
+    assert answer["rated"] is False and not record.rated and record.after is None
+    assert (answer["rating"], answer["change"]) == (None, None)
+    assert answer["words"] == "You won 9\u20133" and answer["result"] == "won"
+    assert answer["margin"] == 6
+
+
+def test_a_resigned_casual_game_is_kept_as_the_resigners_loss(client, home):
+    position = dict(POSITION, moves=GAME[:3])          # South 6, South 5 (captures 2), North 5
+    answer = client.post("/api/finish", json={"position": position, "players": PLAYERS,
+                                              "game": "r", "resigned": "south"}).json()
+    [record] = kept_games(home)
+    assert record.resigned == 0 and record.result == "north" and not record.rated
+    assert answer["words"].startswith("You lost by resignation") and answer["result"] == "lost"
+    over = client.post("/api/finish", json={"position": POSITION, "players": PLAYERS,
+                                            "game": "s", "resigned": "north"})
+    assert_refused(over, 400, "nobody can resign it")
 
 
 def test_the_same_game_sent_again_is_kept_once(client, home):
@@ -99,6 +114,8 @@ def test_another_ending_under_a_kept_games_id_is_refused(client, home):
 @pytest.mark.parametrize("body, words", [
     ({"position": dict(POSITION, moves=GAME[:-1]), "players": PLAYERS, "game": "g"},
      ("not over after its 6 moves",)),
+    ({"position": dict(POSITION, moves=GAME[:-1]), "players": PLAYERS, "game": "g",
+      "resigned": 0}, ("resigned is south or north",)),
     ({"position": POSITION, "players": PLAYERS, "game": "g", "result": "south"},
      ("unknown field 'result'",)),
     ({"position": dict(POSITION, moves=GAME + [0]), "players": PLAYERS, "game": "g"},
@@ -127,7 +144,7 @@ def test_a_game_between_two_computers_is_kept_and_rates_nobody(client, home):
     assert record.players == ("random", "ai:easy") and not record.rated
 
 
-def test_games_finished_at_once_are_all_kept_with_one_chain_of_ratings(client, home):
+def test_games_finished_at_once_are_all_kept(client, home):
     count = 8
     answers = [None] * count
     start = threading.Barrier(count)
@@ -143,10 +160,8 @@ def test_games_finished_at_once_are_all_kept_with_one_chain_of_ratings(client, h
         thread.join(60)
     assert all(answer is not None and answer.status_code == 200 for answer in answers)
     games = kept_games(home)
-    assert len(games) == count
+    assert len(games) == count and not any(game.rated for game in games)
     assert sorted(answer.json()["game"]["id"] for answer in answers) == [g.id for g in games]
-    for earlier, later in zip(games, games[1:]):        # each game rated after the one before
-        assert later.before == earlier.after
 
 
 def test_another_sites_page_may_not_keep_a_game(client, home):
@@ -173,7 +188,8 @@ def test_a_bounded_fuzz_of_the_records_endpoints(client, home):
                        "to_move": 0}
     seen = {}
     for path, body in fuzzed_requests(rng, base, values, position_fields, 400, seconds=8, keep=0.7):
-        response = client.post(path, json=body)
+        response = client.post(path, content=json.dumps(body),
+                               headers={"content-type": "application/json"})
         seen[response.status_code] = seen.get(response.status_code, 0) + 1
         assert response.status_code in (200, 400, 409), (path, body, response.text)
         if response.status_code != 200:
@@ -195,27 +211,33 @@ def test_a_history_that_cannot_be_written_is_a_one_line_503(client, home):
 # -- /api/history --------------------------------------------------------------------------
 
 def test_the_history_lists_the_games_and_the_ratings_series(client, home):
+    from mancala.history import record_game
     empty = client.get("/api/history").json()
     assert (empty["count"], empty["games"], empty["rating"], empty["series"]) == (0, [], None, [])
     assert empty["start"]["rating"] == 1500.0 and empty["start"]["low"] == 800.0   # 1500 -+ 2 x 350
-    finish(client, game="a")
+    record_game("human", "random", 1, "standard", GAME)              # rated: as the server keeps them
     finish(client, game="b", players={"south": "ai:easy", "north": "random"})
-    finish(client, game="c", players={"south": "human", "north": "ai:easy"})
+    finish(client, game="c", players={"south": "human", "north": "ai:easy"})     # casual
+    record_game("ai:easy", "human", 1, "standard", GAME)
     answer = client.get("/api/history").json()
     games = kept_games(home)
-    assert answer["games"] == [game.to_json() for game in games]
-    assert answer["count"] == 3 and answer["rated_games"] == 2
-    assert [point["id"] for point in answer["series"]] == [1, 3]      # the rated games only
-    for point, game in zip(answer["series"], [games[0], games[2]]):
-        assert point["rating"] == round(game.after.rating, 2)
-        assert point["low"] == round(game.after.rating - 2 * game.after.rd, 2)
-        assert point["high"] == round(game.after.rating + 2 * game.after.rd, 2)
+    assert [{k: v for k, v in game.items() if k != "words"} for game in answer["games"]] == \
+        [game.to_json() for game in games]
+    assert [game["words"] for game in answer["games"]] == \
+        ["You won 9\u20133", "South won 9\u20133", "You won 9\u20133", "You lost 3\u20139"]
+    assert answer["count"] == 4 and answer["rated_games"] == 2
+    assert [game["rated"] for game in answer["games"]] == [True, False, False, True]
+    assert [point["id"] for point in answer["series"]] == [1, 4]      # the rated games only
+    for point, game in zip(answer["series"], [games[0], games[3]]):
+        assert point["rating"] == round(game.after.rating, 1)
+        assert point["low"] == round(game.after.rating - 2 * game.after.rd, 1)
+        assert point["high"] == round(game.after.rating + 2 * game.after.rd, 1)
     assert answer["series"][1]["opponent"] == "ai:easy"
     assert answer["rating"] == {k: v for k, v in answer["series"][-1].items()
                                 if k in ("rating", "rd", "low", "high")}
     assert answer["file"] == str(home / "history.sqlite3")
     last = client.get("/api/history?last=1").json()
-    assert last["games"] == [games[-1].to_json()] and last["count"] == 3
+    assert [game["id"] for game in last["games"]] == [4] and last["count"] == 4
     assert len(last["series"]) == 2                    # the curve is always the whole
 
 
@@ -233,10 +255,13 @@ def review(client, position, tab=None):
     return client.post("/api/review", json=body)
 
 
+WEB_ONLY = ("text_before", "text_after")    # the scores in words
+
+
 def test_the_review_of_the_hand_worked_game_is_the_librarys(client):
     answer = review(client, POSITION).json()
     direct = library_review.review_game(1, "standard", GAME)
-    assert [{k: v for k, v in move.items() if k not in ("south_before", "south_after")}
+    assert [{k: v for k, v in move.items() if k not in WEB_ONLY}
             for move in answer["moves"]] == [move.to_json() for move in direct.moves]
     # North's first move (move 3, pit 5): every other move keeps -2, it gets -6 (the
     # library's docstring works it); South's view is the negation
@@ -253,9 +278,68 @@ def test_the_review_of_an_opening_searched_is_the_librarys_too(client):
     answer = review(client, {"seeds": 4, "capture": "standard", "moves": moves}).json()
     direct = library_review.review_game(4, "standard", moves)
     assert [move.to_json() for move in direct.moves] == \
-        [{k: v for k, v in move.items() if k not in ("south_before", "south_after")}
+        [{k: v for k, v in move.items() if k not in WEB_ONLY}
          for move in answer["moves"]]
     assert any(not move["exact"] for move in answer["moves"])
+
+
+def test_a_streamed_review_says_its_progress_then_the_same_review(client):
+    """The page shows progress (and the first marks) while the rest is computed: JSON
+    lines, one per step, then the whole review, the same as the one answer."""
+    response = client.post("/api/review", json={"position": POSITION, "stream": True})
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(line) for line in response.text.splitlines()]
+    assert lines[0] == {"type": "start", "total": len(GAME)}
+    progress = [line for line in lines if line["type"] == "progress"]
+    assert [line["done"] for line in progress] == sorted({line["done"] for line in progress})
+    assert progress[-1] == {"type": "progress", "done": len(GAME), "total": len(GAME)}
+    moves = [line for line in lines if line["type"] == "move"]
+    assert sorted(m["number"] for m in moves) == list(range(1, len(GAME) + 1))
+    assert moves[0]["number"] == len(GAME)           # the last move first: its solve is instant
+    assert lines.index(moves[0]) < lines.index(progress[-1])   # each move as soon as it is known
+    last = lines[-1]
+    assert last["type"] == "review"
+    assert sorted((m for m in moves), key=lambda m: m["number"]) == \
+        [dict(m, type="move") for m in last["moves"]]
+    whole = review(client, POSITION).json()
+    assert last["moves"] == whole["moves"] and last["summary"] == whole["summary"]
+    third = last["moves"][2]
+    assert (third["text_before"], third["text_after"]) == ("South +2 (exact)", "South +6 (exact)")
+
+
+def test_a_review_is_kept_with_its_game_and_opened_again_without_a_search(client, home, monkeypatch):
+    """Issue 34: the review took as long the second time. Named by its number in the
+    history, a game's review is kept with it; asked again, it comes back from the
+    file with no search made (the library's review is replaced by one that fails)."""
+    from mancala.history import History, record_game
+    kept, _ = record_game("human", "random", 1, "standard", GAME)
+    first = client.post("/api/review", json={"position": POSITION, "game": kept.id}).json()
+    assert first["kept"] is False
+    assert History(home / "history.sqlite3").reviews([kept.id])      # kept with the game
+    def no_search(*args, **kwargs):
+        raise AssertionError("a search was made")
+    monkeypatch.setattr(library_review, "review_game", no_search)
+    again = client.post("/api/review", json={"position": POSITION, "game": kept.id}).json()
+    assert again["kept"] is True and again["moves"] == first["moves"]
+    streamed = client.post("/api/review", json={"position": POSITION, "game": kept.id,
+                                                "stream": True}).text.splitlines()
+    assert json.loads(streamed[-1])["moves"] == first["moves"]
+
+
+def test_a_review_is_never_kept_with_another_game(client, home):
+    from mancala.history import History, record_game
+    kept, _ = record_game("human", "random", 1, "standard", GAME)
+    other = dict(POSITION, moves=GAME[:4])               # not that game's moves
+    assert client.post("/api/review", json={"position": other, "game": kept.id}).status_code == 200
+    assert History(home / "history.sqlite3").reviews([kept.id]) == {}
+    assert_refused(client.post("/api/review", json={"position": POSITION, "game": 0}), 400, "game")
+
+
+def test_a_streamed_review_says_an_error_in_one_line(client, monkeypatch):
+    monkeypatch.setattr(reviews, "MAX_REVIEW_SECONDS", 0.05)
+    lines = client.post("/api/review", json={"position": legal(LONG), "stream": True}).text.splitlines()
+    last = json.loads(lines[-1])
+    assert last["type"] == "error" and "took more than" in last["error"]
 
 
 @pytest.mark.parametrize("body, words", [
@@ -273,7 +357,7 @@ def test_a_bad_review_request_is_refused(client, body, words):
 
 
 def test_a_game_longer_than_the_cap_is_refused(client, monkeypatch):
-    monkeypatch.setattr(records, "MAX_REVIEW_MOVES", 6)
+    monkeypatch.setattr(reviews, "MAX_REVIEW_MOVES", 6)
     assert_refused(review(client, POSITION), 400, "7 moves", "at most 6")
 
 
@@ -314,7 +398,7 @@ def test_a_newer_review_from_the_same_tab_stops_the_older_one(client):
 
 
 def test_a_review_past_its_time_is_stopped_with_one_line(client, monkeypatch):
-    monkeypatch.setattr(records, "MAX_REVIEW_SECONDS", 0.3)
+    monkeypatch.setattr(reviews, "MAX_REVIEW_SECONDS", 0.3)
     assert_refused(review(client, legal(LONG)), 503, "took more than 0.3 s")
 
 
@@ -323,5 +407,5 @@ def test_the_records_page_and_script_are_served(client):
     assert page.status_code == 200 and b'id="view-records"' in page.content
     assert b'src="/records.js"' in page.content and b'href="/history"' in page.content
     script = client.get("/records.js")
-    assert script.status_code == 200 and b"/api/finish" in script.content
+    assert script.status_code == 200 and b"/api/history" in script.content
     assert page.headers["content-security-policy"].startswith("default-src 'self'")

@@ -114,3 +114,48 @@ def screenshot(browser, path, width, what):
     assert path.stat().st_size > 10_000
     width_shown = browser.execute_script("return document.documentElement.scrollWidth")
     assert width_shown <= width, f"{what} scrolls sideways at {width} px"
+
+
+def axe_source():
+    """axe-core's axe.min.js (4.x) from the PyPI package that carries it
+    (``axe-selenium-python-nhsuk``, the web-test extra): nothing fetched at run time.
+    Skips the test, with the reason, where it is not installed."""
+    import importlib.resources
+    try:
+        script = (importlib.resources.files("axe_selenium_python") / "node_modules" / "axe-core"
+                  / "axe.min.js").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        pytest.skip("axe-core is not installed: pip install -e '.[web-test]'")
+    return script
+
+
+AXE_RULES = ("color-contrast", "target-size")
+
+
+def axe_violations(browser, rules=AXE_RULES):
+    """axe-core run in the page as it is now, ``rules`` only: the violations, each as
+    (rule, [(target, summary) of each node])."""
+    if not browser.execute_script("return typeof window.axe === 'object'"):
+        browser.execute_script(axe_source())
+    version = browser.execute_script("return axe.version")
+    assert int(version.split(".")[0]) >= 4, f"axe-core {version}: target-size needs 4.x"
+    found = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'rule', values: arguments[0]}, resultTypes: ['violations']})"
+        ".then(r => done(r.violations.map(v => [v.id, v.nodes.map(n => [n.target.join(' '), n.failureSummary])])))"
+        ".catch(e => done([['axe failed', [[String(e), '']]]]));", list(rules))
+    return found
+
+
+def small_targets(browser, least=44):
+    """Every visible control smaller than ``least`` px either way: buttons, selects, the pages'
+    bar links, inputs but checkboxes and radios (their labels are the targets), and anything
+    with role=button; as (what, width, height)."""
+    return browser.execute_script(
+        "const least = arguments[0];"
+        "return [...document.querySelectorAll('button, select, a.button, #views a, [role=button], "
+        "input:not([type=checkbox]):not([type=radio]):not([type=file]), label.check')]"
+        ".filter(e => e.offsetParent !== null && !e.closest('[hidden]') && getComputedStyle(e).visibility !== 'hidden')"
+        ".map(e => { const r = e.getBoundingClientRect();"
+        " return [e.id || e.className || e.tagName, Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; })"
+        ".filter(([, w, h]) => w < least - 0.5 || h < least - 0.5)", least)

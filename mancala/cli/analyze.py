@@ -9,6 +9,7 @@ from mancala.cli.position import add_position_arguments, board_from
 from mancala.engine import Engine
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB
+from mancala.scores import Score
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -53,10 +54,11 @@ def run(args: argparse.Namespace) -> int:
         outcome = board.outcome()
         print(f"The game is over: South {outcome.south}, North {outcome.north}.")
         return 0
-    print(f"\n{SIDE_NAMES[board.to_move]} to move; scores for {SIDE_NAMES[board.to_move]}, in seeds:")
+    print(f"\n{SIDE_NAMES[board.to_move]} to move; each move's score in seeds, the side ahead "
+          "named (the hint's number at the same depth):")
     for pit, r in results.items():
-        how = "exact" if r.exact else f"depth {r.depth}"
         line = " ".join(str(p + 1) for p in r.pv[:12])
         mark = "  <- best" if r.score == best else ""
-        print(f"  pit {pit + 1}: {r.score:+4d}  ({how}, {r.nodes} nodes)  line: {line}{mark}")
+        score = Score.of(r, board.to_move).text()
+        print(f"  pit {pit + 1}: {score:<20} {r.nodes} nodes, line: {line}{mark}")
     return 0

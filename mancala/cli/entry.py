@@ -2,7 +2,7 @@
 
 A line is a pit (1-6 from the mover's left, or its letter: A-F are South's
 pits, G-L North's, whoever moves) or a command (``hint``, ``undo``, ``save
-[FILE]``, ``load FILE``, ``help``, ``quit``). :func:`parse_entry` reads one
+[FILE]``, ``load FILE``, ``resign``, ``help``, ``quit``). :func:`parse_entry` reads one
 line; a :class:`Keyboard` is the person at the terminal: it is a human
 player's ``ask`` (:class:`mancala.players.Human`), reads lines until one is a
 pit, and carries out the commands itself with the game's own operations
@@ -23,7 +23,7 @@ from mancala.limits import parse_whole
 if TYPE_CHECKING:
     from mancala.game import Game
 
-COMMANDS = ("hint", "undo", "save", "load", "help", "quit")
+COMMANDS = ("hint", "undo", "save", "load", "resign", "help", "quit")
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
 RESUME_HINT = "python -m mancala play --resume"
 
@@ -31,10 +31,11 @@ HELP = """\
 Type a pit to sow it: 1-6, counted from the mover's left (1 is the pit farthest
 from the mover's store), or its letter: A-F are South's pits, G-L North's.
 Commands:
-  hint         the engine's suggestion and its score
-  undo         take back your last move and the computer's reply
+  hint         the engine's suggestion and its score (not in a rated game)
+  undo         take back your last move and the computer's reply (not in a rated game)
   save [FILE]  save the game (default: mancala-save.json here)
   load FILE    continue a saved game instead
+  resign       give up this game: it counts as your loss (asks once)
   help         this text
   quit         stop; the game is autosaved ({resume})""".format(resume=RESUME_HINT)
 
@@ -150,12 +151,24 @@ class Keyboard:
                 game.undo()
             elif entry.command == "load":
                 game.load(os.path.expanduser(entry.argument))
+            elif entry.command == "resign":
+                return self.resign(game)
             else:
                 game.quit()
         except (MancalaError, OSError) as exc:
             game.observer.on_error(game, one_line(exc))
             return False
         return entry.command in ("undo", "load", "quit")
+
+    def resign(self, game: "Game") -> bool:
+        """Ask once; on yes the side to move resigns (the game is over). Whether it did."""
+        counted = "a loss, and your rating counts it" if game.rated else "a loss"
+        answer = self.read(f"Resign this game? It is kept as {counted}. [y/N]: ").strip().lower()
+        if answer not in ("y", "yes"):
+            self.write("Not resigned; play on.")
+            return False
+        game.resign(game.to_move)
+        return True
 
 
 __all__ = ["COMMANDS", "HELP", "RESUME_HINT", "Command", "Keyboard", "parse_entry", "pit_label",

@@ -5,19 +5,27 @@ one line a node, indented by depth, with the move that led to it, MAX or
 MIN, alpha-beta's window, the value backed up, and the moves cut off with the
 window that cut them. Pits are 1..6 from the mover's left here; ``--json``
 gives pit indices 0..5 (``pit_index``, ``best_index``, ``pit_indices``).
+
+A tree longer than :data:`SHOWN_LINES` lines is cut there, with a line that
+says how many more there are; ``--all`` draws every node, through the pager
+(``$PAGER``, else ``less``) when the output is a terminal.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import pydoc
+import sys
 from typing import List, Optional
 
 from mancala import explain as _explain
 from mancala.geometry import SIDE_NAMES
 from mancala.cli import options
+from mancala.cli.options import is_terminal
 from mancala.cli.position import add_position_arguments, board_from
 
 DEFAULT_DEPTH = 3
+SHOWN_LINES = 60                # a tree's lines shown without --all
 LETTERS = "ABCDEFGHIJKL"        # A-F South's pits, G-L North's, as the game shows them
 ROWS = (("minimax", "plain", "minimax"), ("minimax", "table", "minimax + table"),
         ("alphabeta", "plain", "alpha-beta"), ("alphabeta", "table", "alpha-beta + table"))
@@ -46,6 +54,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="alpha-beta with a transposition table")
     p.add_argument("--show", choices=("both", "minimax", "alphabeta", "counts"), default="both",
                    help="which trees to draw (default both); the counts always follow")
+    p.add_argument("--all", action="store_true",
+                   help=f"draw every node of a tree (else the first {SHOWN_LINES} lines of each); "
+                        "paged on a terminal")
     p.add_argument("--json", action="store_true",
                    help="print both trees and the counts as one JSON document")
     p.set_defaults(run=run)
@@ -57,21 +68,33 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    print(board)
+    lines = [str(board)]
     mover = SIDE_NAMES[board.to_move]
     other = SIDE_NAMES[1 - board.to_move]
-    print(f"\nMAX is {mover} (to move), MIN is {other}; values are {mover}'s store minus "
-          f"{other}'s, in seeds (the final margin once the game is over).")
+    lines.append(f"\nMAX is {mover} (to move), MIN is {other}; values are {mover}'s store minus "
+                 f"{other}'s, in seeds (the final margin once the game is over).")
     trees = {"both": (result.minimax, result.alphabeta), "minimax": (result.minimax,),
              "alphabeta": (result.alphabeta,), "counts": ()}[args.show]
     for tree in trees:
-        print()
-        for line in draw(tree, args.depth):
-            print(line)
-    print()
-    for line in counts(result.counts, args.depth):
-        print(line)
+        lines.append("")
+        lines.extend(bounded(draw(tree, args.depth), None if args.all else SHOWN_LINES))
+    lines.append("")
+    lines.extend(counts(result.counts, args.depth))
+    text = "\n".join(lines)
+    if args.all and is_terminal(sys.stdout):
+        pydoc.pager(text + "\n")
+    else:
+        print(text)
     return 0
+
+
+def bounded(lines: List[str], most: Optional[int]) -> List[str]:
+    """The first ``most`` lines of a drawn tree and a line saying how many more there
+    are ('  ... 1,537 more lines: --all draws every node'); all of them for None."""
+    if most is None or len(lines) <= most + 1:
+        return lines
+    hidden = len(lines) - most
+    return lines[:most] + [f"  ... {hidden:,} more lines: --all draws every node"]
 
 
 def draw(tree: _explain.Tree, depth: int) -> List[str]:
@@ -165,4 +188,4 @@ def _end(value: Optional[int]) -> str:
     return f"{value:+d}"
 
 
-__all__ = ["add_parser", "run", "draw", "counts"]
+__all__ = ["add_parser", "run", "draw", "counts", "bounded", "SHOWN_LINES"]

@@ -1,6 +1,8 @@
 """How the commands write times for people: one rule for each, shared by every command."""
 from __future__ import annotations
 
+import calendar
+import time
 from typing import Optional
 
 
@@ -28,4 +30,14 @@ def duration(seconds: float) -> str:
     return f"{seconds / 60:.1f} min"
 
 
-__all__ = ["ms", "duration"]
+def local_time(stamp: str) -> str:
+    """A time the files keep in UTC ('2026-05-01T12:00:00Z') as this machine's
+    local time, to the minute ('2026-05-01 14:00'); other text as it is."""
+    try:
+        seconds = calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
+    except (TypeError, ValueError, OverflowError):
+        return str(stamp)
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+__all__ = ["ms", "duration", "local_time"]

@@ -13,12 +13,16 @@ from typing import Callable, Optional
 
 from mancala import history as _history
 from mancala.cli import options
+from mancala.cli.format import local_time
+from mancala.cli.render import wrap
 from mancala.errors import MancalaError
+from mancala.game import can_be_rated
 from mancala.rating import Rating, level_is_provisional
 from mancala.storage import shown_path
 from mancala.untrusted import printable
 
 RESULT_TEXT = {"south": "South won", "north": "North won", "draw": "draw"}
+YOUR_RESULT = {"won": "you won", "lost": "you lost", "drew": "a draw"}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Games kept in {printable(shown_path(history.path))}, oldest first"
           + (f" (the last {len(shown)} of {len(games)})" if len(shown) < len(games) else "") + ":")
     for game in shown:
-        print("  " + describe(game))
+        print(wrap("  " + describe(game)))
     return 0
 
 
@@ -73,48 +77,64 @@ def rating_line(now: Optional[Rating], rated_games: int) -> str:
 
 
 def describe(game: _history.GameRecord) -> str:
-    """'3. 2026-05-01 12:00 UTC  South human vs North ai:easy, 4 seeds, standard: South won 30-18, 36 moves; rating 1612 (+25)'.
+    """A game in the player's words, at this machine's local time: '3. 2026-05-01 14:00
+    you (South) vs ai:easy, 4 seeds, standard: you lost 11-37, 36 moves; rated: 1612
+    (-25)'; a game without one person: 'South ai:medium vs North random, ...: South won 30-18'.
 
     What the file holds is shown through :func:`mancala.untrusted.printable`: a
     name or a date edited to hold ESC or a line break prints as its escape."""
-    stamp = printable(game.finished)
-    when = f"{stamp[:10]} {stamp[11:16]} UTC" if len(stamp) == 20 and stamp.endswith("Z") else stamp
-    text = (f"{game.id:3d}. {when}  South {printable(game.south)} vs North {printable(game.north)}, "
+    seeds = (game.south_store, game.north_store)
+    you = game.human
+    if you is None:
+        players = f"South {printable(game.south)} vs North {printable(game.north)}"
+        result, score = RESULT_TEXT[game.result], f"{seeds[0]}-{seeds[1]}"
+    else:
+        players = f"you ({('South', 'North')[you]}) vs {printable(game.players[1 - you])}"
+        result, score = YOUR_RESULT[game.result_for(you)], f"{seeds[you]}-{seeds[1 - you]}"
+    if game.resigned is not None:
+        who = "you" if game.resigned == you else ("South", "North")[game.resigned]
+        result += f": {who} resigned, {score} in the stores"
+    else:
+        result += f" {score}"
+    text = (f"{game.id:3d}. {printable(local_time(game.finished))}  {players}, "
             f"{game.seeds} seed{'' if game.seeds == 1 else 's'}, {game.capture}: "
-            f"{RESULT_TEXT[game.result]} {game.south_store}-{game.north_store}, "
-            f"{len(game.pit_indices)} moves")
+            f"{result}, {len(game.pit_indices)} moves")
     if game.rated:
         change = game.after.rating - game.before.rating
-        text += f"; rating {game.after.rating:.0f} ({change:+.0f})"
-    elif game.human is not None:
-        text += "; not rated"
+        text += f"; rated: {game.after.rating:.0f} ({change:+.0f})"
+    elif you is not None:
+        text += "; casual" if can_be_rated(game.south, game.north) else "; not rated"
     return text
 
 
-def record_finished(game, out: Callable[[str], None] = print) -> None:
-    """Keep a finished terminal game in the history; tell the person their rating.
+def record_finished(game, out: Callable[[str], None] = print) -> str:
+    """Keep a finished (or resigned) terminal game in the history, rated when the
+    game is (:attr:`mancala.game.Game.rated`); what to tell the person of their
+    rating, for the result line: 'Your rating: 1579 (+79), 95% between ...',
+    'Casual: kept in your history, not rated.', or '' for a game without a person.
 
     ``game`` is a finished :class:`mancala.game.Game`. A failure is one line
     and nothing more: the game goes on (a read-only data folder, a busy disk).
-    Games without a person in them are kept silently.
     """
     try:
         history = _history.History()
-        kept = history.record(game.specs[0], game.specs[1], game.seeds, game.capture, game.moves)
+        kept = history.record(game.specs[0], game.specs[1], game.seeds, game.capture, game.moves,
+                              rated=game.rated, resigned=game.resigned)
     except (MancalaError, OSError) as exc:
         out(f"history is off: {printable(_one_line(exc))}")
-        return
+        return ""
     for notice in history.notices:
         out(printable(notice))
     if kept.human is None:
-        return
+        return ""
     if not kept.rated:
+        if can_be_rated(game.specs[0], game.specs[1]):
+            return "Casual: kept in your history, not rated."
         opponent = kept.players[1 - kept.human]
-        out(f"Kept in your history; not rated: {printable(opponent)} has no Elo in the levels' table.")
-        return
+        return f"Kept in your history; not rated: {printable(opponent)} has no Elo in the levels' table."
     low, high = kept.after.interval()
-    out(f"Your rating: {kept.after.rating:.0f} ({kept.after.rating - kept.before.rating:+.0f}), "
-        f"95% between {low:.0f} and {high:.0f}; `python -m mancala history` lists your games.")
+    return (f"Your rating: {kept.after.rating:.0f} ({kept.after.rating - kept.before.rating:+.0f}), "
+            f"95% between {low:.0f} and {high:.0f}; `python -m mancala history` lists your games.")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -7,6 +7,11 @@ not a terminal and no players are given, the computer plays itself to the end:
 the demo. Every game autosaves every move to its own file
 (:mod:`mancala.autosaves`); ``--resume`` continues the only saved game, or
 lists them when there are several, and ``--resume N`` picks one.
+
+A game of a person against a computer level with an Elo is **rated** unless
+``--casual`` (or the menu) says otherwise: no hint, undo, load or score
+until it ends; ``resign`` asks once and ends it as a loss, kept and rated.
+A casual game allows them all and is kept in the history, not rated.
 """
 from __future__ import annotations
 
@@ -16,30 +21,23 @@ import sys
 from typing import Callable, List, Optional, Tuple
 
 from mancala import autosaves, storage
-from mancala.board import CAPTURE_RULES, MoveRecord
+from mancala.board import MoveRecord
 from mancala.cli import options
-from mancala.cli.entry import RESUME_HINT, Keyboard, pit_label
+from mancala.cli.entry import RESUME_HINT, Keyboard
 from mancala.cli.history import record_finished    # issue 25: the game history
+from mancala.cli.menus import ask_again, choose, levels_help, menu
 from mancala.cli.options import is_terminal
-from mancala.cli.render import (Style, describe_move, describe_outcome, describe_turns, render_board,
-                                want_color)
-from mancala.errors import CommandError, quote
-from mancala.game import Game, GameObserver, Hint
+from mancala.cli.render import (Style, describe_move, describe_outcome, describe_turns, move_text,
+                                render_board, want_color, wrap)
+from mancala.errors import CommandError
+from mancala.game import Game, GameObserver, Hint, can_be_rated
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
-from mancala.levels import elo_range
-from mancala.players import EnginePlayer, MoveInfo, canonical_spec, program_in
-from mancala.rating import level_elo
-from mancala.specs import LEVELS, VALID_SPECS
+from mancala.players import MoveInfo, canonical_spec, program_in
+from mancala.specs import VALID_SPECS
 from mancala.untrusted import printable
 
 DEMO_PLAYER = "ai:medium"
-
-CAPTURE_HELP = {
-    "standard": "last seed in an empty pit of yours takes it and the seeds opposite",
-    "empty": "as standard, even when the opposite pit is empty",
-    "none": "no captures",
-}
 
 
 # -- the terminal as a game observer -------------------------------------------------
@@ -50,9 +48,19 @@ class Terminal(GameObserver):
     def __init__(self, style: Style, out: Callable[[str], None] = print,
                  read: Callable[[str], str] = input, echo: bool = False) -> None:
         self.style = style
-        self.out = out
+        self._write = out
         self._read = read
         self.echo = echo
+
+    def out(self, text: str) -> None:
+        """Show text, its words wrapped at the terminal's width."""
+        self._write(wrap(text))
+
+    @staticmethod
+    def you(game: Game) -> Optional[int]:
+        """The side of the one person playing, if one does (scores are said for them)."""
+        humans = [side for side, player in enumerate(game.players) if player.is_human]
+        return humans[0] if len(humans) == 1 else None
 
     def ask(self, prompt: str) -> str:
         line = self._read(prompt)
@@ -75,6 +83,11 @@ class Terminal(GameObserver):
         seeds = f"{game.seeds} seed{'' if game.seeds == 1 else 's'}"
         self.out(f"Kalah: {seeds} per pit, capture {game.capture}. "
                  f"South: {south}, North: {north}.")
+        if game.rated:
+            self.out("A rated game: no hints, takebacks or scores until it ends; "
+                     "resign ends it as a loss.")
+        elif can_be_rated(south, north):
+            self.out("A casual game: hints and takebacks allowed; it is kept, not rated.")
         if any(player.is_human for player in game.players):
             self.out("South moves first. Type a pit (1-6, or its letter) or help.")
         last = game.board.peek() if game.board.ply else None
@@ -85,19 +98,18 @@ class Terminal(GameObserver):
 
     def on_move(self, game: Game, record: MoveRecord, info: Optional[MoveInfo]) -> None:
         self.out("")
-        self.out(describe_move(record, game.specs, info))
+        self.out(describe_move(record, game.specs, info, self.you(game), scores=not game.rated))
         self.show(game, record)
 
     def on_undo(self, game: Game, undone: List[MoveRecord]) -> None:
-        taken = ", ".join(f"{SIDE_NAMES[r.player]} {r.pit + 1}" for r in reversed(undone))
+        taken = "; ".join(f"{SIDE_NAMES[r.player]} {move_text(r)}" for r in reversed(undone))
         self.out(f"Took back {_moves(len(undone))}: {taken}.")
         self.out("")
         self.show(game, game.board.peek() if game.board.ply else None)
 
     def on_hint(self, game: Game, hint: Hint) -> None:
-        label = pit_label(hint.pit, game.to_move)
-        self.out(f"Hint: pit {hint.pit + 1} ({label}), score {hint.score:+d} "
-                 f"at depth {hint.depth}.")
+        played = game.board.copy(stack=False).push(hint.pit)
+        self.out(f"Hint: pit {move_text(played)}: {hint.score.text(you=game.to_move)}.")
 
     def on_saved(self, game: Game, path: str) -> None:
         self.out(f"Saved to {os.path.abspath(path)}.")
@@ -110,155 +122,15 @@ class Terminal(GameObserver):
 
     def on_end(self, game: Game, outcome) -> None:
         self.out("")
-        self.out(self.style(describe_outcome(outcome), "good"))
-        self.out("Game record (pits 1-6 from each mover's left):")
-        for line in describe_turns(game.turns()):
+        self.out("Game record (moves numbered as review numbers them; pits 1-6 from each "
+                 "mover's left):")
+        for line in describe_turns(game.board.move_stack):
             self.out(line)
 
-
-# -- menus ---------------------------------------------------------------------------
-
-def choose(term: Terminal, title: str, options: List[tuple], default: int = 1,
-           free: Optional[Callable[[str], object]] = None):
-    """A numbered menu that re-asks until it gets a valid choice; returns the option's value.
-
-    ``options`` are (label, value). With ``free``, any other text is passed to it
-    and its result returned, unless it raises ValueError.
-    """
-    if title:
-        term.out(title)
-    for number, (label, _) in enumerate(options, 1):
-        term.out(f"  {number}. {label}")
-    while True:
-        answer = term.ask(f"Choice [{default}]: ").strip()
-        if not answer:
-            return options[default - 1][1]
-        number = parse_whole(answer)
-        if number is not None and 1 <= number <= len(options):
-            return options[number - 1][1]
-        if free is not None:
-            try:
-                return free(answer)
-            except ValueError:
-                pass
-        also = f", or a player ({VALID_SPECS})" if free is not None else ""
-        term.out(f"{quote(answer)} is not a choice; type a number from 1 to {len(options)}{also}.")
-
-
-def ask_player(term: Terminal, side: str, default: int) -> str:
-    kind = choose(term, f"Who plays {side}?", [
-        ("a person (human)", "human"),
-        ("the computer", "ai"),
-        ("a random mover", "random"),
-    ], default, free=canonical_spec)
-    if kind != "ai":
-        return kind
-    lowest, highest = elo_range()
-    spec = choose(term, f"How strong is the computer playing {side}? (Elo: random moves are 0)", [
-        (f"{level:<9}{_elo_text(f'ai:{level}')}  {EnginePlayer.DESCRIPTIONS[level]}", f"ai:{level}")
-        for level in LEVELS
-    ] + [(f"another strength: ai:elo=N, any N from {lowest} to {highest}", "elo")], 2,
-        free=canonical_spec)
-    while spec == "elo":
-        answer = term.ask(f"Elo, {lowest}-{highest}: ").strip()
-        try:
-            spec = canonical_spec(f"ai:elo={answer}")
-        except ValueError:
-            term.out(f"{quote(answer)} is not a whole number from {lowest} to {highest}.")
-    return spec
-
-
-def _elo_text(spec: str) -> str:
-    """'Elo 1340' for a level of the table, blanks for one without."""
-    level = level_elo(spec)
-    return f"Elo {level.elo:4.0f}" if level is not None else " " * 8
-
-
-def levels_help() -> str:
-    """The levels and their Elo, for --help: 'ai:easy 620, ai:medium 1340, ...'."""
-    lowest, highest = elo_range()
-    found = [level_elo(spec) for spec in ("random", *(f"ai:{level}" for level in LEVELS))]
-    named = ", ".join(f"{level.spec} {level.elo:.0f}" for level in found if level is not None)
-    return (f"The levels' Elo (random moves are 0): {named}; ai:elo=N plays at any N from "
-            f"{lowest} to {highest} (python -m mancala levels lists them all).")
-
-
-def ask_seeds(term: Terminal) -> int:
-    while True:
-        answer = term.ask(f"Seeds per pit, {MIN_SEEDS}-{MAX_SEEDS_PER_PIT} [{DEFAULT_SEEDS}]: ").strip()
-        if not answer:
-            return DEFAULT_SEEDS
-        try:
-            return options.seeds(answer)
-        except argparse.ArgumentTypeError:
-            term.out(f"{quote(answer)} is not a number from {MIN_SEEDS} to {MAX_SEEDS_PER_PIT}.")
-
-
-def menu(term: Terminal, found: autosaves.Scan
-         ) -> Tuple[Optional[storage.SavedGame], Optional[autosaves.Slot]]:
-    """The start menus: a SavedGame to play (or None to quit), and the slot of a resumed game."""
-    term.out(term.style("Kalah (Mancala)", "bold"))
-    while True:
-        options = [("new game", "new")]
-        if len(found.entries) == 1:
-            options.append(("resume the autosaved game (" + found.entries[0].describe() + ")",
-                            "resume"))
-        elif found.entries:
-            options.append((f"resume a saved game ({len(found.entries)} saved)", "resume"))
-        options += [("load a saved game", "load"), ("quit", "quit")]
-        action = choose(term, "", options)
-        if action == "quit":
-            return None, None
-        if action == "resume":
-            entry = found.entries[0]
-            if len(found.entries) > 1:
-                entry = choose(term, "Saved games, newest first:", [
-                    (entry.describe(), entry) for entry in found.entries] + [("back", None)])
-                if entry is None:
-                    continue
-            try:
-                slot, saved = autosaves.Slot.claim(entry.path)
-            except storage.SaveFileError as exc:
-                term.out(str(exc))
-                found = autosaves.scan()
-                continue
-            return saved, slot
-        if action == "load":
-            saved = _ask_file(term)
-            if saved is not None:
-                return saved, None
-            continue
-        south = ask_player(term, "South (moves first)", 1)
-        north = ask_player(term, "North", 2)
-        seeds = ask_seeds(term)
-        capture = choose(term, "Capture rule:", [
-            (f"{name:<10}{CAPTURE_HELP[name]}", name) for name in CAPTURE_RULES])
-        return storage.SavedGame(seeds, capture, south, north, []), None
-
-
-def _ask_file(term: Terminal) -> Optional[storage.SavedGame]:
-    while True:
-        name = term.ask("Save file to load (empty to go back): ").strip()
-        if not name:
-            return None
-        try:
-            saved = storage.load(os.path.expanduser(name), players=canonical_spec)
-            refused = program_in(saved)     # --load FILE --south/--north names the program
-            if refused is None:
-                return saved
-            term.out(printable(f"{name!r}: {refused}"))
-        except storage.SaveFileError as exc:
-            term.out(printable(str(exc)))
-
-
-def ask_again(term: Terminal) -> bool:
-    while True:
-        answer = term.ask("Play again? [y/N]: ").strip().lower()
-        if answer in ("", "n", "no", "q", "quit"):
-            return False
-        if answer in ("y", "yes"):
-            return True
-        term.out(f"{quote(answer)}: type y or n.")
+    def result(self, game: Game, rating: str) -> None:
+        """The result line, in the person's words, with what it did to their rating."""
+        text = describe_outcome(game.outcome(), self.you(game), game.resigned)
+        self.out(self.style(text, "good") + (f" {rating}" if rating else ""))
 
 
 # -- the command -----------------------------------------------------------------------
@@ -278,7 +150,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "without players: the computer plays itself (a demo). Players: "
                     + VALID_SPECS + ". " + levels_help(),
         epilog="In game: a pit 1-6 (from your left) or letter A-F (South) / G-L (North), "
-               "or hint, undo, save [FILE], load FILE, help, quit. Every move is autosaved; "
+               "or hint, undo, save [FILE], load FILE, resign, help, quit (a rated game has "
+               "no hint, undo or load). Every move is autosaved; "
                f"resume with `{RESUME_HINT}`.")
     p.add_argument("--south", type=options.player, metavar="PLAYER",
                    help="who plays South, the side that moves first (default: human; "
@@ -293,6 +166,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--resume", nargs="?", const=0, type=_game_number, metavar="N",
                         help="continue the autosaved game where it stopped; with several, "
                              "list them (newest first) and N picks one")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--casual", action="store_true",
+                      help="a casual game: hints and takebacks allowed, kept in your history "
+                           "but not rated (a person against a computer level is rated by default)")
+    mode.add_argument("--rated", action="store_true",
+                      help="a rated game (the default where it can be: a person against a "
+                           "computer level with an Elo): no hint, undo or score until it ends")
     p.add_argument("--seed", type=options.seed, metavar="N",
                    help="seed for the random choices of random players and ai:easy/medium")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
@@ -310,6 +190,9 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
     if (args.load or resume) and (args.seeds is not None or args.capture is not None):
         raise CommandError("--seeds and --capture come from the save file; "
                            "leave them out with --load or --resume")
+    if (args.load or resume) and (args.casual or args.rated):
+        raise CommandError("a game is rated or casual from its start: the save file says "
+                           "which; leave out --casual and --rated with --load or --resume")
     slot = None
     if resume:
         saved, slot = _resume(args.resume, term, interactive, found)
@@ -331,6 +214,12 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
         saved.south = args.south
     if args.north:
         saved.north = args.north
+    if not (args.load or resume):
+        saved.rated = can_be_rated(saved.south, saved.north) and not args.casual
+        if args.rated and not saved.rated:
+            raise CommandError(f"South {saved.south} vs North {saved.north} cannot be rated: "
+                               "a rated game is a person (human) against a computer level "
+                               "with an Elo (python -m mancala levels)")
     return saved, slot
 
 
@@ -408,15 +297,16 @@ def run(args: argparse.Namespace) -> int:
             if outcome is None:
                 term.out(_resume_line(game))
                 return 0
-            record_finished(game, term.out)     # issue 25: keep the game, rate the person
+            rating = record_finished(game, term.out)    # issue 25: kept, the person rated
             if slot is not None:                # only then is its autosave let go
                 slot.finish()
                 slot = None
+            term.result(game, rating)
             wants_again = interactive or any(p.is_human for p in game.players)
             if not wants_again or not ask_again(term):
                 return 0
             saved = storage.SavedGame(game.seeds, game.capture, *game.specs, [],
-                                      None if game.seed is None else game.seed + 2)
+                                      None if game.seed is None else game.seed + 2, game.rated)
             term.out("")
     except EOFError:
         term.out("")

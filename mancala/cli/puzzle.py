@@ -1,10 +1,13 @@
-"""``python -m mancala puzzle``: find the only move that keeps the value.
+"""``python -m mancala puzzle``: find the move that wins more than any other.
 
-The terminal session: a puzzle near your puzzle rating, you type the move, the
-engine answers with the line's reply, until the line is done or a move is
-wrong; each result moves your puzzle rating (Glicko-2, kept in
-``puzzles.sqlite3`` in the data folder). ``--export FILE`` writes every
-shipped puzzle as JSON lines instead.
+The terminal session: a puzzle near your puzzle rating (of a theme you choose
+with ``--theme``, or one of your own mistakes with ``--mine``), its goal in
+plain words (:func:`mancala.puzzles.goal`); you type the move, the engine
+answers with the line's reply, until the line is done. A wrong move is taken
+back and you try again; the puzzle moves your puzzle rating once (Glicko-2,
+kept in ``puzzles.sqlite3`` in the data folder), missed at the first wrong
+move. Then the line is shown move by move and the position it leads to.
+``--export FILE`` writes every shipped puzzle as JSON lines instead.
 """
 from __future__ import annotations
 
@@ -20,32 +23,37 @@ from mancala import puzzles as _puzzles
 from mancala._system import NotARegularFile, read_head, refuse_special, write_atomically
 from mancala.board import Board
 from mancala.cli import options
-from mancala.cli.entry import Command, legal_pits_text, parse_entry, pit_label
-from mancala.cli.render import Style, render_board, want_color
+from mancala.cli.entry import Command, legal_pits_text, parse_entry
+from mancala.cli.render import Style, move_text, render_board, want_color, wrap
 from mancala.engine import Engine
-from mancala.geometry import PovScore, SIDE_NAMES
+from mancala.geometry import PovScore, SIDE_NAMES, store_slot
 from mancala.errors import CommandError, EntryError, HistoryError, MancalaError
+from mancala.puzzles.teaching import (THEME_NAMES, THEMES, after_line, end_words, goal,
+                                      line_records)
 from mancala.rating import Rating
+from mancala.scores import Score
 from mancala.untrusted import printable
 
 GIVE_UP = ("solution", "give up", "resign")
 HELP = """\
-Find the move that keeps the value: every other move loses at least 2 seeds.
+Find the move that wins more seeds than any other (every other loses at least 2).
 Type a pit: 1-6 from the mover's left, or its letter (A-F South's, G-L North's).
+A wrong move is taken back: try again (the puzzle counts as missed, once).
 Commands:
-  solution     show the solution (the puzzle counts as missed)
+  solution     show the solution, played out (the puzzle counts as missed)
   help         this text
-  quit         stop (a puzzle left unfinished counts for nothing)"""
+  quit         stop (a puzzle left before a wrong move counts for nothing)"""
 WRONG_SOLVE_NODES = 2_000_000   # to say what a wrong move loses: one solve, within this budget
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "puzzle", help="puzzles: find the only move that keeps the value",
-        description="Solve puzzles from engine games in the terminal: exactly one move keeps "
-                    "the position's perfect-play value, every other loses at least 2 seeds. "
-                    "You play the solver's moves, the engine the answers, until the line is "
-                    "done; each result moves your puzzle rating (Glicko-2), kept in "
+        "puzzle", help="puzzles: find the move that wins more than any other",
+        description="Solve puzzles in the terminal: exactly one move keeps the position's "
+                    "perfect-play score, every other loses at least 2 seeds. You play the "
+                    "solver's moves, the engine the answers, until the line is done; a wrong "
+                    "move is taken back to try again. Each puzzle moves your puzzle rating "
+                    "once (Glicko-2), kept in "
                     f"{_puzzles.FILE_NAME} in the data folder ($MANCALA_HOME, else "
                     "~/.local/share/mancala).",
         epilog="--export writes JSON lines, a puzzle each: id, board (14 counts in rule "
@@ -55,6 +63,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--export", metavar="FILE",
                    help="write every puzzle to FILE as JSON lines (- for stdout) and stop")
     p.add_argument("--id", metavar="ID", help="play this puzzle (its 8-digit id), then stop")
+    p.add_argument("--theme", choices=THEMES,
+                   help="puzzles of one theme: capture, extra-turn (a chain of extra turns), "
+                        "starving (leave the opponent no seeds to move), endgame (few seeds left)")
+    p.add_argument("--mine", action="store_true",
+                   help="your own puzzles: the mistakes of your games, made puzzles when "
+                        "python -m mancala review reviews a game of your history")
     p.add_argument("--seed", type=options.seed, default=None, metavar="N",
                    help="repeat the same choice of puzzles")
     p.add_argument("--no-color", action="store_true", help="no colours")
@@ -70,10 +84,27 @@ def run(args: argparse.Namespace) -> int:
         if args.export != "-":
             print(f"Wrote {count:,} puzzles to {args.export}.")
         return 0
+    if args.mine:
+        shipped = own_puzzles()
     chosen = _puzzles.by_id(args.id, shipped) if args.id is not None else None
-    session = Session(shipped, Style(want_color(args.no_color)), random.Random(args.seed))
+    session = Session(shipped, Style(want_color(args.no_color)), random.Random(args.seed),
+                      theme=args.theme)
     session.run(chosen)
     return 0
+
+
+def own_puzzles() -> list:
+    """The puzzles kept with the reviews of your games; CommandError when there are none."""
+    from mancala.history import History
+    from mancala.puzzles import mine
+    history = History()
+    found = mine.kept(history)
+    for notice in history.notices:
+        print(f"mancala: {notice}", file=sys.stderr)
+    if not found:
+        raise CommandError("no puzzles of your own yet: review a game you played "
+                           "(python -m mancala review --last); its mistakes become puzzles")
+    return found
 
 
 # -- export -----------------------------------------------------------------------------
@@ -113,15 +144,23 @@ def _is_export(path: Path) -> bool:
 # -- the session ------------------------------------------------------------------------
 
 class Session:
-    """Puzzles one after another in the terminal, each result kept in the log."""
+    """Puzzles one after another in the terminal, each result kept in the log.
+
+    A wrong move is taken back and the person tries again (the rating counts
+    the puzzle once, missed, at the first wrong move); ``solution`` plays the
+    line out. After a puzzle the line is shown move by move and the position it
+    leads to is drawn.
+    """
 
     def __init__(self, shipped, style: Style, rng: random.Random,
-                 input: Callable[[str], str] = input, output: Callable[[str], None] = print) -> None:
+                 input: Callable[[str], str] = input, output: Callable[[str], None] = print,
+                 theme: Optional[str] = None) -> None:
         self.shipped = shipped
         self.style = style
         self.rng = rng
         self.input = input
-        self.output = output
+        self.output = lambda text: output(wrap(text))
+        self.theme = theme
         self.log: Optional[_puzzles.PuzzleLog] = _puzzles.PuzzleLog()
         self.engine = Engine(hash_mb=16)
         self.rating = Rating()
@@ -138,7 +177,8 @@ class Session:
         """Puzzles until quit or the end of input (one puzzle with ``chosen``)."""
         self.output(self.rating_line())
         while True:
-            puzzle = chosen or _puzzles.choose(self.shipped, self.rating.rating, self.tried, self.rng)
+            puzzle = chosen or _puzzles.choose(self.shipped, self.rating.rating, self.tried,
+                                               self.rng, theme=self.theme)
             try:
                 if not self.play(puzzle):
                     return
@@ -149,44 +189,63 @@ class Session:
                 return
 
     def play(self, puzzle: _puzzles.Puzzle) -> bool:
-        """One puzzle; False if the person quit before its end (nothing is kept then)."""
-        attempt = _puzzles.Attempt(puzzle)
+        """One puzzle; False if the person quit before its end (nothing more is kept then)."""
+        attempt = _puzzles.Attempt(puzzle, retry=True)
         solver = SIDE_NAMES[puzzle.to_move]
+        themes = ", ".join(THEME_NAMES[theme] for theme in puzzle.themes)
         self.output("")
-        self.output(f"Puzzle {puzzle.id}, rated {puzzle.rating}, capture {puzzle.capture}: "
-                    f"{solver} to move.")
-        self.output(self.board_text(attempt.board))
-        self.output(f"Find the only move that keeps {solver}'s value, {value_text(puzzle.value, solver)};"
-                    f" every other move loses at least {_puzzles.MIN_GAP} seeds.")
+        self.output(f"Puzzle {puzzle.id}, rated {puzzle.rating}"
+                    + (f" ({themes})" if themes else "") + f", capture {puzzle.capture}: "
+                    f"you play {solver}." + (f" From your {puzzle.source}." if puzzle.source else ""))
+        self.output(self.board_text(attempt.board, puzzle))
+        self.output(goal(puzzle))
         while attempt.result is None:
             pit = self.ask(attempt.board)
             if pit is None:
                 return False
             if pit == "solution":
-                self.output(f"The solution: {line_text(puzzle)}.")
-                self.finish(puzzle, False, attempt.played)
-                return True
+                attempt.give_up()
+                self.count(attempt)
+                break
             board_before = attempt.board.copy(stack=False)
+            made = len(attempt.board.move_stack)
             outcome = attempt.play(pit)
             if outcome == "wrong":
-                self.output(self.style(f"Not the move: {self.loses(board_before, pit, puzzle)}", "bad"))
-                self.output(f"The solution: {line_text(puzzle)}.")
-                self.finish(puzzle, False, attempt.played)
-                return True
-            said = f"Right: {pit + 1} ({pit_label(pit, puzzle.to_move)})"
+                self.output(self.style(f"Not the move: {self.loses(board_before, pit, puzzle)} "
+                                       "Try again, or type solution.", "bad"))
+                self.count(attempt)
+                continue
+            said = f"Right: {move_text(attempt.board.move_stack[made])}"
             if attempt.replies:
                 other = SIDE_NAMES[1 - puzzle.to_move]
-                answers = ", ".join(f"{r + 1} ({pit_label(r, 1 - puzzle.to_move)})"
-                                    for r in attempt.replies)
-                said += f". {other} answers {answers}"
+                made = attempt.board.move_stack[-len(attempt.replies):]
+                said += f". {other} answers {'; '.join(move_text(record) for record in made)}"
             elif outcome == "right":
-                said += "; an extra turn, move again"
+                said += "; move again"
             self.output(self.style(said + ".", "good"))
             if outcome == "right":
-                self.output(self.board_text(attempt.board))
-        self.output(self.style("Solved!", "good"))
-        self.finish(puzzle, True, attempt.played)
+                self.output(self.board_text(attempt.board, puzzle))
+        if attempt.result == "solved":
+            self.output(self.style("Solved!" if not attempt.missed else
+                                   "Solved, on another try (the miss is what counted).", "good"))
+        self.count(attempt)
+        self.tried.add(puzzle.id)
+        self.show_line(puzzle)
         return True
+
+    def show_line(self, puzzle: _puzzles.Puzzle) -> None:
+        """The solution line move by move, and the position it leads to."""
+        self.output("The line: " + "; ".join(
+            f"{SIDE_NAMES[record.player]} {move_text(record)}"
+            for record in line_records(puzzle)) + ".")
+        end = after_line(puzzle)
+        self.output("After it:")
+        self.output(render_board(end, self.names(puzzle), self.style))
+        you, other = end.pits[store_slot(puzzle.to_move)], end.pits[store_slot(1 - puzzle.to_move)]
+        state = "the game is over" if end.is_game_over() else \
+            f"{SIDE_NAMES[end.to_move]} would move next"
+        self.output(f"Your store {you}, {SIDE_NAMES[1 - puzzle.to_move]}'s {other}; {state}. "
+                    f"With best play from the puzzle's start {end_words(puzzle.value)}.")
 
     def ask(self, board: Board):
         """The person's move (a pit index), 'solution', or None for quit."""
@@ -213,23 +272,25 @@ class Session:
     def loses(self, board: Board, pit: int, puzzle: _puzzles.Puzzle) -> str:
         """What the wrong move is worth, when a quick solve says."""
         child = board.copy(stack=False)
-        child.push(pit)
+        record = child.push(pit)
         solved = self.engine.solve(child, nodes=WRONG_SOLVE_NODES)
-        text = f"{pit + 1} ({pit_label(pit, board.to_move)})"
+        text = move_text(record)
         if not solved.exact:
-            return f"{text} does not keep the value."
-        value = PovScore(solved.score, child.to_move).pov(board.to_move)
-        kept = puzzle.value         # the line keeps the solver's value all the way
-        lost = kept - value
-        return (f"{text} is worth {value:+d}, {lost} seed{'' if lost == 1 else 's'} less "
-                f"than {f'{kept:+d}' if kept else '0'}.")
+            return f"{text} loses at least {_puzzles.MIN_GAP} seeds against the best move."
+        score = Score(PovScore(solved.score, child.to_move).pov(board.to_move), board.to_move,
+                      exact=True)
+        lost = puzzle.value - score.seeds       # the line keeps the solver's value all the way
+        return (f"{text} ends {score.words(you=board.to_move)} with best play, "
+                f"{lost} seed{'' if lost == 1 else 's'} less than the best move.")
 
-    def finish(self, puzzle: _puzzles.Puzzle, solved: bool, moves) -> None:
-        self.tried.add(puzzle.id)
-        if self.log is None:
+    def count(self, attempt: _puzzles.Attempt) -> None:
+        """Keep the attempt's result in the log when the rating counts it (once)."""
+        result = attempt.take_result()
+        if result is None or self.log is None:
             return
+        puzzle = attempt.puzzle
         try:
-            kept = self.log.record(puzzle, solved, moves)
+            kept = self.log.record(puzzle, result, attempt.played)
         except HistoryError as exc:
             self._log_off(exc)
             return
@@ -242,8 +303,10 @@ class Session:
         self.rating = kept.after
         change = kept.after.rating - kept.before.rating
         low, high = kept.after.interval()
+        again = " (counted once: another try now changes nothing)" if not result and \
+            attempt.result is None else ""
         self.output(f"Your puzzle rating: {kept.after.rating:.0f} ({change:+.0f}), "
-                    f"95% between {low:.0f} and {high:.0f}.")
+                    f"95% between {low:.0f} and {high:.0f}{again}.")
 
     def again(self) -> bool:
         answer = self.input("Another puzzle? [Y/n]: ").strip().lower()
@@ -259,9 +322,12 @@ class Session:
         return (f"Your puzzle rating: {self.rating.rating:.0f} (95% between {low:.0f} and "
                 f"{high:.0f}), from {len(self.tried)} puzzle{'' if len(self.tried) == 1 else 's'}.")
 
-    def board_text(self, board: Board) -> str:
-        names = ("you", "engine") if board.to_move == 0 else ("engine", "you")
-        return render_board(board, names, self.style)
+    @staticmethod
+    def names(puzzle: _puzzles.Puzzle) -> tuple:
+        return ("you", "engine") if puzzle.to_move == 0 else ("engine", "you")
+
+    def board_text(self, board: Board, puzzle: _puzzles.Puzzle) -> str:
+        return render_board(board, self.names(puzzle), self.style)
 
     def _log_off(self, exc: MancalaError) -> None:
         self.output(f"puzzle log is off: {printable(' '.join(str(exc).split()))}")
@@ -274,23 +340,4 @@ class Session:
             self.log.notices.clear()
 
 
-def value_text(value: int, solver: str) -> str:
-    """'+8 (South ends 8 seeds ahead with best play)'."""
-    if value == 0:
-        return "0 (a draw with best play)"
-    ahead = "ahead" if value > 0 else "behind"
-    return f"{value:+d} ({solver} ends {abs(value)} seed{'' if abs(value) == 1 else 's'} {ahead} with best play)"
-
-
-def line_text(puzzle: _puzzles.Puzzle) -> str:
-    """'South 5 (E), North 3 (I), South 1 (A)'."""
-    board = puzzle.position()
-    words = []
-    for pit in puzzle.solution:
-        mover = board.to_move
-        words.append(f"{SIDE_NAMES[mover]} {pit + 1} ({pit_label(pit, mover)})")
-        board.push(pit)
-    return ", ".join(words)
-
-
-__all__ = ["add_parser", "run", "export", "Session", "line_text", "value_text"]
+__all__ = ["add_parser", "run", "export", "Session"]

@@ -8,8 +8,10 @@ what they return.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import sys
-from typing import List, Optional
+from typing import List, Optional, Sequence, Tuple
 
 from mancala.board import Board, MoveRecord
 from mancala.cli.entry import pit_label
@@ -17,7 +19,10 @@ from mancala.cli.format import duration as _duration
 from mancala.cli.options import is_terminal
 from mancala.geometry import NORTH, PITS, SIDE_NAMES, SOUTH, pit_of, pit_slot, pit_slots, store_slot
 from mancala.players import MoveInfo
+from mancala.scores import Score
 from mancala.untrusted import printable
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # -- colour ----------------------------------------------------------------------
 
@@ -94,62 +99,108 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
     return "\n".join(lines)
 
 
-def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo]) -> str:
-    """'North (ai:medium) plays 3 (I): extra turn. [score +4, depth 8, 7 ms]'."""
-    side = SIDE_NAMES[record.player]
-    text = f"{side} ({printable(specs[record.player])}) plays {record.pit + 1} ({pit_label(record.pit, record.player)})"
+def move_effects(record: MoveRecord) -> List[str]:
+    """What a move did, in words: ['captures 4 seeds', 'extra turn', 'the game is over']."""
     effects = []
     if record.captured:
-        effects.append(f"captures {record.captured} seeds")
+        effects.append(f"captures {record.captured} seed{'' if record.captured == 1 else 's'}")
     if record.extra_turn:
         effects.append("extra turn")
     if record.game_over:
         effects.append("the game is over")
-    text += ": " + ", ".join(effects) + "." if effects else "."
-    if info is not None:
-        text += "  [" + describe_info(info) + "]"
+    return effects
+
+
+def move_text(record: MoveRecord) -> str:
+    """A move as every face of the terminal writes it, its capture named:
+    '3 (C)', '5 (K), captures 4 seeds', '3 (C), extra turn'."""
+    return ", ".join([f"{record.pit + 1} ({pit_label(record.pit, record.player)})"]
+                     + move_effects(record))
+
+
+def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo],
+                  you: Optional[int] = None, scores: bool = True) -> str:
+    """'North (ai:medium) plays 3 (I), extra turn.  [+4 for you (depth 8), 7 ms]':
+    the computer's score only when ``scores`` (never in a rated game), for ``you``."""
+    side = SIDE_NAMES[record.player]
+    text = f"{side} ({printable(specs[record.player])}) plays {move_text(record)}."
+    if info is not None and scores:
+        text += "  [" + describe_info(info, record.player, you) + "]"
     return text
 
 
-def describe_info(info: MoveInfo) -> str:
+def describe_info(info: MoveInfo, mover: int, you: Optional[int] = None) -> str:
+    """'South +5 (depth 8), 68 ms', '+5 for you (exact), solved, 1.2 s', 'random move, 0 ms'."""
     parts = []
     if info.note == "random move":
         parts.append("random move")
     else:
-        parts.append(f"score {info.score:+d}" + (" exact" if info.exact else ""))
-        if info.depth:
-            parts.append(f"depth {info.depth}")
-        if info.note and info.note != "random move":
+        parts.append(Score.of(info, mover).text(you))
+        if info.note:
             parts.append(info.note)
     parts.append(_duration(info.elapsed))
     return ", ".join(parts)
 
 
-def describe_turns(turns) -> List[str]:
-    """The game record (:meth:`mancala.game.Game.turns`), one line per turn:
-    '  3. North: 2 (extra turn), 5 (captures 4)'."""
-    lines = []
-    for number, turn in enumerate(turns, 1):
-        moves = []
-        for record in turn.moves:
-            note = []
-            if record.extra_turn:
-                note.append("extra turn")
-            if record.captured:
-                note.append(f"captures {record.captured}")
-            moves.append(f"{record.pit + 1}" + (f" ({', '.join(note)})" if note else ""))
-        lines.append(f"  {number:3d}. {SIDE_NAMES[turn.player]}: {', '.join(moves)}")
+def describe_turns(records: Sequence[MoveRecord]) -> List[str]:
+    """The game record, one line per turn, each move with its number (the numbers
+    ``review`` uses: one a sowing): '   5-6  North: 2 (H), extra turn; 5 (K), captures 4 seeds'."""
+    lines: List[str] = []
+    turn: List[Tuple[int, MoveRecord]] = []
+    for number, record in enumerate(list(records) + [None], 1):
+        if turn and (record is None or record.player != turn[0][1].player):
+            first, last = turn[0][0], turn[-1][0]
+            numbers = f"{first}" if first == last else f"{first}-{last}"
+            moves = "; ".join(move_text(r) for _, r in turn)
+            lines.append(f"  {numbers:>7}  {SIDE_NAMES[turn[0][1].player]}: {moves}")
+            turn = []
+        if record is not None:
+            turn.append((number, record))
     return lines
 
 
-def describe_outcome(outcome) -> str:
+def describe_outcome(outcome, you: Optional[int] = None, resigned: Optional[int] = None) -> str:
+    """'Game over: you lost 11-37 (by 26).', 'Game over: South wins 30-18 (by 12).',
+    'Game over: you resigned, a loss (you had 12, North 20).'."""
+    seeds = (outcome.south, outcome.north)
+    if resigned is not None:
+        who = "you" if resigned == you else SIDE_NAMES[resigned]
+        winner = "you win" if you is not None and you != resigned else             f"a loss for {'you' if resigned == you else SIDE_NAMES[resigned]}"
+        return (f"Game over: {who} resigned, {winner} (stores {SIDE_NAMES[0]} {seeds[0]}, "
+                f"{SIDE_NAMES[1]} {seeds[1]}).")
     if outcome.winner is None:
         return f"Game over: a draw, {outcome.south}-{outcome.north}."
-    winner = SIDE_NAMES[outcome.winner]
-    scores = (outcome.south, outcome.north)
-    return (f"Game over: {winner} wins {scores[outcome.winner]}-{scores[1 - outcome.winner]} "
-            f"(by {abs(outcome.margin)}).")
+    mine = outcome.winner if you is None else you
+    score = f"{seeds[mine]}-{seeds[1 - mine]} (by {abs(outcome.margin)})"
+    if you is not None:
+        return f"Game over: you {'won' if outcome.winner == you else 'lost'} {score}."
+    return f"Game over: {SIDE_NAMES[outcome.winner]} wins {score}."
+
+
+def wrap(text: str, width: Optional[int] = None) -> str:
+    """``text`` with each line broken between words to fit ``width`` columns (default:
+    the terminal's when stdout is one, else left whole). Colour codes take no column;
+    a line's leading spaces are kept on the lines it is broken into."""
+    if width is None:
+        if not is_terminal(sys.stdout):
+            return text
+        width = shutil.get_terminal_size().columns
+    out = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        current, used = "", 0
+        for word in line.lstrip(" ").split(" "):
+            size = len(_ANSI.sub("", word))
+            if current and used + 1 + size > width:
+                out.append(current)
+                current, used = indent + word, len(indent) + size
+            elif current:
+                current, used = current + " " + word, used + 1 + size
+            else:
+                current, used = indent + word, len(indent) + size
+        out.append(current)
+    return "\n".join(out)
 
 
 __all__ = ["Style", "want_color", "render_board", "describe_move", "describe_info", "describe_turns",
-           "describe_outcome"]
+           "describe_outcome", "move_text", "move_effects", "wrap"]

@@ -1,4 +1,13 @@
-"""``python -m mancala review FILE|--last``: what each move of a game lost, in seeds."""
+"""``python -m mancala review FILE|--last|--game N``: what each move of a game lost, in seeds.
+
+A game kept in your history is reviewed once: the review is kept with it
+(:func:`mancala.review.keep_review`), so opening it again searches nothing.
+While a review is made, a terminal sees its progress on stderr (the last
+move is reviewed first: see :mod:`mancala.review`). The mistakes and blunders
+of the person who played become puzzles of their own
+(:func:`mancala.puzzles.mine.from_review`), kept with the review for
+``python -m mancala puzzle --mine``.
+"""
 from __future__ import annotations
 
 import argparse
@@ -13,11 +22,15 @@ from typing import List, Optional
 from mancala import history as _history
 from mancala import review as _review
 from mancala import storage
+from mancala.board import Board
 from mancala.cli import options
-from mancala.engine import Engine
+from mancala.cli.format import local_time
+from mancala.cli.render import move_text, wrap
+from mancala.errors import CommandError, HistoryError
 from mancala.geometry import SIDE_NAMES
-from mancala.errors import CommandError
 from mancala.untrusted import printable
+
+HUMAN = _history.HUMAN
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,19 +39,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "review", help="what each move of a game lost against the best move",
         description="Review a game move by move: the seeds each move lost against the best move "
                     "(exact where every move solves within the node budget, the endgame database "
-                    "helping; else a depth-limited search's scores), marked by the seeds lost "
-                    f"({marks}), with the better move and its line. Pits are shown 1..6 from the "
-                    "mover's left; --json gives pit indices 0..5.",
-        epilog="--json prints a list of moves, each with number, side (0 South, 1 North), "
-               "pit_index, loss, exact, mark (null, inaccuracy, mistake or blunder), "
-               "best_indices, value_before, value_after (seeds for the mover), values "
-               "(pit_index and value of every legal move), line_indices (the better move's line, "
+                    "helping; else the score of a search --depth moves deep, the hint's), marked "
+                    f"by the seeds lost ({marks}), with the better move and its line. A game of "
+                    "your history is reviewed once and kept: opening it again is instant. Your "
+                    "mistakes there become puzzles (python -m mancala puzzle --mine). Pits are "
+                    "shown 1..6 from the mover's left; --json gives pit indices 0..5.",
+        epilog="--json prints a list of moves, each with number (1 is the first move; the game "
+               "record's numbers), side (0 South, 1 North), pit_index, loss, exact, mark (null, "
+               "inaccuracy, mistake or blunder), best_indices, score_before, score_after (seeds "
+               "for the mover), south_before, south_after (the same from South's view), scores "
+               "(pit_index and score of every legal move), line_indices (the better move's line, "
                "for a move that lost) and depth (the search's, null when exact).")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("file", nargs="?", metavar="FILE", help="a save file (play's `save`)")
     source.add_argument("--last", action="store_true",
                         help="the last game: the last one kept in your history, or the newest "
                              "autosaved game if that is newer")
+    source.add_argument("--game", type=options.whole("game", 1), metavar="N",
+                        help="game N of your history (python -m mancala history numbers them)")
     p.add_argument("--nodes", type=options.whole("nodes", 1, 2 ** 63 - 1),
                    default=_review.DEFAULT_NODES, metavar="N",
                    help=f"each position's budget for exact solves (default {_review.DEFAULT_NODES:,})")
@@ -52,7 +70,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 @dataclass
 class Game:
-    """A game to review: its rules, players, moves and where it came from."""
+    """A game to review: its rules, players, moves, where it came from, and its
+    number in the history when it is kept there (its review is kept with it)."""
 
     seeds: int
     capture: str
@@ -60,50 +79,115 @@ class Game:
     north: str
     moves: List[int]
     source: str
+    kept: Optional[int] = None
+
+    @property
+    def you(self) -> Optional[int]:
+        """The side of the one person who played, if one did."""
+        humans = [side for side, spec in enumerate((self.south, self.north)) if spec == HUMAN]
+        return humans[0] if len(humans) == 1 else None
 
 
 def run(args: argparse.Namespace) -> int:
-    game = last_game() if args.last else from_file(args.file)
-    engine = Engine(hash_mb=args.hash_mb)
-    show = options.is_terminal(sys.stderr)
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            print(f"\rreviewing move {done} of {total}", end="", file=sys.stderr, flush=True)
-
-    review = _review.review_game(game.seeds, game.capture, game.moves, engine,
-                                 nodes=args.nodes, depth=args.depth, progress=progress)
-    if show and game.moves:
-        print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    history = _history.History()
+    game = last_game(history) if args.last else \
+        kept_game(history, args.game) if args.game else from_file(args.file, history)
+    review, made = None, False
+    if game.kept is not None:
+        review = _review.kept_review(history, game.kept, game.seeds, game.capture, game.moves,
+                                     nodes=args.nodes, depth=args.depth)
+    if review is None:
+        review, made = compute(game, args), True
     if args.json:
         print(json.dumps([move.to_json() for move in review.moves], indent=2))
-        return 0
-    print(f"South {printable(game.south)} vs North {printable(game.north)}, {game.seeds} seed"
-          f"{'' if game.seeds == 1 else 's'} a pit, capture {game.capture}, "
-          f"{len(game.moves)} move{'' if len(game.moves) == 1 else 's'} ({printable(game.source)}).")
-    if not review.moves:
-        print("No moves to review.")
-        return 0
-    print("Seeds lost by each move against the best one (values for the mover; exact: "
-          f"perfect play, d{args.depth}: a search {args.depth} moves deep); pits 1..6:")
-    print(f"  {'move':>4}  {'side':5}  {'pit':>3}  {'value':>5}  {'lost':>4}  {'how':5}  mark")
-    for move in review.moves:
-        print("  " + row(move))
-    for side in (0, 1):
-        print(summary_line(SIDE_NAMES[side], review.summary(side)))
+    else:
+        show(game, review, args.depth)
+    if made and game.kept is not None:
+        keep(history, game, review, args)
     return 0
 
 
+def compute(game: Game, args: argparse.Namespace) -> _review.Review:
+    """The review, with its progress on a terminal's stderr."""
+    show_progress = options.is_terminal(sys.stderr)
+    marked = [0]
+
+    def progress(move: _review.MoveReview) -> None:
+        marked[0] += move.mark is not None
+        if show_progress:
+            print(f"\rReviewing {len(game.moves)} moves, the last first: move {move.number} "
+                  f"done, {marked[0]} marked so far ", end="", file=sys.stderr, flush=True)
+
+    review = _review.review_game(game.seeds, game.capture, game.moves, nodes=args.nodes,
+                                 depth=args.depth, hash_mb=args.hash_mb, on_move=progress)
+    if show_progress and game.moves:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    return review
+
+
+def keep(history: _history.History, game: Game, review: _review.Review,
+         args: argparse.Namespace) -> None:
+    """Keep the review with its game, and the person's mistakes made puzzles; a
+    history that cannot be written is one line on stderr (the review was shown)."""
+    from mancala.puzzles import mine
+    puzzles = []
+    if game.you is not None:
+        puzzles = mine.from_review(review, game.you, nodes=args.nodes, game=game.kept)
+    try:
+        mine.keep(history, game.kept, review, puzzles)
+    except HistoryError as exc:
+        print(f"mancala: the review is not kept: {exc}", file=sys.stderr)
+        return
+    if puzzles and not args.json:
+        count = len(puzzles)
+        print(wrap(f"{count} of your mistakes {'is' if count == 1 else 'are'} now "
+                   f"puzzle{'' if count == 1 else 's'} of your own: python -m mancala puzzle --mine"))
+
+
+def show(game: Game, review: _review.Review, depth: int) -> None:
+    """The review as text: one row a move, a line more for each move marked."""
+    count = len(game.moves)
+    print(wrap(f"South {printable(game.south)} vs North {printable(game.north)}, {game.seeds} seed"
+               f"{'' if game.seeds == 1 else 's'} a pit, capture {game.capture}, "
+               f"{count} move{'' if count == 1 else 's'} ({printable(game.source)})."))
+    if not review.moves:
+        print("No moves to review.")
+        return
+    print(wrap(f"Each move's score (exact: perfect play; depth {depth}: a search {depth} moves "
+               "deep, as the hint's) and the seeds it lost against the best move; moves "
+               "numbered as in the game record, pits 1-6 from the mover's left:"))
+    print(f"  {'move':>4}  {'side':5}  {'played':<28}  {'score after':<12}  {'lost':>4}  "
+          f"{'kind':8}  mark")
+    board = Board(seeds=game.seeds, capture=game.capture)
+    for move in review.moves:
+        record = board.push(move.pit_index)
+        for line in rows(move, move_text(record)):
+            print(wrap(line))
+    for side in (0, 1):
+        name = "You" if side == game.you else SIDE_NAMES[side]
+        print(wrap(summary_line(name, review.summary(side))))
+
+
+def rows(move: _review.MoveReview, played: str) -> List[str]:
+    """A move's row, and the better move's under it when it lost:
+    '     3  North  5 (K), captures 2 seeds  South +6  4  exact  mistake',
+    '        better: 2, 3, 4 or 6 (South +2); line 2 6 5 6 1 3 5 4'."""
+    after = move.after
+    text = (f"  {move.number:4d}  {SIDE_NAMES[move.side]:5}  {played:<28}  {after.words():<12}  "
+            f"{move.loss:4d}  {after.kind:8}  {move.mark or ''}").rstrip()
+    if move.loss <= 0:
+        return [text]
+    better = ", ".join(str(pit + 1) for pit in move.best_indices)
+    if len(move.best_indices) > 1:
+        head, _, tail = better.rpartition(", ")
+        better = f"{head} or {tail}"
+    line = " ".join(str(pit + 1) for pit in move.line_indices)
+    return [text, f"{'':8}better: {better} ({move.before.words()}); line {line}"]
+
+
 def row(move: _review.MoveReview) -> str:
-    """'  10  South    1    +2    14  exact  blunder: better 2 (line 2 6 5 6 1 3 5 4)'."""
-    how = "exact" if move.exact else f"d{move.depth}"
-    text = (f"{move.number:4d}  {SIDE_NAMES[move.side]:5}  {move.pit_index + 1:3d}  "
-            f"{move.value_after:+5d}  {move.loss:4d}  {how:5}")
-    if move.loss > 0:
-        better = " or ".join(str(pit + 1) for pit in move.best_indices)
-        line = " ".join(str(pit + 1) for pit in move.line_indices)
-        text += f"  {move.mark}: better {better} ({move.value_before:+d}; line {line})"
-    return text.rstrip()
+    """A move's row without its move text (for callers without the game's board)."""
+    return " / ".join(rows(move, str(move.pit_index + 1)))
 
 
 def summary_line(name: str, summary: dict) -> str:
@@ -119,32 +203,61 @@ def plural(word: str) -> str:
     return word[:-1] + "ies" if word.endswith("y") else word + "s"
 
 
-def from_file(path: str) -> Game:
-    """The game in a save file (SaveFileError, one line, if it is not one; only read)."""
+# -- which game ---------------------------------------------------------------------------
+
+def from_file(path: str, history: Optional[_history.History] = None) -> Game:
+    """The game in a save file (SaveFileError, one line, if it is not one; only read),
+    its number in the history when the history keeps that very game."""
     saved = storage.load(path)
-    return Game(saved.seeds, saved.capture, saved.south, saved.north, list(saved.moves),
+    game = Game(saved.seeds, saved.capture, saved.south, saved.north, list(saved.moves),
                 f"from {path}")
+    if history is not None:
+        for kept in reversed(_games(history)):
+            if (kept.seeds, kept.capture, list(kept.pit_indices), kept.south, kept.north) == \
+                    (game.seeds, game.capture, game.moves, game.south, game.north):
+                game.kept = kept.id
+                break
+    return game
 
 
-def last_game() -> Game:
+def kept_game(history: _history.History, number: int) -> Game:
+    """Game ``number`` of the history; CommandError if there is none."""
+    for kept in _games(history):
+        if kept.id == number:
+            return _of(kept)
+    raise CommandError(f"there is no game {number} in {history.path} "
+                       "(python -m mancala history lists them)")
+
+
+def last_game(history: Optional[_history.History] = None) -> Game:
     """The last game kept in the history, or the newest autosave if it is newer;
     CommandError when there is neither."""
-    history = _history.History()
-    games = history.games()
-    for notice in history.notices:
-        print(f"mancala: {printable(notice)}", file=sys.stderr)
+    history = history if history is not None else _history.History()
+    games = _games(history)
     kept = games[-1] if games else None
     saved = _newest_autosave()
     if kept is not None and (saved is None or _epoch(kept.finished) >= saved[1]):
-        return Game(kept.seeds, kept.capture, kept.south, kept.north, list(kept.pit_indices),
-                    f"game {kept.id} of your history, finished {kept.finished}")
+        return _of(kept)
     if saved is not None:
         path, modified, game = saved
-        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(modified))
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(modified))
         return Game(game.seeds, game.capture, game.south, game.north, list(game.moves),
                     f"the game autosaved in {path}, saved {when}")
     raise CommandError(f"no game to review: none kept in {history.path} and none autosaved; "
                        "give a save file")
+
+
+def _of(kept: _history.GameRecord) -> Game:
+    return Game(kept.seeds, kept.capture, kept.south, kept.north, list(kept.pit_indices),
+                f"game {kept.id} of your history, finished {local_time(kept.finished)}", kept.id)
+
+
+def _games(history: _history.History) -> list:
+    games = history.games()
+    for notice in history.notices:
+        print(f"mancala: {printable(notice)}", file=sys.stderr)
+    history.notices.clear()
+    return games
 
 
 def _newest_autosave() -> "Optional[tuple]":
@@ -179,4 +292,5 @@ def _epoch(stamp: str) -> float:
         return 0.0
 
 
-__all__ = ["add_parser", "run", "row", "summary_line", "last_game", "from_file"]
+__all__ = ["add_parser", "run", "row", "rows", "summary_line", "last_game", "kept_game",
+           "from_file", "show"]

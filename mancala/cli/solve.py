@@ -10,7 +10,7 @@ from typing import Optional
 
 from mancala import book, endgame
 from mancala.board import Board, start_slots
-from mancala.cli import options
+from mancala.cli import options, solve_verify
 from mancala.cli.signals import Stops, stop_signals
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
@@ -63,11 +63,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "proof tree and the workers run its null-window tests as jobs; the endgame "
                         "levels must be where every node sees them (extra: cluster)")
     p.add_argument("--journal", type=Path, default=None, metavar="FILE",
-                   help="with --cluster: append every finished job to FILE; a solve started again "
-                        "with it does no finished job twice")
+                   help="with --cluster: append every finished job to FILE, each line checked; a "
+                        "solve started again with it does no finished job twice; a file that is not "
+                        "this solve's journal is refused, never written (see --verify-journal)")
     p.add_argument("--job-nodes", type=options.whole("--job-nodes", 1000, 2 ** 62), default=None,
                    metavar="N", help="with --cluster: the node budget of one job, after which its position is "
                         "split into its moves (default 4,000,000: seconds of one core)")
+    solve_verify.add_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -116,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster is not None:
         from mancala.cluster import parse_address
         args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
+    if args.verify_journal is not None:
+        return solve_verify.run(args, engine_for)
+    if args.sample is not None or args.seed is not None:
+        raise CommandError("--sample and --seed go with --verify-journal")
     if args.update_book:
         return update_book(args)
     board = board_from(args)

@@ -319,6 +319,10 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
                 optimal.append(edge.move)
                 if not all_moves:
                     break
+        if not optimal:                         # a journal line is false (verify-journal says which)
+            raise JournalError("no move keeps the value the journal's jobs give: one of its lines is false")
+        log.claim(exact + lead, optimal, all_moves,
+                  [key for key, known in manager.nodes.items() if known.edges is not None])
         seconds = time.perf_counter() - start
         return ClusterSolveResult(exact + lead, optimal[0], tuple(optimal), count, threads, stats["jobs"],
                                   len(done), stats["nodes"], seconds, stats["cpu"])

@@ -29,9 +29,11 @@ one out; :class:`PuzzleLog` keeps each attempt and the player's puzzle rating
 (Glicko-2, :mod:`mancala.rating`) in ``puzzles.sqlite3`` in the data folder,
 with the care of :class:`mancala.sqlitefile.SQLiteFile`.
 
-Every name is imported from here; they live in three modules:
+Every name is imported from here; they live in five modules:
 :mod:`mancala.puzzles.shipped` (a puzzle, the shipped ones, an attempt),
-:mod:`mancala.puzzles.finding` (finding and rating new ones) and
+:mod:`mancala.puzzles.finding` (finding and rating new ones),
+:mod:`mancala.puzzles.teaching` (a puzzle's themes, its goal in words, its line),
+:mod:`mancala.puzzles.mine` (your own, made of your mistakes by a game's review) and
 :mod:`mancala.puzzles.log` (the puzzle log).
 
     >>> from mancala import Board, Engine
@@ -48,8 +50,9 @@ from mancala.puzzles.shipped import (DATA_FILE, Attempt, Puzzle, by_id, choose, 
 from mancala.puzzles.finding import (MAX_RATING, MAX_SOLVER_MOVES, MIN_GAP, MIN_RATING, find,
                                      find_depth, rating, unique_best)
 from mancala.puzzles.log import FILE_NAME, AttemptRecord, PuzzleLog
+from mancala.puzzles.teaching import THEME_NAMES, THEMES, goal, themes
 
 __all__ = ["Puzzle", "Attempt", "PuzzleLog", "AttemptRecord", "find", "find_depth", "rating",
            "unique_best", "load", "parse_lines", "by_id", "choose", "export", "puzzle_id",
            "DATA_FILE", "FILE_NAME", "MIN_GAP", "MAX_SOLVER_MOVES", "MIN_RATING", "MAX_RATING",
-           "HistoryError"]
+           "HistoryError", "THEMES", "THEME_NAMES", "goal", "themes"]

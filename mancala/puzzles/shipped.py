@@ -35,6 +35,7 @@ class Puzzle:
     value: int                      #: the position's perfect-play value for the solver
     gap: int                        #: the fewest seeds a second-best move loses, over the solver's moves
     depth: int                      #: the search depth that settles on every solver move (:func:`find_depth`)
+    source: str = ""                #: where it came from, for a player's own ('game 5, move 12')
 
     def position(self) -> Board:
         """The puzzle's position, a new Board."""
@@ -50,11 +51,22 @@ class Puzzle:
             board.push(pit)
         return tuple(steps)
 
+    @property
+    def themes(self) -> Tuple[str, ...]:
+        """What it teaches: 'capture', 'extra-turn', 'starving', 'endgame'
+        (:func:`mancala.puzzles.teaching.themes`)."""
+        from mancala.puzzles.teaching import themes
+        return themes(self)
+
     def to_json(self) -> Dict[str, Any]:
-        """The puzzle as the data file and ``puzzle --export`` hold it."""
-        return {"id": self.id, "board": list(self.board), "to_move": self.to_move,
+        """The puzzle as the data file and ``puzzle --export`` hold it (``source`` only
+        for a player's own)."""
+        data = {"id": self.id, "board": list(self.board), "to_move": self.to_move,
                 "capture": self.capture, "solution_indices": list(self.solution),
                 "rating": self.rating, "value": self.value, "gap": self.gap, "depth": self.depth}
+        if self.source:
+            data["source"] = self.source
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> "Puzzle":
@@ -81,8 +93,11 @@ class Puzzle:
             raise InputError(f"a puzzle's board is 14 counts, not {quote(board)}")
         if not isinstance(solution, list) or not solution or not all(_is_int(v) for v in solution):
             raise InputError(f"a puzzle's solution is a list of pit indices, not {quote(solution)}")
+        source = data.get("source", "")
+        if not isinstance(source, str) or len(source) > 200:
+            raise InputError(f"a puzzle's source is a short text, not {quote(source)}")
         puzzle = cls(data["id"], tuple(board), data["to_move"], data["capture"], tuple(solution),
-                     data["rating"], data["value"], data["gap"], data["depth"])
+                     data["rating"], data["value"], data["gap"], data["depth"], source)
         position = puzzle.position()            # InvalidBoardError for a board that is not one
         if position.is_game_over():
             raise InputError(f"puzzle {puzzle.id}: the game is over in its position")
@@ -149,9 +164,17 @@ def by_id(puzzle_id: str, puzzles: Optional[Sequence[Puzzle]] = None) -> Puzzle:
 
 
 def choose(puzzles: Sequence[Puzzle], player: float, tried: Iterable[str],
-           rng: Optional[random.Random] = None, nearest: int = 10) -> Puzzle:
+           rng: Optional[random.Random] = None, nearest: int = 10,
+           theme: Optional[str] = None) -> Puzzle:
     """A puzzle near the player's rating: one of the ``nearest`` untried ones
-    whose ratings are closest to ``player`` (all of them once every one was tried)."""
+    whose ratings are closest to ``player`` (all of them once every one was
+    tried), of ``theme`` when one is given (:data:`mancala.puzzles.teaching.THEMES`).
+    InputError if there is none to choose from, or the theme is unknown."""
+    if theme is not None:
+        from mancala.puzzles.teaching import THEMES
+        if theme not in THEMES:
+            raise InputError(f"unknown theme {quote(theme)}; choose one of {', '.join(THEMES)}")
+        puzzles = [puzzle for puzzle in puzzles if theme in puzzle.themes]
     if not puzzles:
         raise InputError("there are no puzzles to choose from")
     tried = set(tried)
@@ -175,18 +198,24 @@ class Attempt:
     """One try at a puzzle: the solver plays, the line answers.
 
     ``board`` is the position now; :meth:`play` takes the solver's move and
-    returns what happened: ``"wrong"`` (the attempt is over, failed),
-    ``"right"`` (the line's answers, if any, are played: see :attr:`replies`)
-    or ``"solved"`` (the last move of the line).
+    returns what happened: ``"wrong"``, ``"right"`` (the line's answers, if
+    any, are played: see :attr:`replies`) or ``"solved"`` (the last move of
+    the line). With ``retry`` a wrong move is taken back and the solver tries
+    again (the board is as it was; :attr:`missed` says a move was wrong);
+    without it a wrong move ends the attempt. :meth:`give_up` ends it too.
+    The rating counts an attempt once: :meth:`take_result` says when and how.
     """
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, retry: bool = False) -> None:
         self.puzzle = puzzle
+        self.retry = retry
         self.board = puzzle.position()
         self.played: List[int] = []             #: the solver's moves, as tried
         self.replies: Tuple[int, ...] = ()      #: the answers to the last right move
+        self.missed = False                     #: a move of the solver's was wrong
         self._next = 0                          #: the place in the line of the move expected
-        self.result: Optional[str] = None       #: "solved" or "wrong" once over
+        self._taken = False                     #: the result for the rating was taken
+        self.result: Optional[str] = None       #: "solved", "wrong" or "given up" once over
 
     @property
     def expected(self) -> int:
@@ -203,8 +232,10 @@ class Attempt:
         self.played.append(pit)
         self.replies = ()
         if pit != self.expected:
-            self.result = "wrong"
-            return self.result
+            self.missed = True
+            if not self.retry:
+                self.result = "wrong"
+            return "wrong"
         self.board.push(pit)
         self._next += 1
         line = self.puzzle.solution
@@ -218,6 +249,26 @@ class Attempt:
             self.result = "solved"
             return self.result
         return "right"
+
+    def give_up(self) -> None:
+        """End the attempt unsolved (InputError if it is over)."""
+        if self.result is not None:
+            raise InputError(f"the attempt is over ({self.result})")
+        self.result = "given up"
+
+    def take_result(self) -> Optional[bool]:
+        """What the rating counts, once: False at the first wrong move or on giving
+        up, True when solved without a wrong move; None when it is not yet known
+        or was already taken (a retry after a miss counts for nothing more)."""
+        if self._taken:
+            return None
+        if self.missed or self.result == "given up":
+            self._taken = True
+            return False
+        if self.result == "solved":
+            self._taken = True
+            return True
+        return None
 
 
 __all__ = ["Puzzle", "Attempt", "load", "parse_lines", "by_id", "choose", "export", "puzzle_id",

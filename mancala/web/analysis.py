@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional
 from mancala.errors import InputError, RequestError, quote
 from mancala.limits import SMALL_HASH_MB
 from mancala.web import api
-from mancala.web.server import MAX_BODY, Job, Server, decode
+from mancala.web.server import MAX_BODY, Job, Refused, Server, decode
 
 try:
     from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -60,12 +60,13 @@ class Analysis:
                     await self.send({"type": "done", "reason": "stopped" if stopped else "idle"})
                 elif kind == "analyze":
                     request = api.analysis_request(data)
+                    self.server.unaided(request[1])
                     await self.cancel()
                     self.job = Job()
                     self.task = asyncio.ensure_future(self.analyse(self.job, *request))
                 else:
                     raise RequestError(f"a message's type is analyze or stop, not {quote(kind)}")
-            except InputError as exc:
+            except (InputError, Refused) as exc:
                 await self.send({"type": "error", "error": str(exc)})
 
     async def send(self, data: Dict[str, Any]) -> None:
@@ -138,7 +139,7 @@ class Analysis:
             if job.cancelled or (not perfect and step.depth < FIRST_DEPTH):
                 continue
             if not step.complete:
-                await self.send(api.move_update(step.depth, step.results[step.move]))
+                await self.send(api.move_update(step.depth, step.results[step.move], board.to_move))
                 continue
             last = step
             update = api.analysis_update(board, step)

@@ -33,6 +33,7 @@ from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit
 from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
 from mancala.players import Player, canonical_spec, make_player
 from mancala.rating import level_elo as level_elo_of
+from mancala.scores import Score
 from mancala.specs import LEVELS as ENGINE_LEVELS
 from mancala.specs import PlayerSpec
 
@@ -44,10 +45,33 @@ LEVELS = tuple(LEVEL_NAMES)
 COMPUTER_LEVELS = LEVELS[1:]
 
 
+#: each capture rule in a few words, for the new-game dialog and the editor
+CAPTURE_WORDS = {"standard": "standard: captures the pit facing",
+                 "empty": "empty: captures, even facing an empty pit",
+                 "none": "none: no captures"}
+
+
 def level_elo() -> Dict[str, float]:
     """The Elo of each computer level the page offers (:func:`mancala.rating.level_elo`)."""
     found = {level: level_elo_of(level) for level in COMPUTER_LEVELS}
     return {level: entry.elo for level, entry in found.items() if entry is not None}
+
+
+def rated_levels() -> List[str]:
+    """The computer levels a rated game may be played against: those with an Elo (the
+    history rates a game against no other)."""
+    return list(level_elo())
+
+
+def score_text(score: int, side: int, *, exact: bool, depth: Optional[int] = None,
+               you: Optional[int] = None) -> str:
+    """A score in words that names its side and its kind (:class:`mancala.scores.Score`,
+    the wording of every face): ``score`` seeds from ``side``'s view, said for ``you`` (a
+    side) when given, else for the side ahead: ``"South +8 (depth 14)"``,
+    ``"-3 for you (exact)"``, ``"even (exact)"``."""
+    return Score(score, side, exact, None if exact else depth).text(you)
+
+
 MAX_ANALYSIS_DEPTH = 60         # a live analysis deepens at most this far...
 MAX_ANALYSIS_SECONDS = 60.0     # ...and for at most this long
 DEFAULT_ANALYSIS_SECONDS = 20.0
@@ -148,6 +172,9 @@ def state(spec: Dict[str, Any], board: Board) -> Dict[str, Any]:
             "margin": outcome.margin},
         "ply": len(spec["moves"]),
         "movers": [record.player for record in board.move_stack],    # who played each move
+        # each move of the position's line, as the move list marks it
+        "played": [{"player": record.player, "pit_index": record.pit, "captured": record.captured,
+                    "extra_turn": record.extra_turn} for record in board.move_stack],
     }
 
 
@@ -239,22 +266,26 @@ def analysis_request(data: Any) -> Tuple[Dict[str, Any], Board, int, float]:
     return spec, board, depth, float(seconds)
 
 
-def move_update(depth: int, result: SearchResult) -> Dict[str, Any]:
-    """One move's score at a depth, sent as soon as it is known."""
+def move_update(depth: int, result: SearchResult, side: int) -> Dict[str, Any]:
+    """One move's score at a depth (from ``side``'s view: the mover's), sent as soon as it
+    is known, with its words."""
     return {"type": "move", "depth": depth, "pit_index": result.move, "score": result.score,
-            "pv": list(result.pv), "exact": result.exact}
+            "pv": list(result.pv), "exact": result.exact,
+            "text": score_text(result.score, side, exact=result.exact, depth=depth)}
 
 
 def analysis_update(board: Board, step: AnalysisProgress) -> Dict[str, Any]:
     """One finished depth of a live analysis: every legal move's score (from the
     mover's view), the best line, speed, and whether every score is exact."""
-    moves = [move_update(step.depth, result) for _, result in sorted(step.results.items())]
+    moves = [move_update(step.depth, result, board.to_move)
+             for _, result in sorted(step.results.items())]
     for entry in moves:
         del entry["type"], entry["depth"]
     best = step.best
     seconds = step.seconds
     return {"type": "depth", "depth": step.depth, "moves": moves, "best": best.move,
             "score": best.score, "score_south": PovScore(best.score, board.to_move).south(),
+            "text": score_text(best.score, board.to_move, exact=step.exact, depth=step.depth),
             "pv": list(best.pv), "nodes": step.nodes, "seconds": round(seconds, 4),
             "nps": int(step.nodes / seconds) if seconds > 0 else 0, "exact": step.exact}
 
@@ -314,7 +345,8 @@ def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
     return {"players": players, "note": "; ".join(notes), "state": answer}
 
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "level_elo",
+__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "CAPTURE_WORDS", "level_elo", "rated_levels",
+           "score_text",
            "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
            "analysis_update", "move_update", "save_text", "load_text", "players", "CAPTURE_RULES"]

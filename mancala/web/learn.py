@@ -30,12 +30,14 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from mancala import explain as _explain
 from mancala import puzzles as _puzzles
+from mancala.puzzles import teaching
 from mancala.board import Board
 from mancala.errors import HistoryError, RequestError, quote
 from mancala.geometry import PovScore, SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
-from mancala.web.server import Job, Refused, Server, Tab
+from mancala.web.server import (Job, Refused, Server, Tab, endpoint, json_body, rating_json,
+                                 replaced, tab_name)
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -43,37 +45,49 @@ if TYPE_CHECKING:
 MAX_ATTEMPTS = 256              #: puzzle attempts kept open at once (the oldest is dropped first)
 WRONG_SOLVE_NODES = 2_000_000   #: a wrong move's value is solved within this budget, else not said
 ATTEMPT_CHARS = 32
-TAB_CHARS = 64                  #: as /api/ai's tab
 EXPLAIN_DEFAULT_DEPTH = 3
+
+
+def theme_list() -> List[Dict[str, str]]:
+    """The themes a player may choose (:mod:`mancala.puzzles.teaching`), for /api/info:
+    ``[{"key", "name"}]``."""
+    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES]
 
 #: the packaged files of these pages: URL path -> (file in static/, media type), as app.ASSETS
 ASSETS = {
     "/puzzles": ("learn.html", "text/html; charset=utf-8"),
     "/explorer": ("learn.html", "text/html; charset=utf-8"),
     "/learn.js": ("learn.js", "text/javascript; charset=utf-8"),
+    "/puzzles.js": ("puzzles.js", "text/javascript; charset=utf-8"),
+    "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
     "/learn.css": ("learn.css", "text/css; charset=utf-8"),
 }
 
 
 # -- puzzles -------------------------------------------------------------------------------
 
-def rating_json(rating: Optional[Any], attempts: int) -> Optional[Dict[str, Any]]:
-    """A puzzle rating for the page: value, deviation, its 95% interval, attempts behind it."""
-    if rating is None:
-        return None
-    low, high = rating.interval()
-    return {"rating": round(rating.rating, 1), "rd": round(rating.rd, 1),
-            "low": round(low, 1), "high": round(high, 1), "attempts": attempts}
+def puzzle_rating(rating: Optional[Any], attempts: int) -> Optional[Dict[str, Any]]:
+    """A puzzle rating for the page (:func:`mancala.web.server.rating_json`) and the attempts behind it."""
+    return rating_json(rating, attempts=attempts)
 
 
-def line_json(puzzle: _puzzles.Puzzle) -> List[Dict[str, int]]:
-    """The whole solution line: who moves and which pit index, in order."""
-    board = puzzle.position()
-    line = []
-    for pit in puzzle.solution:
-        line.append({"player": board.to_move, "pit_index": pit})
-        board.push(pit)
-    return line
+def line_json(puzzle: _puzzles.Puzzle) -> List[Dict[str, Any]]:
+    """The whole solution line: who moves, which pit index, and the move in words
+    (:func:`mancala.puzzles.teaching.move_words`: 'South 4 (D), captures 2 seeds')."""
+    return [{"player": record.player, "pit_index": record.pit, "words": teaching.move_words(record)}
+            for record in teaching.line_records(puzzle)]
+
+
+def sown(board: Board, pits: List[int]) -> List[Dict[str, Any]]:
+    """Moves played from ``board`` (a copy is played), each as /api/move describes it with
+    the slots after it: what the page sows on its board."""
+    board = board.copy(stack=False)
+    moves = []
+    for pit in pits:
+        path = api.sowing_path(board.pits, board.to_move, pit)
+        record = board.push(pit)
+        moves.append({"move": api.describe(record, path), "slots": list(board.pits)})
+    return moves
 
 
 def puzzle_state(attempt: _puzzles.Attempt) -> Dict[str, Any]:
@@ -131,27 +145,31 @@ class Puzzles:
                 "count": len(records), "tried": {record.puzzle for record in records},
                 "notices": self._notices()}
 
-    def start(self, puzzle_id: Optional[str], standing: Dict[str, Any]) -> Dict[str, Any]:
-        """GET /api/puzzle: a puzzle (that one, or one near the rating) and a new attempt at it."""
+    def start(self, puzzle_id: Optional[str], standing: Dict[str, Any],
+              theme: Optional[str] = None) -> Dict[str, Any]:
+        """GET /api/puzzle: a puzzle (that one, or one near the rating, of ``theme`` when
+        given) and a new attempt at it."""
         shipped = _puzzles.load()
         if puzzle_id is not None:
             puzzle = _puzzles.by_id(puzzle_id, shipped)
         else:
             rating = standing["rating"]
             puzzle = _puzzles.choose(shipped, rating.rating if rating else Rating().rating,
-                                     standing["tried"], self.rng)
+                                     standing["tried"], self.rng, theme=theme)
         key = secrets.token_hex(8)
-        attempt = self.attempts[key] = _puzzles.Attempt(puzzle)
+        attempt = self.attempts[key] = _puzzles.Attempt(puzzle, retry=True)
         while len(self.attempts) > MAX_ATTEMPTS:
             self.attempts.popitem(last=False)
         return {"attempt": key,
                 "puzzle": {"id": puzzle.id, "board": list(puzzle.board), "to_move": puzzle.to_move,
                            "to_move_name": SIDE_NAMES[puzzle.to_move], "capture": puzzle.capture,
                            "rating": puzzle.rating, "value": puzzle.value,
-                           "min_gap": _puzzles.MIN_GAP,
+                           "min_gap": _puzzles.MIN_GAP, "goal": teaching.goal(puzzle),
+                           "themes": list(puzzle.themes),
                            "solver_moves": len(puzzle.solver_steps())},
+                "theme_names": dict(teaching.THEME_NAMES),
                 "state": puzzle_state(attempt),
-                "rating": rating_json(standing["rating"], standing["count"]),
+                "rating": puzzle_rating(standing["rating"], standing["count"]),
                 "notices": standing["notices"]}
 
     def attempt(self, key: Any) -> _puzzles.Attempt:
@@ -163,8 +181,12 @@ class Puzzles:
                                "restarted): GET /api/puzzle starts a new one")
         return attempt
 
-    def record(self, attempt: _puzzles.Attempt, solved: bool) -> Dict[str, Any]:
-        """Keep the attempt's result in the log (run in a thread): the rating before and after."""
+    def record(self, attempt: _puzzles.Attempt, solved: Optional[bool]) -> Dict[str, Any]:
+        """Keep the attempt's result in the log (run in a thread): the rating before and
+        after. ``solved`` is :meth:`mancala.puzzles.Attempt.take_result`'s (taken in the
+        event loop, so two requests cannot both take it): None, nothing (more) to count."""
+        if solved is None:
+            return {}
         log = self.log()
         answer: Dict[str, Any] = {"rating": None, "change": None}
         if log is not None:
@@ -172,11 +194,11 @@ class Puzzles:
                 kept = log.record(attempt.puzzle, solved, attempt.played)
                 records = log.attempts()
                 if kept.counted:
-                    answer = {"rating": rating_json(kept.after, len(records)),
+                    answer = {"rating": puzzle_rating(kept.after, len(records)),
                               "change": round(kept.after.rating - kept.before.rating, 1)}
                 else:       # a puzzle counts once: the rating stays
-                    answer = {"rating": rating_json(records[-1].after if records else Rating(),
-                                                    len(records)), "change": 0.0}
+                    answer = {"rating": puzzle_rating(records[-1].after if records else Rating(),
+                                                      len(records)), "change": 0.0}
                     log.notices.append("Already counted: a puzzle moves your rating once, "
                                        "the first time.")
             except HistoryError as exc:
@@ -200,18 +222,16 @@ def answer_request(data: Any) -> Dict[str, Any]:
 
 def play_answer(attempt: _puzzles.Attempt, pit: int) -> Dict[str, Any]:
     """The solver's move played out by the Attempt: what happened and the moves made
-    (the solver's and the line's replies, each as /api/move describes a move)."""
+    (the solver's and the line's replies, each as /api/move describes a move); a wrong
+    move is ``tried``: played on a copy for the page to show, the attempt's board as it was."""
     if attempt.result is not None:
         raise Refused(409, f"the attempt is over ({attempt.result}): GET /api/puzzle for another")
     before = attempt.board.copy(stack=False)
     made = len(attempt.board.move_stack)
     result = attempt.play(pit)          # IllegalMoveError (400) for a pit that is not legal here
-    moves = []
-    replay = before
-    for record in attempt.board.move_stack[made:]:
-        path = api.sowing_path(replay.pits, replay.to_move, record.pit)
-        replay.push(record.pit)
-        moves.append({"move": api.describe(record, path), "slots": list(replay.pits)})
+    if result == "wrong":
+        return {"result": result, "moves": [], "tried": sown(before, [pit])[0]}
+    moves = sown(before, [record.pit for record in attempt.board.move_stack[made:]])
     return {"result": result, "moves": moves, "state": puzzle_state(attempt)}
 
 
@@ -241,10 +261,7 @@ def explain_request(data: Any):
     table = data.get("table", False)
     if not isinstance(table, bool):
         raise RequestError(f"table is true or false, not {quote(table)}")
-    tab = data.get("tab", "")
-    if not isinstance(tab, str) or len(tab) > TAB_CHARS:
-        raise RequestError(f"tab is a name of at most {TAB_CHARS} characters, not {quote(tab)}")
-    return board, depth, order, table, tab
+    return board, depth, order, table, tab_name(data.get("tab", ""))
 
 
 def explanation(board: Board, depth: int, order: str, table: bool) -> Dict[str, Any]:
@@ -260,51 +277,55 @@ def routes(server: Server) -> list:
     """The routes of these pages, on the app's server (its search slots and tabs)."""
     import anyio
     from starlette.routing import Route
-    from mancala.web.app import MAX_WAITING, RETRY_AFTER, endpoint
-    from mancala.web.server import MAX_SEARCHES, decode, read_body
 
     puzzles = Puzzles()
     server.puzzles = puzzles
 
     @endpoint
     async def puzzle(request: "Request") -> Dict[str, Any]:
-        unknown = sorted(set(request.query_params) - {"id"})
+        unknown = sorted(set(request.query_params) - {"id", "theme"})
         if unknown:
-            raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id")
+            raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id, theme")
         puzzle_id = request.query_params.get("id")
         standing = await anyio.to_thread.run_sync(puzzles.standing)
-        return puzzles.start(puzzle_id, standing)
+        return puzzles.start(puzzle_id, standing, request.query_params.get("theme"))
 
     @endpoint
     async def answer(request: "Request") -> Dict[str, Any]:
-        data = answer_request(decode(await read_body(request)))
+        data = answer_request(await json_body(request))
         attempt = puzzles.attempt(data["attempt"])
         puzzle = attempt.puzzle
         if "give_up" in data:
             if attempt.result is not None:
                 raise Refused(409, f"the attempt is over ({attempt.result}): "
                                    "GET /api/puzzle for another")
-            attempt.result = "given up"
-            reply: Dict[str, Any] = {"result": "given up", "moves": [],
-                                     "state": puzzle_state(attempt)}
+            attempt.give_up()                   # the rest of the line, played on the board
+            rest = list(puzzle.solution[len(attempt.board.move_stack):])
+            reply: Dict[str, Any] = {"result": "given up", "moves": sown(attempt.board, rest)}
+            for pit in rest:
+                attempt.board.push(pit)
+            reply["state"] = puzzle_state(attempt)
         else:
             before = attempt.board.copy(stack=False)
             reply = play_answer(attempt, data["pit_index"])
-            if reply["result"] == "wrong":
+            if reply["result"] == "wrong":      # taken back: the solver tries again
+                reply["state"] = puzzle_state(attempt)
                 reply["loss"] = await server.run(lambda: wrong_loss(
                     before, data["pit_index"], puzzle.value, server.endgame(puzzle.capture)))
-        if attempt.result is not None:   # over: kept once (the result is set before any await)
+        reply["over"] = attempt.result is not None
+        reply["missed"] = attempt.missed
+        if reply["over"]:
             reply["solution"] = line_json(puzzle)
-            reply.update(await anyio.to_thread.run_sync(
-                puzzles.record, attempt, attempt.result == "solved"))
+        # the rating counts the attempt once: its first miss, giving up, or a clean solve
+        counted = attempt.take_result()
+        reply.update(await anyio.to_thread.run_sync(puzzles.record, attempt, counted))
         return reply
 
     @endpoint
     async def explain(request: "Request") -> Dict[str, Any]:
-        board, depth, order, table, key = explain_request(decode(await read_body(request)))
-        if server.waiting >= MAX_SEARCHES + MAX_WAITING:
-            raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
-                               f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
+        board, depth, order, table, key = explain_request(await json_body(request))
+        server.unaided(board)
+        server.check_room()
         tab = server.tab("explain:" + key) if key else Tab()
         if tab.job is not None:
             tab.job.cancelled = True
@@ -320,7 +341,7 @@ def routes(server: Server) -> list:
             if tab.job is job:
                 tab.job = None
         if job.cancelled or found is None:
-            raise Refused(409, "stopped: a newer request from the same tab replaced this one")
+            raise replaced()
         return found
 
     return [Route("/api/puzzle", puzzle), Route("/api/puzzle/answer", answer, methods=["POST"]),
@@ -328,4 +349,4 @@ def routes(server: Server) -> list:
 
 
 __all__ = ["ASSETS", "routes", "Puzzles", "play_answer", "wrong_loss", "explanation",
-           "line_json", "rating_json", "MAX_ATTEMPTS"]
+           "line_json", "puzzle_rating", "MAX_ATTEMPTS"]

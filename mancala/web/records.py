@@ -1,58 +1,60 @@
-"""The web app's records: games finished in the page kept in the history, the
-history with the rating's curve, and the review of a game (issue 25, parts 2-3).
+"""The web app's records: casual games finished in the page kept in the history, the
+history with the rating's curve (issue 25, part 2).
 
 A thin transport over the library: :class:`mancala.history.History` keeps and
 rates the games (the terminal's database, in the same data folder),
-:func:`mancala.review.review_game` reviews them. Nothing here decides a result
-or a value: the server replays the moves (``History.record`` does, again) and
-never takes a client's word for who won.
+Nothing here decides a result
+or a value: the server replays the moves (``History.record`` does, again).
+A game the page played by itself is kept *casual*: never rated, whatever it
+says, since the page could have made it up; rated games are the server's own
+(:mod:`mancala.web.games`), kept as they end.
 
 ==========================  ===============================================
-``POST /api/finish``        a game finished in the page, kept once per game id
+``POST /api/finish``        a casual game finished (or resigned) in the page, kept once per id
 ``GET /api/history``        the games kept and the rating's series
-``POST /api/review``        every move of a game reviewed (a worker thread)
 ==========================  ===============================================
 
-Only the app's own page (or a client that is not a browser: no ``Origin``)
-may keep a game: a page of another site cannot write the history from a
-visitor's browser. :func:`routes` gives them to :func:`mancala.web.app.create_app`. The
-functions above it read requests and write answers without the web (JSON in,
-JSON out, :class:`mancala.errors.InputError` for bad input), as
-:mod:`mancala.web.api` does.
+The review of a game is :mod:`mancala.web.reviews`'.
+
+:func:`routes` gives them to :func:`mancala.web.app.create_app`; every one is an
+:func:`mancala.web.server.endpoint`. The functions above it read requests and write
+answers without the web (JSON in, JSON out, :class:`mancala.errors.InputError` for
+bad input), as :mod:`mancala.web.api` does.
 """
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import history as _history
-from mancala import review as _review
 from mancala.board import Board
-from mancala.errors import HistoryError, RequestError, SearchStoppedError, quote
-from mancala.geometry import SIDE_KEYS, PovScore
+from mancala.errors import HistoryError, RequestError, quote
+from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole, parse_whole
 from mancala.rating import Rating, level_is_provisional
 from mancala.storage import shown_path
 from mancala.web import api
-from mancala.web.server import Job, Refused, tab_name
+from mancala.web.server import Refused, endpoint, json_body, rating_json
 
 GAME_ID_CHARS = 64          # a game's id (the page makes one per game): at most this long
 KEEP_IDS = 4096             # game ids remembered, so a repeated request records nothing (oldest forgotten)
-MAX_REVIEW_MOVES = 400      # longer games are not reviewed here (the terminal's review has no cap)
-MAX_REVIEW_SECONDS = 180.0  # a review still running after this is stopped (503)
+#: the packaged files of the History view and the review (the page is mancala.web.play's)
+ASSETS = {"/records.js": ("records.js", "text/javascript; charset=utf-8"),
+          "/records.css": ("records.css", "text/css; charset=utf-8")}
 
 
 # -- POST /api/finish ------------------------------------------------------------------
 
-def finish_request(data: Any) -> Tuple[str, Tuple[str, str], Dict[str, Any], Board]:
-    """``{"position", "players", "game"}``: (game id, (south, north), position, board).
+def finish_request(data: Any) -> Tuple[str, Tuple[str, str], Dict[str, Any], Board, Optional[int]]:
+    """``{"position", "players", "game", "resigned"?}``: (game id, (south, north),
+    position, board, the side that resigned or None).
 
-    Only a finished game from a start (the history keeps rules and moves, not
-    a board set by hand); the players are the page's levels. RequestError or
-    what :func:`mancala.web.api.parse_position` raises otherwise.
+    Only a game from a start (the history keeps rules and moves, not a board set
+    by hand), finished, or not over and resigned by ``resigned`` ("south" or
+    "north"); the players are the page's levels. RequestError or what
+    :func:`mancala.web.api.parse_position` raises otherwise.
     """
-    data = api.fields(data, "the request", {"position", "players", "game"},
+    data = api.fields(data, "the request", {"position", "players", "game", "resigned"},
                       {"position", "players", "game"})
     game_id = data["game"]
     if not isinstance(game_id, str) or not game_id or len(game_id) > GAME_ID_CHARS:
@@ -63,26 +65,48 @@ def finish_request(data: Any) -> Tuple[str, Tuple[str, str], Dict[str, Any], Boa
     if "board" in spec:
         raise RequestError("only a game from a start is kept in the history "
                            "(it keeps the rules and the moves, not a board set by hand)")
-    if not board.is_game_over():
+    resigned = data.get("resigned")
+    if resigned is not None:
+        if resigned not in SIDE_KEYS:
+            raise RequestError(f"resigned is south or north, not {quote(resigned)}")
+        resigned = SIDE_KEYS.index(resigned)
+        if board.is_game_over():
+            raise RequestError(f"the game is over after its {len(spec['moves'])} moves: "
+                               "nobody can resign it")
+    elif not board.is_game_over():
         raise RequestError(f"the game is not over after its {len(spec['moves'])} moves; "
-                           "only finished games are kept")
-    return game_id, players, spec, board
+                           "only finished or resigned games are kept")
+    return game_id, players, spec, board, resigned
 
 
-def rating_json(rating: Optional[Rating]) -> Optional[Dict[str, float]]:
-    """A rating with its 95% interval (:meth:`Rating.interval`), or None."""
-    if rating is None:
-        return None
-    low, high = rating.interval()
-    return {"rating": round(rating.rating, 2), "rd": round(rating.rd, 2),
-            "low": round(low, 2), "high": round(high, 2)}
+def result_words(game: _history.GameRecord) -> str:
+    """A kept game's result as its player reads it: "You lost 11-37", "You won by
+    resignation 20-12", "North won 30-18" (no one person in it); the person's seeds first."""
+    south, north = game.south_store, game.north_store
+    if game.human is None:
+        if game.result == "draw":
+            return f"Draw {south}\u2013{north}"
+        how = " by resignation" if game.resigned is not None else ""
+        return f"{game.result.capitalize()} won{how} {south}\u2013{north}"
+    mine, theirs = (south, north) if game.human == 0 else (north, south)
+    how = " by resignation" if game.resigned is not None else ""
+    said = {"won": "You won", "lost": "You lost", "drew": "You drew"}[game.result_for(game.human)]
+    return f"{said}{how} {mine}\u2013{theirs}"
+
+
+def kept_answer(kept: _history.GameRecord, notices: List[str]) -> Dict[str, Any]:
+    """What a page shows once a game is kept: the game, its result in words and for the
+    person, the margin, and the rating it moved (None for a game that rated nobody)."""
+    change = None if not kept.rated else round(kept.after.rating - kept.before.rating, 1)
+    return {"game": kept.to_json(), "rated": kept.rated, "words": result_words(kept),
+            "result": None if kept.human is None else kept.result_for(kept.human),
+            "margin": abs(kept.south_store - kept.north_store),
+            "rating": rating_json(kept.after), "change": change, "notices": list(notices)}
 
 
 def finish_answer(kept: _history.GameRecord, notices: List[str], new: bool) -> Dict[str, Any]:
-    """What the page shows once a game is kept: the game and the rating it moved."""
-    change = None if not kept.rated else round(kept.after.rating - kept.before.rating, 2)
-    return {"new": new, "game": kept.to_json(), "rated": kept.rated,
-            "rating": rating_json(kept.after), "change": change, "notices": list(notices)}
+    """/api/finish's answer: :func:`kept_answer`, and whether this request kept it."""
+    return dict(kept_answer(kept, notices), new=new)
 
 
 class Finished:
@@ -124,11 +148,12 @@ def history_answer(games: List[_history.GameRecord], notices: List[str], path: s
     """The history page's data: the games (``history --json``'s form; the last
     ``last`` of them), the rating now and its series over every rated game."""
     rated = [game for game in games if game.rated]
-    series = [dict(rating_json(game.after), id=game.id, finished=game.finished,
-                   opponent=game.players[1 - game.human], result=game.result)
+    series = [rating_json(game.after, id=game.id, finished=game.finished,
+                          opponent=game.players[1 - game.human], result=game.result)
               for game in rated]
     shown = games[-last:] if last else games
-    return {"file": path, "count": len(games), "games": [game.to_json() for game in shown],
+    return {"file": path, "count": len(games),
+            "games": [dict(game.to_json(), words=result_words(game)) for game in shown],
             "rating": rating_json(rated[-1].after) if rated else None,
             "start": rating_json(Rating()), "rated_games": len(rated), "series": series,
             "provisional": level_is_provisional(), "notices": list(notices)}
@@ -142,67 +167,6 @@ def history_last(query: Any) -> Optional[int]:
     return check_whole(parse_whole(text), "last (games to list)", 1, 10 ** 9, given=text)
 
 
-# -- POST /api/review ------------------------------------------------------------------
-
-def review_request(data: Any) -> Tuple[Dict[str, Any], str]:
-    """``{"position", "tab"?}``: (the game's position, the tab's name)."""
-    data = api.fields(data, "the request", {"position", "tab"}, {"position"})
-    tab = tab_name(data.get("tab", ""))
-    spec, _ = api.parse_position(data["position"])
-    if "board" in spec:
-        raise RequestError("only a game from a start can be reviewed "
-                           "(the review replays it from its rules)")
-    if not spec["moves"]:
-        raise RequestError("the game has no moves to review")
-    if len(spec["moves"]) > MAX_REVIEW_MOVES:
-        raise RequestError(f"the game has {len(spec['moves']):,} moves; the web reviews at most "
-                           f"{MAX_REVIEW_MOVES} (python -m mancala review has no limit)")
-    return spec, tab
-
-
-def review_answer(review: _review.Review, seconds: float) -> Dict[str, Any]:
-    """The review: each move as ``review --json`` prints it, with South's view of
-    the value before and after it (for the chart), and each side's summary."""
-    moves = []
-    for move in review.moves:
-        entry = move.to_json()
-        entry["south_before"] = PovScore(move.value_before, move.side).south()
-        entry["south_after"] = PovScore(move.value_after, move.side).south()
-        moves.append(entry)
-    return {"seeds": review.seeds, "capture": review.capture, "moves": moves,
-            "summary": {key: review.summary(side) for side, key in enumerate(SIDE_KEYS)},
-            "marks": [{"mark": name, "least": least} for name, least in _review.MARKS],
-            "nodes": _review.DEFAULT_NODES, "depth": _review.DEFAULT_DEPTH,
-            "seconds": round(seconds, 3)}
-
-
-class Stopped(Exception):
-    """A review stopped between two searches (its job cancelled or out of time)."""
-
-
-class StoppableEngine:
-    """The engine a review uses, as :func:`mancala.review.review_game` calls it
-    (``solve``, ``analyse``), refusing to start a search once the job is
-    cancelled or its time is up: ``Engine.stop()`` ends the running search,
-    this ends the review."""
-
-    def __init__(self, engine: Any, job: Job) -> None:
-        self.engine = engine
-        self.job = job
-
-    def check(self) -> None:
-        if self.job.cancelled or self.job.timed_out:
-            raise Stopped()
-
-    def solve(self, *args: Any, **kwargs: Any) -> Any:
-        self.check()
-        return self.engine.solve(*args, **kwargs)
-
-    def analyse(self, *args: Any, **kwargs: Any) -> Any:
-        self.check()
-        return self.engine.analyse(*args, **kwargs)
-
-
 # -- the routes --------------------------------------------------------------------------
 
 def routes(server: Any) -> list:
@@ -211,18 +175,12 @@ def routes(server: Any) -> list:
     from starlette.requests import Request
     from starlette.routing import Route
 
-    from mancala.engine import Engine
-    from mancala.web.app import MAX_WAITING, RETRY_AFTER, endpoint
-    from mancala.web.server import MAX_SEARCHES, decode, read_body, same_origin
-
     finished = Finished()
 
     @endpoint
     async def finish(request: Request) -> Dict[str, Any]:
-        if not same_origin(request.headers):    # a page of another site may not write the history
-            raise Refused(403, "another site's page may not keep games in this history")
-        game_id, players, spec, board = finish_request(decode(await read_body(request)))
-        key = (players, spec["seeds"], spec["capture"], tuple(spec["moves"]))
+        game_id, players, spec, board, resigned = finish_request(await json_body(request))
+        key = (players, spec["seeds"], spec["capture"], tuple(spec["moves"]), resigned)
         entry, mine = finished.claim(game_id, key)
         if not mine:
             await entry["done"].wait()
@@ -232,7 +190,7 @@ def routes(server: Any) -> list:
 
         def record() -> Tuple[_history.GameRecord, List[str]]:
             return _history.record_game(players[0], players[1], spec["seeds"], spec["capture"],
-                                        spec["moves"])
+                                        spec["moves"], rated=False, resigned=resigned)
         try:
             kept, notices = await anyio.to_thread.run_sync(record)
             entry["answer"] = finish_answer(kept, notices, True)
@@ -258,45 +216,11 @@ def routes(server: Any) -> list:
             raise Refused(503, f"the history cannot be read: {exc}") from None
         return history_answer(games, kept.notices, shown_path(kept.path), last)
 
-    @endpoint
-    async def review(request: Request) -> Dict[str, Any]:
-        spec, key = review_request(decode(await read_body(request)))
-        if server.waiting >= MAX_SEARCHES + MAX_WAITING:
-            raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
-                               f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
-        started = time.monotonic()
-
-        def work(job: Job, take_turns: Callable[[], None]) -> Optional[_review.Review]:
-            engine = job.engine = Engine(hash_mb=_review.REVIEW_HASH_MB)
-            engine.endgame = server.endgame(spec["capture"]) or "auto"     # one database, shared
-
-            def progress(done: int, total: int) -> None:
-                take_turns()            # a long review lets waiting searches run between moves
-            try:
-                return _review.review_game(spec["seeds"], spec["capture"], spec["moves"],
-                                           StoppableEngine(engine, job), progress=progress)
-            except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
-                return None
-            finally:
-                job.engine = None
-
-        reviewed, job = await server.run_job(request, "review\n" + key if key else "", work,
-                                             in_turns=True, seconds=MAX_REVIEW_SECONDS)
-        if reviewed is None:
-            if job.timed_out and not job.cancelled:
-                raise Refused(503, f"the review took more than {MAX_REVIEW_SECONDS:g} s and was "
-                                   "stopped; python -m mancala review has no limit")
-            raise Refused(409, "stopped: a newer review from the same tab replaced this one, "
-                               "or the client went away")
-        return review_answer(reviewed, time.monotonic() - started)
-
     return [
         Route("/api/finish", finish, methods=["POST"]),
         Route("/api/history", history),
-        Route("/api/review", review, methods=["POST"]),
     ]
 
 
-__all__ = ["routes", "finish_request", "finish_answer", "history_answer", "review_request",
-           "review_answer", "Finished", "StoppableEngine", "MAX_REVIEW_MOVES",
-           "MAX_REVIEW_SECONDS", "GAME_ID_CHARS"]
+__all__ = ["ASSETS", "routes", "finish_request", "finish_answer", "kept_answer", "result_words",
+           "history_answer", "Finished", "GAME_ID_CHARS"]

@@ -1,21 +1,32 @@
 """The web app's state and its guards, without the routes: the search slots shared by
-every client, each tab's computer players and running job, and reading a request.
+every client, each tab's computer players and running job, reading a request, and the
+one policy every endpoint answers under (:func:`endpoint`).
 
 :class:`Server` keeps at most :data:`MAX_SEARCHES` searches running at once
 (the core releases the GIL: a 2-core machine stays responsive), each tab's
 players within :data:`MAX_TABS` tabs and :data:`MAX_TABLE_MB` of tables, and the
-endgame databases every analysis shares. :mod:`mancala.web.app` routes
-requests to it; :mod:`mancala.web.analysis` runs the live analyses in it.
+endgame databases every analysis shares. The pages' modules (:mod:`mancala.web.play`,
+:mod:`mancala.web.games`, :mod:`mancala.web.records`, :mod:`mancala.web.learn`) route
+requests to it, each through :func:`endpoint`; :mod:`mancala.web.analysis` runs the
+live analyses in it.
+
+The origin policy: a request whose ``Origin`` names another host, or that a
+browser marks as sent from another site (``Sec-Fetch-Site``), is refused (403)
+by every endpoint and the analysis socket, before any work: a page of another
+site may not run this server's engine or change what it keeps. A POST's body is
+JSON and says so (``Content-Type: application/json``, else 415): the content
+types another site's page may send without asking first (a "simple" request)
+are refused.
 """
 from __future__ import annotations
 
 import threading
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
-from mancala.errors import RequestError, quote
+from mancala.errors import InputError, RequestError, quote
 from mancala.limits import parse_whole
 from mancala.untrusted import read_json
 from mancala.web import api
@@ -25,8 +36,9 @@ if TYPE_CHECKING:
 
 try:
     import anyio
+    from starlette.responses import JSONResponse, Response
 except ImportError:     # the web extra is not installed: mancala.web.app says so
-    anyio = None
+    anyio = JSONResponse = Response = None
 
 MAX_BODY = 64 * 1024            # bytes of a request body or WebSocket message
 MAX_SEARCHES = 2                # engine searches running at once, across all clients
@@ -34,6 +46,8 @@ MAX_TABS = 16                   # tabs whose computer players are kept...
 MAX_TABLE_MB = 1024             # ...while their tables total at most this (idle ones go first)
 IDLE_SECONDS = 600.0            # a player unused this long is dropped, its table freed
 DISCONNECT_POLL = 0.2           # seconds between looks for a client that has gone
+MAX_WAITING = 4                 # searches waiting for a slot past the running ones; past it: 503
+RETRY_AFTER = 2                 # seconds a busy server asks a client to wait
 
 
 class Refused(Exception):
@@ -67,15 +81,83 @@ async def read_body(request: "Request") -> bytes:
     return b"".join(chunks)
 
 
-def same_origin(headers: Any) -> bool:
-    """No Origin header (not a browser) or one naming this server's own host:port.
+async def json_body(request: "Request") -> Any:
+    """The request's body, read within :data:`MAX_BODY` and decoded as JSON (:func:`decode`)."""
+    return decode(await read_body(request))
 
-    Another site's page may not drive this server's engine from a visitor's browser.
-    """
+
+def cross_site(headers: Any) -> Optional[str]:
+    """Why a request comes from another site's page (one line), or None when it comes from
+    this server's own pages or from a client that is not a browser (no ``Origin``, no
+    ``Sec-Fetch-Site``): an ``Origin`` naming another host:port, or a browser's word
+    that the request was sent from another site."""
     origin = headers.get("origin")
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
+    host = (headers.get("host") or "").lower()
+    if origin is not None and urlsplit(origin).netloc.lower() != host:
+        return f"another site's page ({quote(origin)}) may not use this server"
+    site = headers.get("sec-fetch-site")
+    if site in ("cross-site", "same-site"):
+        return "another site's page may not use this server"
+    return None
+
+
+def same_origin(headers: Any) -> bool:
+    """No word of another site in the headers (:func:`cross_site`)."""
+    return cross_site(headers) is None
+
+
+def json_type(headers: Any) -> bool:
+    """A body said to be JSON: ``application/json``, with or without parameters."""
+    media = (headers.get("content-type") or "").split(";", 1)[0].strip().lower()
+    return media == "application/json"
+
+
+def rating_json(rating: Optional[Any], **more: Any) -> Optional[Dict[str, Any]]:
+    """A Glicko-2 rating for a page (a game's or a puzzle's): value, deviation and its 95%
+    interval, one decimal each, with ``more`` fields beside them; None for None."""
+    if rating is None:
+        return None
+    low, high = rating.interval()
+    return dict({"rating": round(rating.rating, 1), "rd": round(rating.rd, 1),
+                 "low": round(low, 1), "high": round(high, 1)}, **more)
+
+
+def replaced() -> Refused:
+    """The answer to a request whose work was stopped by a newer one from its tab (409)."""
+    return Refused(409, "stopped: a newer request from the same tab replaced this one, "
+                        "or the client went away")
+
+
+def _error(status: int, message: str) -> "Response":
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def endpoint(handler: Callable[["Request"], Awaitable[Any]]):
+    """A JSON endpoint under the app's one policy: another site's request is a 403 and a
+    POST whose body is not said to be JSON a 415, before ``handler`` runs; bad input of
+    any kind becomes a 4xx with ``{"error": "one line"}``."""
+    async def call(request: "Request") -> "Response":
+        start = time.perf_counter()
+        try:
+            why = cross_site(request.headers)
+            if why is not None:
+                raise Refused(403, why)
+            if request.method == "POST" and not json_type(request.headers):
+                raise Refused(415, "the request body is JSON and says so: "
+                                   "Content-Type: application/json")
+            answer = await handler(request)
+            response = answer if isinstance(answer, Response) else JSONResponse(answer)
+        except Refused as exc:
+            response = _error(exc.status, str(exc))
+            response.headers.update(exc.headers)
+        except InputError as exc:
+            response = _error(400, str(exc))
+        # the time the server spent (waiting for a search slot included), for bench/web_load.py
+        response.headers["server-timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.2f}"
+        return response
+    call.__name__ = handler.__name__
+    call.guarded = True         # the tests find every route's handler under this policy
+    return call
 
 
 TAB_ID_CHARS = 64               # a tab's name: at most this long
@@ -134,6 +216,21 @@ class Server:
         if self._limiter is None:           # made in the event loop that uses it
             self._limiter = anyio.CapacityLimiter(MAX_SEARCHES)
         return self._limiter
+
+    def unaided(self, board: Any) -> None:
+        """Refused (403) when ``board`` is the position of a rated game being played
+        (:mod:`mancala.web.games`): a rated game is played without the engine's help."""
+        rated = getattr(self, "rated", None)
+        if rated is not None and rated.in_play(board):
+            raise Refused(403, "this is the position of a rated game being played: no hint, "
+                               "analysis or search until it is over")
+
+    def check_room(self) -> None:
+        """Refused (503, with Retry-After) when :data:`MAX_SEARCHES` searches run and
+        :data:`MAX_WAITING` more wait for a slot: a search asked now would wait too long."""
+        if self.waiting >= MAX_SEARCHES + MAX_WAITING:
+            raise Refused(503, f"busy: {MAX_SEARCHES} searches run and {MAX_WAITING} wait; "
+                               f"try again in {RETRY_AFTER} s", {"retry-after": str(RETRY_AFTER)})
 
     async def run(self, work: Callable[[], Any]) -> Any:
         """``work()`` in a worker thread, waiting for one of the search slots."""
@@ -206,6 +303,29 @@ class Server:
                 tab.job = None
         return done, job
 
+    async def choose(self, request: "Request", key: str, level: Any, board: Any) -> Tuple[int, Any, Job]:
+        """A computer level's move on ``board`` (a copy is searched), as :meth:`run_job`
+        runs work for tab ``key``: (the pit, the player, the job; a cancelled job's pit
+        is -1). RequestError for a level that is not a computer level."""
+        player = self.player(key, level, self.busy)
+
+        def work(job: Job) -> int:
+            if job.cancelled:
+                return -1
+            engine = job.engine = getattr(player, "engine", None)
+            if engine is not None and engine.endgame is not None:   # one database, shared
+                engine.endgame = self.endgame(board.capture) or "auto"
+            if job.cancelled:
+                return -1
+            return player.choose(board.copy(stack=False))
+
+        self.busy.add(id(player))
+        try:
+            pit, job = await self.run_job(request, key, work)
+        finally:
+            self.busy.discard(id(player))
+        return pit, player, job
+
     def endgame(self, capture: str):
         """The endgame database cached for a capture rule (None if none is), looked
         for once per rule and shared by every analysis (it is only read)."""
@@ -255,5 +375,6 @@ class Server:
         return tab
 
 
-__all__ = ["Server", "Job", "Tab", "Refused", "decode", "read_body", "same_origin", "tab_name",
-           "MAX_BODY", "MAX_SEARCHES", "TAB_ID_CHARS"]
+__all__ = ["Server", "Job", "Tab", "Refused", "decode", "read_body", "cross_site", "same_origin",
+           "json_type", "json_body", "endpoint", "rating_json", "replaced", "tab_name",
+           "MAX_BODY", "MAX_SEARCHES", "MAX_WAITING", "RETRY_AFTER", "TAB_ID_CHARS"]

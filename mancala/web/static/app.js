@@ -1,181 +1,130 @@
 // Kalah in the browser: draws what the server answers and asks it for every rule.
-// The server (python -m mancala serve) checks positions, plays moves, finds the
-// computer's moves and streams the analysis; this script only shows them.
+// A game is rated or casual, chosen before it starts. A rated game (a person against a
+// computer level with an Elo) is the server's: it holds the board, plays the computer's
+// moves and keeps the result (POST /api/rated/*); this page sends only the person's moves
+// and shows no score, hint or analysis, and has no undo. A casual game is this page's:
+// the server checks each move (/api/move), finds the computer's (/api/ai), hints and
+// analyses, and keeps the game unrated when it ends (/api/finish).
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
-// The board's geometry, the levels and the seeds range come from /api/info.
-// Other pages' scripts (records.js: the history and the review) hear about the game
-// through events on document: kalah:game (a game set up: new, loaded, from a link),
-// kalah:over (a move played here ended it), kalah:shown (another position shown) and
-// kalah:view (another view opened: the nav's links, each view a .view element).
+// records.js (the History view and the review) hears about the game through events on
+// document: kalah:shown (a position shown), kalah:kept (a game kept), kalah:view (another
+// view opened); it asks for a review with kalah:review, and this script plays a position
+// the review chose on kalah:play-from.
 
-import { ApiError, call, signed, tabName } from "/client.js";
+import { $, ApiError, call, capital, element, keepSettings, pitText, plural, serverInfo, settings,
+  signed, sleep, SPEEDS, speedNow, tabName } from "/client.js";
+import { BoardView } from "/board.js";
+import { openEditor } from "/editor.js";
+import * as sound from "/sound.js";
+import { Analysis } from "/analysis.js";
 
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-let NAMES = [];         // the sides as people read them: South, North
-let LEVEL_NAMES = {};   // level -> its name on the page
-let LEVEL_ELO = {};     // level -> its Elo on the levels' scale (random is 0)
-let geometry = null;    // pits, slots, stores and each side's pit slots
-const HINT_LEVEL = "ai:hard";
-const ANALYSIS_SECONDS = 30;
-const SPEEDS = { normal: { step: 160, pause: 700 }, fast: { step: 40, pause: 150 }, off: { step: 0, pause: 0 } };
 const TAB = tabName();
-
-const $ = (id) => document.getElementById(id);
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const RATED_KEY = "kalah-rated";      // sessionStorage: this tab's rated game, kept across a reload
+let info = null;        // /api/info
+let geo = null;         // the board's geometry (client.js's Geometry)
+let board = null;       // the BoardView drawn in #board-box
+let panel = null;       // the live analysis (casual games)
 
 const game = {
-  start: { seeds: null, capture: "standard" },   // or {board: [slots], to_move, capture}; seeds from /api/info
+  start: { seeds: 4, capture: "standard" },   // or {board: [slots], to_move, capture}
   moves: [],          // the line being looked at, pit indices 0..5
-  movers: [],         // who played each of them (0 South, 1 North)
+  played: [],         // each of them as the server described it: player, captured, extra_turn
   cursor: 0,          // the position shown: after moves[0..cursor)
   players: { south: "human", north: "ai:medium" },
-  resigned: null,     // the side that resigned (at the end of the line)
+  rated: null,        // the server's name for this game when it is a rated one
+  resigned: null,     // the side that resigned
+  kept: null,         // how the history kept it (the result card's): once over
+  id: null,           // the page's name for a casual game: it is kept once
 };
 let view = null;      // the server's state of the position shown
 let epoch = 0;        // every change bumps it: answers to older questions are dropped
 let busy = false;     // a move is being played (animated)
 let hinted = null;
-let speed = SPEEDS.normal;
 
-function position(count = game.cursor) {
-  return { ...game.start, moves: game.moves.slice(0, count) };
-}
-
-function sideKey(side) { return geometry.side_keys[side]; }
+function position(count = game.cursor) { return { ...game.start, moves: game.moves.slice(0, count) }; }
+function sideKey(side) { return geo.side_keys[side]; }
 function isHuman(side) { return game.players[sideKey(side)] === "human"; }
-function pitText(pit) { return String(pit + 1); }
-
-// -- the board's geometry (the server's) -------------------------------------------------
-
-function slotOf(side, pit) { return geometry.pit_slots[side][pit]; }
-function isStore(slot) { return geometry.stores.includes(slot); }
-function sideOf(slot) {
-  return isStore(slot) ? geometry.stores.indexOf(slot) : geometry.pit_slots[0].includes(slot) ? 0 : 1;
-}
-function pitOf(slot) { return geometry.pit_slots[sideOf(slot)].indexOf(slot); }
-function letterOf(slot) { return LETTERS[sideOf(slot) * geometry.pits + pitOf(slot)]; }
-// as the board is drawn: North on top, its pits running right to left
-function rowSlots(side) { return side === 0 ? geometry.pit_slots[0] : [...geometry.pit_slots[1]].reverse(); }
-
-async function readInfo() {
-  const info = await call("/api/info");
-  geometry = info.geometry;
-  NAMES = info.geometry.side_names;
-  LEVEL_NAMES = info.level_names;
-  LEVEL_ELO = info.level_elo;
-  game.start.seeds = info.default_seeds;
-  const seeds = $("seeds");
-  [seeds.min, seeds.max, seeds.value] = [info.seeds[0], info.seeds[1], info.default_seeds];
-}
+function humans() { return [0, 1].filter(isHuman); }
+// a rated game the person has played a move in and not finished: leaving it is resigning it
+function committed() { return game.rated && !over() && game.played.some((move) => isHuman(move.player)); }
+function atEnd() { return game.cursor === game.moves.length; }
+function over() { return view && (view.game_over || game.resigned !== null); }
+function levelName(level) { return info.level_names[level] || level; }
 
 function say(text) { $("announce").textContent = text; }
-function fail(text, asIs = false) {
-  $("error").textContent = text && !asIs ? text.charAt(0).toUpperCase() + text.slice(1) : text;
-}
+function fail(text, asIs = false) { $("error").textContent = text && !asIs ? capital(text) : text || ""; }
 
-// -- the board ----------------------------------------------------------------------------
-
-function buildBoard() {
-  for (const side of [0, 1]) {
-    $(`store-${sideKey(side)}`).id = `store-${geometry.stores[side]}`;
-    for (const slot of rowSlots(side)) {
-      const pit = document.createElement("button");
-      pit.type = "button";
-      pit.className = "pit";
-      pit.id = `pit-${slot}`;
-      pit.dataset.slot = slot;
-      pit.innerHTML = `<span class="count">0</span><span class="label">${pitText(pitOf(slot))} ${letterOf(slot)}</span>`;
-      pit.addEventListener("click", () => humanMove(pitOf(slot), side));
-      $(`row-${sideKey(side)}`).appendChild(pit);
-    }
-  }
-}
-
-function slotElement(slot) { return isStore(slot) ? $(`store-${slot}`) : $(`pit-${slot}`); }
-
-function setCount(slot, count) {
-  const element = slotElement(slot);
-  element.querySelector(".count").textContent = count;
-  if (isStore(slot)) {
-    element.setAttribute("aria-label", `${NAMES[sideOf(slot)]}'s store: ${count} seeds`);
-  }
-}
+// -- drawing ---------------------------------------------------------------------------------
 
 function draw() {
   if (!view) return;
-  const mover = view.game_over || game.resigned !== null ? null : view.to_move;
-  const human = mover !== null && isHuman(mover) && !busy;
-  for (let slot = 0; slot < geometry.slots; slot++) {
-    setCount(slot, view.slots[slot]);
-    if (isStore(slot)) continue;
-    const pit = $(`pit-${slot}`);
-    const side = sideOf(slot);
-    const legal = side === mover && view.legal_moves.includes(pitOf(slot));
-    pit.disabled = !(legal && human);
-    pit.classList.toggle("playable", legal);
-    pit.classList.toggle("hinted", hinted === slot);
-    pit.classList.toggle("last", game.cursor > 0 && lastSlot() === slot);
-    const count = view.slots[slot];
-    pit.setAttribute("aria-label", `${NAMES[side]} pit ${pitText(pitOf(slot))}: ${count} seed${count === 1 ? "" : "s"}` +
-      (legal ? (human ? ", playable" : "") : ""));
-  }
-  for (const side of [0, 1]) {
-    const key = sideKey(side);
-    const name = `${NAMES[side]}: ${LEVEL_NAMES[game.players[key]]}`;
-    $(`${key}-name`).textContent = mover === side ? `▶ ${name} to move` : name;
-    $(`${key}-name`).classList.toggle("mover", mover === side);
-    $(`row-${key}`).classList.toggle("mover", mover === side);
-  }
+  const mover = over() ? null : view.to_move;
+  const human = mover !== null && isHuman(mover) && !busy && (atEnd() || !game.rated);
+  const names = [0, 1].map((side) => `${geo.names[side]}: ${isHuman(side) && humans().length === 1 ? "You" : levelName(game.players[sideKey(side)])}`);
+  const last = game.cursor > 0 ? geo.slotOf(game.played[game.cursor - 1].player, game.moves[game.cursor - 1]) : null;
+  board.set(view.slots, { toMove: mover, playable: view.legal_moves, enabled: human, names, last, hinted });
+  document.body.classList.toggle("rated", Boolean(game.rated));
   $("status").textContent = statusText();
-  $("undo").disabled = game.cursor === 0 || busy;
-  $("redo").disabled = game.cursor >= game.moves.length || busy;
+  const recorded = game.kept !== null;
+  $("undo").disabled = game.cursor === 0 || busy || recorded;
+  $("redo").disabled = atEnd() || busy || recorded;
   $("hint").disabled = !human;
-  $("resign").disabled = mover === null || busy;
+  $("resign").disabled = mover === null || busy || humans().length === 0 || (game.rated && !atEnd());
+  $("review-game").disabled = Boolean(game.start.board) || game.cursor === 0;
+  $("review-game").hidden = !$("result-card").hidden;
+  $("game-kind").textContent = game.rated ? "Rated" : "Casual";
+  $("game-kind").className = `game-kind ${game.rated ? "rated" : "casual"}`;
+  $("rated-note").textContent = game.rated
+    ? "Played unaided: no hints, analysis or takebacks; the result moves your rating."
+    : "Hints, analysis and takebacks allowed; kept in your history, not rated.";
   drawMoveList();
 }
 
-function lastSlot() {
-  const side = game.movers[game.cursor - 1];
-  return side === undefined ? null : slotOf(side, game.moves[game.cursor - 1]);
-}
-
 function statusText() {
-  const viewing = game.cursor < game.moves.length ? ` (viewing move ${game.cursor} of ${game.moves.length})` : "";
-  if (game.resigned !== null) {
-    return `${NAMES[game.resigned]} resigned: ${NAMES[1 - game.resigned]} wins`;
-  }
+  const viewing = atEnd() ? "" : ` (viewing move ${game.cursor} of ${game.moves.length})`;
+  if (game.resigned !== null) return `${geo.names[game.resigned]} resigned: ${geo.names[1 - game.resigned]} wins${viewing}`;
   if (view.game_over) return outcomeText(view.outcome) + viewing;
-  const who = isHuman(view.to_move) ? `type or click a pit 1–${geometry.pits}`
-    : viewing ? "the computer's turn (redo follows the game)" : "the computer is thinking";
-  return `${NAMES[view.to_move]} to move: ${who}${viewing}`;
+  const touch = window.matchMedia("(pointer: coarse), (max-width: 760px)").matches;
+  const who = isHuman(view.to_move)
+    ? (touch ? `your move: tap a pit` : `your move: click a pit or press 1–${geo.pits}`)
+    : viewing ? "the computer's turn" : "the computer is thinking";
+  return `${geo.names[view.to_move]} to move: ${who}${viewing}`;
 }
 
 function outcomeText(outcome) {
   const score = `${outcome.south}–${outcome.north}`;
   if (outcome.winner === null) return `Game over: a draw, ${score}`;
-  return `Game over: ${NAMES[outcome.winner]} wins ${score}`;
+  return `Game over: ${geo.names[outcome.winner]} wins ${score}`;
 }
 
+// the moves, one number a sowing (the review's numbering), grouped by turn
 function drawMoveList() {
   const list = $("move-list");
   list.replaceChildren();
+  let item = null;
   game.moves.forEach((pit, index) => {
-    const item = document.createElement("li");
-    const side = game.movers[index];
-    item.className = `${sideKey(side)}${index >= game.cursor ? " future" : ""}`;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = `${index + 1}. ${NAMES[side][0]} ${pitText(pit)}`;
-    button.setAttribute("aria-label", `Move ${index + 1}: ${NAMES[side]} pit ${pitText(pit)}`);
+    const played = game.played[index];
+    const side = played.player;
+    if (!item || index === 0 || game.played[index - 1].player !== side || !game.played[index - 1].extra_turn) {
+      item = element("li", { class: sideKey(side) });
+      list.append(item);
+    }
+    const tags = (played.extra_turn ? "+" : "") + (played.captured ? `×${played.captured}` : "");
+    const words = [played.captured ? `captures ${plural(played.captured, "seed")}` : "",
+      played.extra_turn ? "extra turn" : ""].filter(Boolean).join(", ");
+    const button = element("button", { type: "button", "data-move": index + 1,
+      "aria-label": `Move ${index + 1}: ${geo.names[side]} pit ${pitText(pit)}${words ? `, ${words}` : ""}` },
+    `${index + 1}. ${geo.names[side][0]} ${pitText(pit)}`);
+    if (tags) button.append(element("span", { class: "tag", "aria-hidden": "true", text: tags }));
     if (index === game.cursor - 1) button.setAttribute("aria-current", "step");
+    if (index >= game.cursor) item.classList.add("future");
     button.addEventListener("click", () => goTo(index + 1));
-    item.appendChild(button);
-    list.appendChild(item);
+    item.append(button);
   });
   $("to-start").disabled = game.cursor === 0;
 }
 
-// -- moves ------------------------------------------------------------------------------
+// -- positions and moves ---------------------------------------------------------------------
 
 async function show() {
   const mine = ++epoch;
@@ -185,6 +134,7 @@ async function show() {
     if (mine !== epoch) return;
     view = state;
     fail("");
+    board.clearMarks();
     draw();
     changed();
   } catch (error) {
@@ -195,49 +145,54 @@ async function show() {
 function goTo(cursor) {
   if (busy) return;
   game.cursor = Math.max(0, Math.min(cursor, game.moves.length));
-  game.resigned = null;
+  if (!game.rated && game.kept === null) game.resigned = null;
   say("");
   show();
 }
 
 function humanMove(pit, side) {
-  if (busy || !view || view.game_over || game.resigned !== null) return;
+  if (busy || !view || over()) return;
   if (side !== view.to_move || !isHuman(side)) return;
+  if (game.rated && !atEnd()) { say("A rated game goes on from its last move: → steps back to it."); return; }
   if (!view.legal_moves.includes(pit)) {
     say(`Pit ${pitText(pit)} is empty: play one of ${view.legal_moves.map(pitText).join(", ")}.`);
     return;
   }
+  sound.unlock();
   play(pit);
 }
 
-async function play(pit, how = "") {
+// a move played: the rated game's server plays it, or the server checks it for this page
+async function play(pit, how = "", answered = null) {
   const mine = ++epoch;
   busy = true;
   hinted = null;
   fail("");
   const before = view.slots.slice();
   try {
-    const answer = await call("/api/move", { position: position(), pit_index: pit });
+    const answer = answered || (game.rated
+      ? await call("/api/rated/move", { game: game.rated, pit_index: pit })
+      : await call("/api/move", { position: position(), pit_index: pit }));
     if (mine !== epoch) return;
     draw();
-    await animate(answer.move, before, mine);
+    await board.sow(answer.move, before, answer.state.slots, { step: speedNow().step, still: () => mine === epoch });
     if (mine !== epoch) return;
-    // a move off the line starts a new branch; the line's own next move keeps the rest
-    if (game.moves[game.cursor] !== pit) {
+    if (game.moves[game.cursor] !== pit) {       // a move off the line starts a new branch
       game.moves = game.moves.slice(0, game.cursor);
-      game.movers = game.movers.slice(0, game.cursor);
+      game.played = game.played.slice(0, game.cursor);
     }
-    if (game.moves.length === game.cursor) {
+    if (atEnd()) {
       game.moves.push(pit);
-      game.movers.push(answer.move.player);
+      game.played.push(answer.move);
     }
     game.cursor += 1;
     view = answer.state;
     say(describe(answer.move, answer.state, how));
     busy = false;
+    if (answer.kept) game.kept = answer.kept;
     draw();
     changed();
-    if (view.game_over && game.cursor === game.moves.length) tell("kalah:over", { position: view.position });
+    if (view.game_over && atEnd()) ended(answer.kept_error);
   } catch (error) {
     if (mine === epoch) { fail(error.message); busy = false; draw(); }
   } finally {
@@ -245,31 +200,10 @@ async function play(pit, how = "") {
   }
 }
 
-async function animate(move, slots, mine) {
-  const counts = slots.slice();
-  counts[move.slot] = 0;
-  setCount(move.slot, 0);
-  if (speed.step > 0) {
-    for (const slot of move.path) {
-      await sleep(speed.step);
-      if (mine !== epoch) return;
-      counts[slot] += 1;
-      setCount(slot, counts[slot]);
-      document.querySelectorAll(".sowing").forEach((e) => e.classList.remove("sowing"));
-      slotElement(slot).classList.add("sowing");
-    }
-    await sleep(speed.step);
-  }
-  document.querySelectorAll(".sowing").forEach((e) => e.classList.remove("sowing"));
-  document.querySelectorAll(".captured").forEach((e) => e.classList.remove("captured"));
-  for (const slot of move.capture_slots) slotElement(slot).classList.add("captured");
-  if (move.captured) slotElement(geometry.stores[move.player]).classList.add("captured");
-}
-
 function describe(move, state, how) {
-  const who = NAMES[move.player];
+  const who = geo.names[move.player];
   let text = `${who}${how} sows pit ${pitText(move.pit_index)}.`;
-  if (move.captured) text += ` Capture: ${move.captured} seeds into ${who}'s store.`;
+  if (move.captured) text += ` Capture: ${plural(move.captured, "seed")} into ${who}'s store.`;
   if (state.game_over) text += ` ${outcomeText(state.outcome)}.`;
   else if (move.extra_turn) text += ` Extra turn: the last seed landed in ${who}'s store, ${who} moves again.`;
   return text;
@@ -277,9 +211,9 @@ function describe(move, state, how) {
 
 function changed() {
   writeHash();
-  analyse();
+  panel.show(view, !game.rated && shownView() === "play" && !over(), game.resigned !== null);
   computerMove();
-  tell("kalah:shown", { position: view.position, game_over: view.game_over });
+  tell("kalah:shown", { position: view.position, game_over: view.game_over, rated: Boolean(game.rated) });
 }
 
 function tell(name, detail) {
@@ -287,164 +221,279 @@ function tell(name, detail) {
 }
 
 async function computerMove() {
-  if (!view || view.game_over || game.resigned !== null || busy) return;
-  if (game.cursor < game.moves.length) return;       // looking back: nobody moves
+  if (!view || over() || busy || !atEnd()) return;
   const side = view.to_move;
   const level = game.players[sideKey(side)];
   if (level === "human") return;
   const mine = epoch;
   const started = performance.now();
   try {
-    const answer = await call("/api/ai", { position: position(), level, tab: TAB });
-    const wait = speed.pause - (performance.now() - started);
-    if (wait > 0) await sleep(wait);
+    const answer = game.rated ? await call("/api/rated/reply", { game: game.rated })
+      : await call("/api/ai", { position: position(), level, tab: TAB });
+    const wait = speedNow().pause - (performance.now() - started);
+    if (wait > 0) await sleep(wait);          // the computer's chains paced: one move at a time
     if (mine !== epoch) return;
-    await play(answer.pit_index, ` (${LEVEL_NAMES[level].toLowerCase()})`);
+    const how = ` (${levelName(level).toLowerCase()})`;
+    if (game.rated) await play(answer.move.pit_index, how, answer);
+    else await play(answer.pit_index, how);
   } catch (error) {
     if (mine === epoch && error.status !== 409) fail(error.message);
   }
 }
 
 function undo() {
-  if (busy || game.cursor === 0) return;
-  // back to the last position a person had to move in (with no person, one move)
-  let cursor = game.cursor - 1;
-  const anyHuman = isHuman(0) || isHuman(1);
-  while (anyHuman && cursor > 0 && !isHuman(game.movers[cursor])) cursor -= 1;
+  if (busy || game.cursor === 0 || game.rated || game.kept) return;
+  let cursor = game.cursor - 1;        // back to the last position a person had to move in
+  while (humans().length && cursor > 0 && !isHuman(game.played[cursor].player)) cursor -= 1;
   goTo(cursor);
 }
 
-function redo() { if (game.cursor < game.moves.length) goTo(game.cursor + 1); }
+function redo() { if (!game.kept && !atEnd()) goTo(game.cursor + 1); }
 
 async function hint() {
-  if (!view || view.game_over || busy) return;
+  if (!view || over() || busy || game.rated) return;
   const mine = epoch;
   say("Looking for a good move…");
   try {
-    const answer = await call("/api/ai", { position: position(), level: HINT_LEVEL, tab: TAB + "-hint" });
+    const answer = await call("/api/hint", { position: position() });
     if (mine !== epoch) return;
-    hinted = slotOf(view.to_move, answer.pit_index);
+    hinted = geo.slotOf(view.to_move, answer.pit_index);
     draw();
-    say(`Hint: pit ${pitText(answer.pit_index)} (score ${signed(answer.score)} for ${NAMES[view.to_move]}).`);
+    say(`Hint: pit ${pitText(answer.pit_index)}, ${answer.text}.`);
   } catch (error) {
-    if (mine === epoch && error.status !== 409) fail(error.message);
+    if (mine === epoch) fail(error.message);
   }
 }
 
-function resign() {
-  if (!view || view.game_over || busy) return;
-  epoch++;
-  game.moves = game.moves.slice(0, game.cursor);
-  game.movers = game.movers.slice(0, game.cursor);
-  game.resigned = view.to_move;
-  say(`${NAMES[game.resigned]} resigns. ${NAMES[1 - game.resigned]} wins.`);
+// -- the end: kept in the history, the result card ----------------------------------------------
+
+async function ended(keptError = null) {
+  if (game.rated) {
+    if (game.kept) showResult(game.kept);
+    else fail(keptError || "the game is over but not kept yet");
+    return;
+  }
+  if (game.kept) { showResult(game.kept); return; }
+  if (game.start.board) { showResult(null); return; }     // a position set by hand: nothing to replay
+  try {
+    const body = { position: position(), players: game.players, game: game.id };
+    if (game.resigned !== null) body.resigned = sideKey(game.resigned);
+    game.kept = await call("/api/finish", body);
+    showResult(game.kept);
+  } catch (error) {
+    showResult(null);
+    fail(`Not kept in your history: ${error.message}`);
+  }
+}
+
+function showResult(kept) {
+  const card = $("result-card");
+  const outcome = view.outcome;
+  let title;
+  let margin;
+  if (kept) {
+    title = kept.words.replace(/\s[\d–]+$/, "").replace(/ by resignation$/, "");
+    const score = kept.words.match(/[\d]+–[\d]+$/)?.[0] || "";
+    margin = kept.game.resigned ? `by resignation, ${score}` : kept.margin ? `by ${plural(kept.margin, "seed")}, ${score}` : score;
+  } else if (game.resigned !== null) {
+    title = `${geo.names[1 - game.resigned]} won`;
+    margin = "by resignation";
+  } else {
+    title = outcome.winner === null ? "Draw" : `${geo.names[outcome.winner]} won`;
+    margin = `${outcome.south}–${outcome.north}`;
+  }
+  $("result-title").textContent = title;
+  $("result-margin").textContent = capital(margin);
+  const rating = $("result-rating");
+  rating.replaceChildren();
+  if (kept && kept.rated) {
+    rating.append("Your rating: ", element("strong", { text: String(Math.round(kept.rating.rating)) }),
+      ` (${signed(Math.round(kept.change))})`);
+  } else if (kept) {
+    rating.textContent = kept.game.human === null ? "No one person played: kept, rates nobody." : "Casual game: kept in your history, not rated.";
+  } else {
+    rating.textContent = "A position set by hand: not kept in your history.";
+  }
+  card.className = `result-card ${kept?.result || ""}`;
+  card.hidden = false;
+  $("result-review").hidden = !kept;
+  $("result-review").dataset.game = kept ? kept.game.id : "";
   draw();
-  analyse();
-}
-
-
-// -- analysis ---------------------------------------------------------------------------
-
-let socket = null;
-let waiting = null;       // the message to send once the socket is open
-let analysed = null;      // the position (as the server writes it) the panel shows
-let leaving = false;      // the page is going away: no new connection
-
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/analyze`);
-  socket.addEventListener("open", () => { if (waiting) socket.send(JSON.stringify(waiting)); waiting = null; });
-  socket.addEventListener("message", (event) => onAnalysis(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
-    socket = null;
-    if ($("analyse").checked && !leaving) setTimeout(() => { if (!socket) { connect(); analyse(); } }, 1000);
-  });
-}
-
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  else { waiting = message; if (!socket) connect(); }
-}
-
-function analyse() {
-  const rows = $("analysis-rows");
-  if (!$("analyse").checked || !view || shownView() !== "play") {
-    send({ type: "stop" });
-    rows.replaceChildren();
-    $("analysis-status").textContent = "Analysis off";
-    return;
+  if (kept) {
+    sound.gameOver(kept.result === "won" ? true : kept.result === "lost" ? false : null);
+    tell("kalah:kept", { kept });
   }
-  analysed = JSON.stringify(view.position);
-  rows.replaceChildren();
-  if (view.game_over || game.resigned !== null) {
-    send({ type: "stop" });
-    $("analysis-status").textContent = "The game is over";
-    if (view.game_over) bar(view.outcome.margin, true);
-    return;
-  }
-  for (const pit of view.legal_moves) {
-    const row = document.createElement("tr");
-    row.id = `analysis-${pit}`;
-    row.innerHTML = `<td>${pitText(pit)}</td><td class="score pending">…</td><td class="line"></td>`;
-    rows.appendChild(row);
-  }
-  $("analysis-status").textContent = "Thinking…";
-  $("analysis-live").textContent = "";
-  $("pv").textContent = "";
-  send({ type: "analyze", position: view.position, time: ANALYSIS_SECONDS });
+  $(kept ? "result-review" : "result-new").focus({ preventScroll: true });
 }
 
-function onAnalysis(message) {
-  if (message.type === "start") { analysed = JSON.stringify(message.position); return; }
-  if (!view || analysed !== JSON.stringify(view.position)) return;       // an older position's
-  if (message.type === "move") {
-    const row = $(`analysis-${message.pit_index}`);
-    if (!row) return;
-    const cell = row.querySelector(".score");
-    cell.textContent = `${signed(message.score)}${message.exact ? " (exact)" : ""}`;
-    cell.classList.remove("pending");
-    row.querySelector(".line").textContent = message.pv.map(pitText).join(" ");
-    row.dataset.depth = message.depth;
-  } else if (message.type === "depth") {
-    for (const move of message.moves) {
-      const row = $(`analysis-${move.pit_index}`);
-      if (!row) continue;
-      row.classList.toggle("best", move.pit_index === message.best);
-      if (message.exact) {      // against perfect play: this move keeps the value, or loses seeds
-        const lost = message.score - move.score;
-        row.querySelector(".score").textContent = `${signed(move.score)} · ${lost ? `loses ${lost}` : "perfect"}`;
-      }
+function reviewKept() {
+  const kept = game.kept;
+  if (!kept) return;
+  const g = kept.game;
+  tell("kalah:review", { title: `Game ${g.id}`, position: { seeds: g.seeds, capture: g.capture, moves: g.pit_indices },
+    gameId: g.id, human: g.human });
+}
+
+// -- resign -----------------------------------------------------------------------------------
+
+function resignSide() {
+  const people = humans();
+  return people.length === 1 ? people[0] : view.to_move;
+}
+
+function askResign() {
+  if (!view || over() || busy || humans().length === 0) return;
+  const side = resignSide();
+  $("resign-text").textContent = game.rated
+    ? "This rated game counts as a loss, kept in your history and rated."
+    : `${geo.names[side]} gives up: the game is kept as ${geo.names[side]}'s loss (casual: not rated).`;
+  $("resign-dialog").showModal();
+}
+
+async function resign() {
+  $("resign-dialog").close();
+  if (!view || over() || busy) return;
+  const side = resignSide();
+  epoch++;
+  if (game.rated) {
+    try {
+      const answer = await call("/api/rated/resign", { game: game.rated });
+      game.kept = answer.kept;
+      game.resigned = answer.resigned;
+    } catch (error) { fail(error.message); return; }
+  } else {
+    game.moves = game.moves.slice(0, game.cursor);
+    game.played = game.played.slice(0, game.cursor);
+    game.resigned = side;
+  }
+  say(`${geo.names[side]} resigns. ${geo.names[1 - side]} wins.`);
+  draw();
+  panel.show(view, false, true);
+  ended();
+}
+
+// -- a game set up: new, rated, from a link, a file, the editor, the review ----------------------
+
+function setGame(state, players, { rated = null, kept = null, resigned = null } = {}) {
+  const spec = state.position;
+  game.start = spec.board ? { board: spec.board, to_move: spec.to_move, capture: spec.capture }
+    : { seeds: spec.seeds, capture: spec.capture };
+  game.moves = spec.moves.slice();
+  game.played = state.played.slice();
+  game.cursor = game.moves.length;
+  game.players = { ...players };
+  game.rated = rated;
+  game.kept = kept;
+  game.resigned = resigned;
+  game.id = tabName("game-");
+  try {
+    if (rated) sessionStorage.setItem(RATED_KEY, rated); else sessionStorage.removeItem(RATED_KEY);
+  } catch (error) { /* no storage */ }
+  epoch++;
+  busy = false;
+  view = state;
+  hinted = null;
+  $("result-card").hidden = true;
+  board.clearMarks();
+  draw();
+  changed();
+  if (over() && kept) showResult(kept);
+}
+
+async function startRated(players, seeds, capture) {
+  const answer = await call("/api/rated/new", { players, seeds, capture });
+  setGame(answer.state, players, { rated: answer.game });
+}
+
+async function resume() {
+  let name = null;
+  try { name = sessionStorage.getItem(RATED_KEY); } catch (error) { /* no storage */ }
+  if (!name) return false;
+  try {
+    const answer = await call("/api/rated/state", { game: name });
+    setGame(answer.state, answer.players, { rated: answer.game, kept: answer.kept, resigned: answer.resigned });
+    say("Your rated game goes on.");
+    return true;
+  } catch (error) {
+    try { sessionStorage.removeItem(RATED_KEY); } catch (e) { /* no storage */ }
+    if (error.status === 404) fail("Your rated game is no longer on the server (it restarted, or the game was left too long).");
+    return false;
+  }
+}
+
+function eligible(south, north) {
+  const people = [south, north].filter((p) => p === "human").length;
+  const level = south === "human" ? north : south;
+  return people === 1 && info.rated_levels.includes(level);
+}
+
+function fillLevels(select, chosen) {
+  select.replaceChildren(...Object.entries(info.level_names).map(([level, name]) => {
+    const elo = info.level_elo[level];
+    return new Option(elo === undefined ? name : `${name} (Elo ${Math.round(elo)})`, level, false, level === chosen);
+  }));
+}
+
+function ratedChoice() {
+  const ok = eligible($("south-player").value, $("north-player").value);
+  $("rated").disabled = !ok;
+  if (!ok) $("rated").checked = false;
+  $("rated-why").textContent = ok
+    ? ($("rated").checked ? "Rated: played unaided (no hints, analysis or takebacks); the result moves your rating."
+      : "Casual: hints, analysis and takebacks allowed; kept in your history, not rated.")
+    : "Casual: a rated game is you against one computer level.";
+}
+
+function openNewGame() {
+  fillLevels($("south-player"), game.players.south);
+  fillLevels($("north-player"), game.players.north);
+  $("rated").checked = true;
+  ratedChoice();
+  $("new-dialog").showModal();
+}
+
+async function startNewGame() {
+  const seeds = whole($("seeds").value);
+  const start = { seeds, capture: $("capture").value };
+  const players = { south: $("south-player").value, north: $("north-player").value };
+  try {
+    if (committed()) {     // a rated game left unfinished is resigned: no escape from a loss
+      await call("/api/rated/resign", { game: game.rated });
     }
-    const rate = message.nps >= 1e6 ? `${(message.nps / 1e6).toFixed(1)} M` : `${Math.round(message.nps / 1e3)} k`;
-    const what = message.endgame ? `Perfect play (endgame database, ${message.endgame} seeds)`
-      : message.exact ? "Solved" : `Depth ${message.depth}`;
-    $("analysis-status").textContent = `${what}: best pit ${pitText(message.best)}, ` +
-      `${signed(message.score)} for ${NAMES[view.to_move]}` +
-      (message.endgame ? "" : ` · ${rate} nodes/s · ${message.seconds.toFixed(1)} s`);
-    $("pv").textContent = `Best line: ${message.pv.map(pitText).join(" ")}`;
-    bar(message.score_south, message.exact);
-  } else if (message.type === "thinking") {
-    $("analysis-live").textContent = `Searching depth ${message.depth}: pit ${pitText(message.pit_index)} · ` +
-      `${message.seconds.toFixed(1)} s`;
-  } else if (message.type === "done") {
-    $("analysis-live").textContent = "";
-    if (message.reason === "time") $("analysis-status").textContent += " (time is up)";
-  } else if (message.type === "error") {
-    $("analysis-status").textContent = `Analysis: ${message.error}`;
+    if ($("rated").checked && eligible(players.south, players.north)) {
+      await startRated(players, seeds, start.capture);
+      say("New rated game.");
+    } else {
+      setGame(await call("/api/validate", { position: { ...start, moves: [] } }), players);
+      say("New casual game.");
+    }
+    fail("");
+  } catch (error) {
+    fail(error.message);
   }
 }
 
-function bar(south, exact) {
-  const share = 50 + Math.max(-24, Math.min(24, south)) * 50 / 24;
-  $("bar-south").style.width = `${share}%`;
-  const text = south === 0 ? "Even" : `${south > 0 ? "South" : "North"} +${Math.abs(south)}`;
-  $("bar-text").textContent = exact ? `${text} (exact)` : text;
-  $("bar").setAttribute("aria-label", `Evaluation: ${text}${exact ? ", exact" : ""}`);
+function newGameClicked() {
+  if (committed()) {
+    $("resign-text").textContent = "This rated game is not over: a new game resigns it (a loss, kept and rated).";
+    $("resign-confirm").textContent = "Resign and start a new game";
+    $("resign-dialog").dataset.then = "new";
+    $("resign-dialog").showModal();
+    return;
+  }
+  openNewGame();
 }
 
-// -- the link ------------------------------------------------------------------------------
+function whole(text) { return /^\s*-?\d+\s*$/.test(text) ? Number(text) : text; }
+
+// -- the link (casual games only: a rated game is not shown in the address) ----------------------
 
 function writeHash() {
+  if (game.rated) {
+    history.replaceState(null, "", location.pathname + location.search);
+    $("explore-link").href = "/explorer";
+    return;
+  }
   const params = new URLSearchParams();
   if (game.start.board) {
     params.set("board", game.start.board.join(","));
@@ -465,136 +514,36 @@ function writeHash() {
 async function readHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (![...params.keys()].length) return false;
-  const whole = (text) => (/^-?\d+$/.test(text) ? Number(text) : text);
-  const list = (text) => (text ? text.split(",").map((item) => whole(item.trim())) : []);
+  const number = (text) => (/^-?\d+$/.test(text) ? Number(text) : text);
+  const list = (text) => (text ? text.split(",").map((item) => number(item.trim())) : []);
   const start = params.has("board")
-    ? { board: list(params.get("board")), to_move: whole(params.get("to_move") || "0") }
-    : { seeds: whole(params.get("seeds") || String(game.start.seeds)) };
+    ? { board: list(params.get("board")), to_move: number(params.get("to_move") || "0") }
+    : { seeds: number(params.get("seeds") || String(info.default_seeds)) };
   start.capture = params.get("capture") || "standard";
   // the link's moves are pits 1..6; anything else goes to the server as typed, to be refused
   const moves = list(params.get("moves")).map((pit) => (typeof pit === "number" ? pit - 1 : pit));
   const players = { south: params.get("south") || "human", north: params.get("north") || "ai:medium" };
   for (const side of ["south", "north"]) {
-    if (!(players[side] in LEVEL_NAMES)) {
-      fail(`the link's ${side} player ${JSON.stringify(players[side])} is not one of ${Object.keys(LEVEL_NAMES).join(", ")}`);
+    if (!(players[side] in info.level_names)) {
+      fail(`the link's ${side} player ${JSON.stringify(players[side])} is not one of ${Object.keys(info.level_names).join(", ")}`);
       return true;
     }
   }
   try {
-    const state = await call("/api/validate", { position: { ...start, moves } });
-    setGame(state, players);
+    setGame(await call("/api/validate", { position: { ...start, moves } }), players);
   } catch (error) {
     fail(`The link's position is refused: ${error.message}`);
   }
   return true;
 }
 
-function setGame(state, players) {
-  const spec = state.position;
-  game.start = spec.board ? { board: spec.board, to_move: spec.to_move, capture: spec.capture }
-    : { seeds: spec.seeds, capture: spec.capture };
-  game.moves = spec.moves.slice();
-  game.movers = state.movers.slice();
-  game.cursor = game.moves.length;
-  game.players = { ...players };
-  game.resigned = null;
-  epoch++;
-  busy = false;
-  view = state;
-  tell("kalah:game", { start: { ...game.start }, moves: game.moves.slice() });
-  draw();
-  changed();
-}
-
-// -- dialogs, save and load --------------------------------------------------------------
-
-function fillLevels(select, chosen) {
-  select.replaceChildren();
-  for (const [level, name] of Object.entries(LEVEL_NAMES)) {
-    const elo = LEVEL_ELO[level];
-    const text = elo === undefined ? name : `${name} (Elo ${Math.round(elo)})`;
-    const option = new Option(text, level, false, level === chosen);
-    select.add(option);
-  }
-}
-
-function openNewGame() {
-  fillLevels($("south-player"), game.players.south);
-  fillLevels($("north-player"), game.players.north);
-  $("new-dialog").showModal();
-}
-
-async function startNewGame() {
-  const seeds = whole($("seeds").value);
-  const start = { seeds, capture: $("capture").value };
-  const players = { south: $("south-player").value, north: $("north-player").value };
-  try {
-    const state = await call("/api/validate", { position: { ...start, moves: [] } });
-    say("New game.");
-    fail("");
-    setGame(state, players);
-  } catch (error) {
-    fail(error.message);
-  }
-}
-
-function whole(text) { return /^\s*-?\d+\s*$/.test(text) ? Number(text) : text; }
-
-function openEditor() {
-  for (const side of [0, 1]) {
-    const row = $(`edit-${sideKey(side)}`);
-    row.replaceChildren();
-    document.querySelector(`#edit-form input[data-store="${side}"]`).dataset.slot = geometry.stores[side];
-    for (const slot of rowSlots(side)) {
-      const label = document.createElement("label");
-      label.textContent = `${NAMES[side]} ${pitText(pitOf(slot))}`;
-      const input = document.createElement("input");
-      input.type = "number";
-      input.min = 0;
-      input.max = 144;
-      input.dataset.slot = slot;
-      label.appendChild(input);
-      row.appendChild(label);
-    }
-  }
-  document.querySelectorAll("#edit-form input[data-slot]").forEach((input) => {
-    input.value = view ? view.slots[Number(input.dataset.slot)] : 0;
-  });
-  const side = view ? view.to_move : 0;
-  document.querySelectorAll("#edit-form input[name=to_move]").forEach((radio) => {
-    radio.checked = Number(radio.value) === side;
-  });
-  $("edit-capture").value = view ? view.capture : "standard";
-  $("edit-error").textContent = "";
-  $("edit-dialog").showModal();
-}
-
-async function useEdited() {
-  const board = new Array(geometry.slots).fill(0);
-  document.querySelectorAll("#edit-form input[data-slot]").forEach((input) => {
-    board[Number(input.dataset.slot)] = whole(input.value);
-  });
-  const toMove = Number(document.querySelector("#edit-form input[name=to_move]:checked").value);
-  const spec = { board, to_move: toMove, capture: $("edit-capture").value, moves: [] };
-  try {
-    const state = await call("/api/validate", { position: spec });
-    $("edit-dialog").close();
-    say("Position set.");
-    fail("");
-    setGame(state, game.players);
-  } catch (error) {
-    $("edit-error").textContent = `Refused: ${error.message}`;
-  }
-}
+// -- save, load, edit ---------------------------------------------------------------------------
 
 async function save() {
   try {
-    const text = await call("/api/save", { position: { ...game.start, moves: game.moves.slice(0, game.cursor) },
-      players: game.players }, true);
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    link.download = "mancala-save.json";
-    document.body.appendChild(link);
+    const text = await call("/api/save", { position: position(), players: game.players }, true);
+    const link = element("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: "mancala-save.json" });
+    document.body.append(link);
     link.click();
     link.remove();
     say("Saved as mancala-save.json (the terminal game's format).");
@@ -608,8 +557,8 @@ async function load(file) {
   try {
     const answer = await call("/api/load", await file.text());
     fail("");
-    say(`Loaded ${file.name}.${answer.note ? " " + answer.note + "." : ""}`);
     setGame(answer.state, answer.players);
+    say(`Loaded ${file.name}: a casual game.${answer.note ? " " + answer.note + "." : ""}`);
   } catch (error) {
     fail(`${file.name}: ${error.message}`, true);
   } finally {
@@ -617,10 +566,19 @@ async function load(file) {
   }
 }
 
-// -- views: the game, and the pages other scripts fill (each a .view element, #view-NAME) --
+function edit() {
+  if (game.rated) return;
+  openEditor(geo, info, view, async (spec) => {
+    const state = await call("/api/validate", { position: spec });
+    say("Position set: a casual game from it.");
+    fail("");
+    setGame(state, game.players);
+  });
+}
+
+// -- views: the game, and the pages other scripts fill (each a .view element, #view-NAME) --------
 
 function shownView() { return document.body.dataset.view || "play"; }
-
 function viewLinks() { return [...document.querySelectorAll("#views a[data-view]")]; }
 
 function showView(name, push = false, first = false) {
@@ -631,7 +589,7 @@ function showView(name, push = false, first = false) {
   viewLinks().forEach((a) => (a === link ? a.setAttribute("aria-current", "page") : a.removeAttribute("aria-current")));
   const changedView = shownView() !== name;
   document.body.dataset.view = name;
-  if (changedView) analyse();
+  if (changedView && view) panel.show(view, !game.rated && name === "play" && !over(), game.resigned !== null);
   if (changedView || first) document.dispatchEvent(new CustomEvent("kalah:view", { detail: { name } }));
 }
 
@@ -640,31 +598,57 @@ function viewOfPath() {
   return link ? link.dataset.view : "play";
 }
 
-// -- keys and start ---------------------------------------------------------------------
+// -- keys, settings and start --------------------------------------------------------------------
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea, dialog")) return;
   if (shownView() !== "play") return;
   const key = event.key.toLowerCase();
-  if (key >= "1" && key <= String(geometry.pits) && view) {
-    humanMove(Number(key) - 1, view.to_move);
-  } else if (key === "u") undo();
+  if (key >= "1" && key <= String(geo.pits) && view) humanMove(Number(key) - 1, view.to_move);
+  else if (key === "arrowleft") goTo(game.cursor - 1);
+  else if (key === "arrowright") goTo(game.cursor + 1);
+  else if (key === "u") undo();
   else if (key === "r") redo();
   else if (key === "h") hint();
-  else if (key === "n") openNewGame();
+  else if (key === "n") newGameClicked();
   else return;
   event.preventDefault();
 }
 
+function settingsControls() {
+  const speed = $("speed");
+  speed.replaceChildren(...Object.entries(SPEEDS).map(([key, s]) => new Option(s.name, key, false, key === settings().speed)));
+  speed.addEventListener("change", () => {
+    keepSettings({ speed: speed.value });
+    const params = new URLSearchParams(location.search);
+    if (params.has("speed")) { params.delete("speed"); history.replaceState(null, "", location.pathname + (params.toString() ? `?${params}` : "") + location.hash); }
+  });
+  const button = $("sound");
+  const drawSound = () => {
+    const on = settings().sound;
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = on ? "Sound on" : "Sound off";
+  };
+  button.addEventListener("click", () => { keepSettings({ sound: !settings().sound }); drawSound(); sound.unlock(); });
+  drawSound();
+}
+
 async function main() {
   try {
-    await readInfo();
+    info = await serverInfo();
   } catch (error) {
     fail(error instanceof ApiError ? error.message : "the server cannot be reached: is python -m mancala serve running?");
     return;
   }
-  buildBoard();
+  geo = info.geo;
+  game.start.seeds = info.default_seeds;
+  const seeds = $("seeds");
+  [seeds.min, seeds.max, seeds.value] = [info.seeds[0], info.seeds[1], info.default_seeds];
+  $("capture").replaceChildren(...info.capture_rules.map((rule) => new Option(info.capture_words[rule], rule)));
+  board = new BoardView($("board-box"), geo, { onPit: humanMove });
+  panel = new Analysis(geo, { pitText });
+  settingsControls();
   document.body.dataset.view = viewOfPath();
   viewLinks().forEach((a) => a.addEventListener("click", (event) => {
     if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
@@ -672,31 +656,49 @@ async function main() {
     showView(a.dataset.view, true);
   }));
   window.addEventListener("popstate", () => showView(viewOfPath()));
-  const chosen = new URLSearchParams(location.search).get("speed");
-  if (chosen in SPEEDS) speed = SPEEDS[chosen];
-  $("new-game").addEventListener("click", openNewGame);
+  $("new-game").addEventListener("click", newGameClicked);
+  $("result-new").addEventListener("click", newGameClicked);
+  $("result-review").addEventListener("click", reviewKept);
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", (event) => { if (event.submitter?.id === "new-start") startNewGame(); });
+  for (const id of ["south-player", "north-player", "rated"]) $(id).addEventListener("change", ratedChoice);
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("hint").addEventListener("click", hint);
-  $("resign").addEventListener("click", resign);
+  $("resign").addEventListener("click", askResign);
+  $("resign-cancel").addEventListener("click", () => { delete $("resign-dialog").dataset.then; $("resign-dialog").close(); });
+  $("resign-confirm").addEventListener("click", async () => {
+    const then = $("resign-dialog").dataset.then;
+    delete $("resign-dialog").dataset.then;
+    $("resign-confirm").textContent = "Resign";
+    if (then === "new") { $("resign-dialog").close(); await resign(); openNewGame(); } else resign();
+  });
+  $("review-game").addEventListener("click", () => {
+    if (game.rated || game.start.board) return;
+    tell("kalah:review", { title: `This game (${plural(game.cursor, "move")})`, position: position(), human: humans().length === 1 ? humans()[0] : null });
+  });
   $("to-start").addEventListener("click", () => goTo(0));
-  $("edit").addEventListener("click", openEditor);
-  $("edit-cancel").addEventListener("click", () => $("edit-dialog").close());
-  $("edit-use").addEventListener("click", useEdited);
+  $("edit").addEventListener("click", edit);
   $("save").addEventListener("click", save);
   $("load-file").addEventListener("change", (event) => load(event.target.files[0]));
-  $("analyse").addEventListener("change", analyse);
+  $("analyse").addEventListener("change", () => panel.show(view, !game.rated && !over(), game.resigned !== null));
   $("link").addEventListener("click", (event) => { event.preventDefault(); navigator.clipboard?.writeText(location.href); say("The link to this position is in the address bar (and copied)."); });
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", () => readHash());
-  // a page left behind (even one kept in the back-forward cache) ends its analysis
-  window.addEventListener("pagehide", () => { leaving = true; if (socket) socket.close(); });
-  window.addEventListener("pageshow", (event) => { leaving = false; if (event.persisted) analyse(); });
-  if (!(await readHash()) || !view) {
-    const state = await call("/api/validate", { position: position() }).catch((error) => { fail(error.message); });
-    if (state) setGame(state, game.players);
+  document.addEventListener("kalah:play-from", async (event) => {
+    const { position: spec, players, note } = event.detail;
+    try {
+      setGame(await call("/api/validate", { position: spec }), players);
+      showView("play", true);
+      say(note || "A casual game from the review's position.");
+    } catch (error) { fail(error.message); }
+  });
+  window.addEventListener("hashchange", () => { if (!game.rated) readHash(); });
+  window.addEventListener("pagehide", () => panel.leave());
+  window.addEventListener("pageshow", (event) => { if (event.persisted && view) panel.show(view, !game.rated && !over(), false); });
+  if (!(await resume()) && !(await readHash())) {
+    try {
+      await startRated({ south: "human", north: "ai:medium" }, info.default_seeds, "standard");
+    } catch (error) { fail(error.message); }
   }
   showView(viewOfPath(), false, true);
   performance.mark("ready");     // the first position drawn (bench/web_load.py reads it)

@@ -1,40 +1,26 @@
-// Your records: games finished in this page kept in your history (POST /api/finish),
-// the history with your rating's curve (GET /api/history) and the review of a game
-// (POST /api/review). The server replays, keeps, rates and reviews (mancala.history,
-// mancala.review); this script only asks and draws, its charts as inline SVG.
-// app.js plays the game and tells this script about it through events on document
-// (kalah:game, kalah:over, kalah:shown, kalah:view: see the head of app.js).
+// Your records: the history with your rating's curve (GET /api/history) and the review of a
+// game (POST /api/review, streamed): a board, the game's curve and the moves side by side,
+// stepped with the arrow keys, and "play from here" against a level of your choice. The
+// server keeps, rates and reviews (mancala.history, mancala.review); this script only asks
+// and draws, its charts as inline SVG. app.js plays the game and talks to this script through
+// events on document (kalah:kept, kalah:view, kalah:review; kalah:play-from back to it).
 // Pits: people see 1..6 from the mover's left; the API uses indices 0..5.
 
-import { call, signed, tabName } from "/client.js";
+import { $, call, capital, element, pitText, plural, serverInfo, signed, speedNow, tabName } from "/client.js";
+import { BoardView } from "/board.js";
 
-const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const NAMES = ["South", "North"];
-const KEYS = ["south", "north"];
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };     // as chess players write them
-const RESULT = { south: "South won", north: "North won", draw: "Draw" };
 const TAB = tabName("records-");
-const STORED = "kalah-game";      // sessionStorage: this tab's game id, kept across a reload
 
-let levelNames = {};    // level -> its name on the page (/api/info)
-let gameId = null;      // the page's name for the game being played: a game is kept once
-let firstGame = true;   // the first game set up after the page loaded (maybe a reload of one)
-let shown = null;       // the position the game's view shows, with its players
+let info = null;        // /api/info
+let geo = null;
 let reviewing = 0;      // bumped by each review asked: older answers are dropped
-let reviewed = null;    // {title, position, players, answer} of the review shown
+let reviewed = null;    // {title, position, human, answer} of the review shown
 let listed = null;      // the history shown (GET /api/history's answer)
-
-function element(tag, attributes = {}, ...children) {
-  const made = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "class") made.className = value;
-    else if (name === "text") made.textContent = value;
-    else made.setAttribute(name, value);
-  }
-  made.append(...children);
-  return made;
-}
+let reviewBoard = null;
+let shownMove = 0;      // the review's position: after this many moves
+let stepping = 0;
 
 function svg(tag, attributes = {}, text = null) {
   const made = document.createElementNS(SVG, tag);
@@ -44,113 +30,13 @@ function svg(tag, attributes = {}, text = null) {
 }
 
 function pits(indices) { return indices.map((pit) => String(pit + 1)).join(" "); }
-function playerName(spec) { return levelNames[spec] || spec; }
-function plural(word) { return word.endsWith("y") ? `${word.slice(0, -1)}ies` : `${word}s`; }
-function capitalised(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : text; }
-function when(stamp) {      // '2026-05-01T12:00:00Z' -> '2026-05-01 12:00 UTC'
-  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(stamp) ? `${stamp.slice(0, 10)} ${stamp.slice(11, 16)} UTC` : stamp;
-}
-
-// -- games finished in the page are kept -------------------------------------------------
-
-function newId() { return Math.random().toString(36).slice(2) + Date.now().toString(36); }
-
-function remembered() {
-  try { return JSON.parse(sessionStorage.getItem(STORED) || "null"); } catch (error) { return null; }
-}
-
-function onGame(event) {
-  // a reload shows the same game (the link keeps it): it keeps its id, so it is kept once;
-  // the same start opened again after its game was kept is another game
-  const signature = JSON.stringify([event.detail.start, event.detail.players]);
-  const saved = remembered();
-  const same = firstGame && saved && saved.signature === signature &&
-    (!saved.kept || JSON.stringify(saved.kept) === JSON.stringify(event.detail.moves));
-  gameId = same ? saved.id : newId();
-  firstGame = false;
-  remember({ id: gameId, signature, kept: same ? saved.kept : null });
-  keptNote("");
-}
-
-function remember(record) {
-  try { sessionStorage.setItem(STORED, JSON.stringify(record)); } catch (error) { /* no storage */ }
-}
-
-async function onOver(event) {
-  const { position, players } = event.detail;
-  if (position.board) {
-    keptNote("Not kept in your history: a position set by hand has no start to replay.");
-    return;
-  }
-  const id = gameId;
-  try {
-    const answer = await call("/api/finish", { position, players, game: id });
-    const saved = remembered();
-    if (saved && saved.id === id) remember({ ...saved, kept: answer.game.pit_indices });
-    keptNote(keptText(answer), answer.game);
-  } catch (error) {
-    keptNote(`Not kept in your history: ${error.message}`);
-  }
-}
-
-function keptText(answer) {
-  const game = answer.game;
-  const where = answer.new ? `Kept in your history as game ${game.id}.` : `Already in your history as game ${game.id}.`;
-  if (answer.rated) {
-    const r = answer.rating;
-    return `${where} Your rating: ${Math.round(r.rating)} (${signed(Math.round(answer.change))}), ` +
-      `95% between ${Math.round(r.low)} and ${Math.round(r.high)}.`;
-  }
-  if (game.human === null) return `${where} Not rated: no one side is a person.`;
-  return `${where} Not rated: ${game.players[KEYS[1 - game.human]]} has no Elo in the levels' table.`;
-}
-
-function keptNote(text, game = null) {
-  let note = $("kept-note");
-  if (!note) {
-    note = element("p", { id: "kept-note", class: "kept-note", "aria-live": "polite" });
-    $("error").after(note);
-  }
-  note.replaceChildren(text);
-  if (game) {
-    const review = element("button", { type: "button", id: "kept-review", text: "Review this game" });
-    review.addEventListener("click", () => {
-      openRecords();
-      askReview(`Game ${game.id}`, { seeds: game.seeds, capture: game.capture, moves: game.pit_indices },
-        game.players);
-    });
-    note.append(" ", review);
-  }
-}
-
-// -- the game's view: a Review button ----------------------------------------------------
-
-function onShown(event) {
-  shown = event.detail;
-  const button = reviewButton();
-  const position = shown.position;
-  button.disabled = Boolean(position.board) || position.moves.length === 0;
-  button.title = position.board ? "Only a game from a start can be reviewed" : "";
-}
-
-function reviewButton() {
-  let button = $("review-game");
-  if (!button) {
-    button = element("button", { type: "button", id: "review-game", text: "Review" });
-    button.addEventListener("click", () => {
-      if (!shown) return;
-      const moves = shown.position.moves.length;
-      openRecords();
-      askReview(`This game (${moves} move${moves === 1 ? "" : "s"})`, shown.position, shown.players);
-    });
-    $("edit").before(button);
-  }
-  return button;
-}
-
-function openRecords() {
-  const link = document.querySelector('#views a[data-view="records"]');
-  if (document.body.dataset.view !== "records") link.click();
+function playerName(spec) { return info?.level_names[spec] || spec; }
+function plurals(word) { return word.endsWith("y") ? `${word.slice(0, -1)}ies` : `${word}s`; }
+function when(stamp) {      // '2026-05-01T12:00:00Z' -> this browser's local time, to the minute
+  const time = new Date(stamp);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(stamp) || Number.isNaN(time.getTime())) return stamp;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
 }
 
 // -- the history view ---------------------------------------------------------------------
@@ -159,34 +45,48 @@ function buildRecords() {
   const root = $("view-records");
   if (root.childElementCount) return;
   root.append(
+    element("section", { id: "records-review", "aria-labelledby": "review-title", hidden: "" },
+      element("h2", { id: "review-title", text: "Review" }),
+      element("p", { id: "review-status", role: "status", "aria-live": "polite" }),
+      element("div", { class: "review-grid" },
+        element("div", { class: "review-left" },
+          element("div", { id: "review-board" }),
+          element("div", { class: "controls", role: "group", "aria-label": "Step through the game" },
+            element("button", { type: "button", id: "review-first", text: "« Start", "aria-label": "The start" }),
+            element("button", { type: "button", id: "review-back", text: "◀ Back", "aria-label": "One move back" }),
+            element("button", { type: "button", id: "review-next", text: "Next ▶", "aria-label": "One move on" }),
+            element("button", { type: "button", id: "review-last", text: "End »", "aria-label": "The end" })),
+          element("p", { class: "note", text: "Keys: ← and → step through the moves, Home and End." }),
+          element("div", { id: "review-detail", "aria-live": "polite" })),
+        element("div", { class: "review-right" },
+          element("div", { id: "review-chart", class: "chart" }),
+          element("div", { id: "review-summary" }),
+          element("ol", { id: "review-moves", class: "move-list", "aria-label": "The moves, each with its mark" }),
+          element("p", { class: "review-legend",
+            text: "Marks by seeds lost against the best move: inaccuracy ?! 1–2, mistake ? 3–5, blunder ?? 6 or more." })))),
     element("section", { id: "records-rating", "aria-labelledby": "rating-title" },
       element("h2", { id: "rating-title", text: "Your rating" }),
       element("p", { id: "rating-line", text: "Reading your history…" }),
       element("div", { id: "rating-chart", class: "chart" }),
       element("p", { id: "records-notices", class: "notices" })),
-    element("section", { id: "records-review", "aria-labelledby": "review-title", hidden: "" },
-      element("h2", { id: "review-title", text: "Review" }),
-      element("p", { id: "review-status", role: "status", "aria-live": "polite" }),
-      element("div", { id: "review-chart", class: "chart" }),
-      element("div", { id: "review-summary" }),
-      element("ol", { id: "review-moves", "aria-label": "The moves, each with its mark" }),
-      element("div", { id: "review-detail", "aria-live": "polite" }),
-      element("p", { class: "review-legend",
-        text: "Marks by seeds lost against the best move: inaccuracy ?! 1–2, mistake ? 3–5, blunder ?? 6 or more." })),
     element("section", { id: "records-games", "aria-labelledby": "games-title" },
       element("h2", { id: "games-title", text: "Your games" }),
       element("p", { id: "games-line" }),
       element("div", { class: "table-scroll" },
         element("table", { id: "games" },
           element("caption", { class: "visually-hidden", text: "Finished games, newest first" }),
-          element("thead", {}, element("tr", {}, ...["Game", "Players", "Result", "Rating"].map(
+          element("thead", {}, element("tr", {}, ...["Game", "Result", "Against", "Rating"].map(
             (name) => element("th", { scope: "col", text: name })))),
           element("tbody", { id: "games-rows" })))));
+  reviewBoard = new BoardView($("review-board"), geo, { prefix: "review-", small: true, label: "The game's position at the move chosen" });
+  $("review-first").addEventListener("click", () => step(0));
+  $("review-back").addEventListener("click", () => step(shownMove - 1));
+  $("review-next").addEventListener("click", () => step(shownMove + 1));
+  $("review-last").addEventListener("click", () => step(reviewed ? reviewed.position.moves.length : 0));
 }
 
 async function showHistory() {
   buildRecords();
-  await named;
   try {
     render(await call("/api/history"));
   } catch (error) {
@@ -197,40 +97,38 @@ async function showHistory() {
 function render(history) {
   const rating = history.rating;
   $("rating-line").textContent = rating === null
-    ? `Your rating: none yet; you start at ${Math.round(history.start.rating)} once you finish a game as human against a computer level.`
+    ? `Your rating: none yet; you start at ${Math.round(history.start.rating)} once you finish a rated game.`
     : `Your rating: ${Math.round(rating.rating)} (95% between ${Math.round(rating.low)} and ${Math.round(rating.high)}), ` +
-      `from ${history.rated_games} rated game${history.rated_games === 1 ? "" : "s"}.`;
+      `from ${plural(history.rated_games, "rated game")}.`;
   listed = history;
   drawRating();
   $("records-notices").textContent = history.notices.join(" ");
   $("games-line").textContent = history.count === 0
     ? `No finished games yet. They are kept on this machine, in ${history.file}.`
-    : `${history.count} game${history.count === 1 ? "" : "s"}, kept on this machine in ${history.file}; nothing is sent anywhere.`;
-  const rows = $("games-rows");
-  rows.replaceChildren();
-  for (const game of [...history.games].reverse()) rows.append(gameRow(game));
+    : `${plural(history.count, "game")}, kept on this machine in ${history.file}; nothing is sent anywhere.`;
+  $("games-rows").replaceChildren(...[...history.games].reverse().map(gameRow));
 }
 
 function gameRow(game) {
-  const score = `${game.score.south}–${game.score.north}`;
-  const rules = `${game.seeds} seed${game.seeds === 1 ? "" : "s"}, ${game.capture}`;
-  let rating = game.human === null ? "—" : "not rated";
+  const rules = `${plural(game.seeds, "seed")}, ${game.capture} capture`;
+  let rating = game.human === null ? "no one rated" : "casual: not rated";
   if (game.rating_after) {
     const change = Math.round(game.rating_after.rating - game.rating_before.rating);
     rating = `${Math.round(game.rating_after.rating)} (${signed(change)})`;
   }
   const review = element("button", { type: "button", class: "review", text: "Review",
     "aria-label": `Review game ${game.id}` });
-  review.addEventListener("click", () => askReview(`Game ${game.id}`,
-    { seeds: game.seeds, capture: game.capture, moves: game.pit_indices }, game.players));
-  const players = element("td", {},
-    element("span", { class: "south", text: `${playerName(game.players.south)}` }), " vs ",
-    element("span", { class: "north", text: `${playerName(game.players.north)}` }),
-    element("br"), element("small", { text: rules }));
-  return element("tr", { id: `game-${game.id}` },
+  review.addEventListener("click", () => askReview(`Game ${game.id}: ${game.words}`,
+    { seeds: game.seeds, capture: game.capture, moves: game.pit_indices }, game.human, game.id));
+  const opponent = game.human === null
+    ? `${playerName(game.players.south)} vs ${playerName(game.players.north)}`
+    : `${playerName(game.players[geo.side_keys[1 - game.human]])} (you: ${geo.names[game.human]})`;
+  const kind = game.rated ? "rated" : "casual";
+  return element("tr", { id: `game-${game.id}`, class: game.result === "draw" ? "draw" : "" },
     element("td", {}, String(game.id), element("br"), element("small", { class: "finished", text: when(game.finished) })),
-    players,
-    element("td", { text: `${RESULT[game.result]} ${score}` }),
+    element("td", {}, element("strong", { class: "words", text: game.words }), element("br"),
+      element("small", { text: `${capital(kind)} · ${rules}` })),
+    element("td", { text: opponent }),
     element("td", {}, element("span", { class: "rating", text: rating }), element("br"), review));
 }
 
@@ -247,15 +145,15 @@ function fit(container) {
 function niceStep(span, count) {
   const raw = span / count;
   const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw);
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
 }
 
 // a chart: x from 0 to xMax, y over [low, high]; returns the svg and its scales
 function frame(label, xMax, low, high, xTitle, yTitle) {
-  const step = niceStep(Math.max(high - low, 1), 5);
-  low = Math.floor(low / step) * step;
-  high = Math.ceil(high / step) * step;
-  if (high === low) high = low + step;
+  const unit = niceStep(Math.max(high - low, 1), 5);
+  low = Math.floor(low / unit) * unit;
+  high = Math.ceil(high / unit) * unit;
+  if (high === low) high = low + unit;
   const plotW = BOX.width - BOX.left - BOX.right;
   const plotH = BOX.height - BOX.top - BOX.bottom;
   const x = (value) => BOX.left + (xMax ? value / xMax : 0.5) * plotW;
@@ -264,7 +162,7 @@ function frame(label, xMax, low, high, xTitle, yTitle) {
     preserveAspectRatio: "xMidYMid meet" });
   chart.append(svg("title", {}, label));
   const axes = svg("g", { class: "axes" });
-  for (let value = low; value <= high + step / 2; value += step) {
+  for (let value = low; value <= high + unit / 2; value += unit) {
     axes.append(svg("line", { x1: BOX.left, x2: BOX.width - BOX.right, y1: y(value), y2: y(value), class: "grid" }));
     axes.append(svg("text", { x: BOX.left - 6, y: y(value) + 4, "text-anchor": "end" }, String(Math.round(value))));
   }
@@ -279,10 +177,9 @@ function frame(label, xMax, low, high, xTitle, yTitle) {
   axes.append(svg("text", { x: 12, y: BOX.top + plotH / 2, "text-anchor": "middle", class: "title",
     transform: `rotate(-90 12 ${BOX.top + plotH / 2})` }, yTitle));
   chart.append(axes);
-  return { chart, x, y, low, high };
+  return { chart, x, y };
 }
 
-// the charts are drawn as wide as their place: again when it changes
 function drawRating() {
   if (!listed) return;
   fit($("rating-chart"));
@@ -303,15 +200,15 @@ window.addEventListener("resize", () => {
 
 function ratingChart(history) {
   const points = [{ ...history.start, title: "your start" },
-    ...history.series.map((s) => ({ ...s, title: `game ${s.id} against ${playerName(s.opponent)}: ${RESULT[s.result].toLowerCase()}` }))];
+    ...history.series.map((s) => ({ ...s, title: `game ${s.id} against ${playerName(s.opponent)}` }))];
   const last = points[points.length - 1];
-  const label = `Your rating over ${points.length - 1} rated game${points.length === 2 ? "" : "s"}: ` +
+  const label = `Your rating over ${plural(points.length - 1, "rated game")}: ` +
     `from ${Math.round(points[0].rating)} to ${Math.round(last.rating)}; the band is the 95% interval`;
   const { chart, x, y } = frame(label, points.length - 1, Math.min(...points.map((p) => p.low)),
     Math.max(...points.map((p) => p.high)), "rated games", "rating");
   const band = points.map((p, i) => `${x(i)},${y(p.high)}`)
     .concat(points.map((p, i) => `${x(i)},${y(p.low)}`).reverse()).join(" ");
-  chart.append(svg("polygon", { points: band, class: "band" }, null));
+  chart.append(svg("polygon", { points: band, class: "band" }));
   chart.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
   points.forEach((p, i) => {
     const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 4, class: "dot" });
@@ -325,52 +222,82 @@ function reviewChart(answer) {
   const moves = answer.moves;
   const values = [moves[0].south_before, ...moves.map((m) => m.south_after)];
   const bound = Math.max(4, ...values.map(Math.abs));
-  const label = `The game's value for South, move by move (seeds, final margin): from ${signed(values[0])} ` +
-    `to ${signed(values[values.length - 1])}; ${moves.filter((m) => m.mark).length} moves marked`;
-  const { chart, x, y } = frame(label, moves.length, -bound, bound, "moves", "South's value (seeds)");
+  const label = `The game's score for South, move by move (seeds): from ${signed(values[0])} ` +
+    `to ${signed(values[values.length - 1])}; ${plural(moves.filter((m) => m.mark).length, "move")} marked`;
+  const { chart, x, y } = frame(label, moves.length, -bound, bound, "moves", "South's score (seeds)");
   chart.append(svg("line", { x1: x(0), x2: x(moves.length), y1: y(0), y2: y(0), class: "zero" }));
   chart.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "line" }));
+  chart.append(svg("line", { x1: x(shownMove), x2: x(shownMove), y1: BOX.top, y2: BOX.height - BOX.bottom, class: "cursor", id: "review-cursor" }));
   moves.forEach((move, index) => {
     if (!move.mark) return;
-    const dot = svg("circle", { cx: x(index + 1), cy: y(move.south_after), r: 6, class: `mark ${move.mark}`,
-      tabindex: "0", "data-number": move.number });
-    dot.append(svg("title", {}, `move ${move.number}, ${NAMES[move.side]} pit ${move.pit_index + 1}: ` +
+    // the mark drawn small, in a transparent circle 44 px across that takes the click
+    const dot = svg("g", { class: "mark-hit", tabindex: "0", role: "button", "data-number": move.number,
+      "aria-label": `Move ${move.number}: ${move.mark}, lost ${move.loss}` });
+    dot.append(svg("circle", { cx: x(index + 1), cy: y(move.south_after), r: 22, class: "hit" }),
+      svg("circle", { cx: x(index + 1), cy: y(move.south_after), r: 7, class: `mark ${move.mark}` }));
+    dot.append(svg("title", {}, `move ${move.number}, ${geo.names[move.side]} pit ${move.pit_index + 1}: ` +
       `${move.mark}, lost ${move.loss}`));
-    dot.addEventListener("click", () => select(move.number));
-    dot.addEventListener("keydown", (event) => { if (event.key === "Enter") select(move.number); });
+    dot.addEventListener("click", () => step(move.number));
+    dot.addEventListener("keydown", (event) => { if (event.key === "Enter") step(move.number); });
     chart.append(dot);
   });
   return chart;
 }
 
-// -- the review -------------------------------------------------------------------------
+// -- the review ----------------------------------------------------------------------------
 
-// askReview: ask for a review of a game from a start (its position: seeds, capture, moves)
-async function askReview(title, position, players) {
+// askReview: a review of a game from a start (seeds, capture, moves); human: the side of
+// the person who played it, if one did (the review speaks to them)
+async function askReview(title, position, human = null, gameId = null) {
   buildRecords();
   const mine = ++reviewing;
   const section = $("records-review");
   section.hidden = false;
   reviewed = null;
-  drawRating();                 // its column is narrower now
   $("review-title").textContent = `Review: ${title}`;
-  $("review-chart").replaceChildren();
-  $("review-summary").replaceChildren();
-  $("review-moves").replaceChildren();
-  $("review-detail").replaceChildren();
+  for (const id of ["review-chart", "review-summary", "review-moves", "review-detail"]) $(id).replaceChildren();
+  shownMove = 0;
   const count = position.moves.length;
   const started = performance.now();
-  const status = () => `Reviewing ${count} move${count === 1 ? "" : "s"}… ` +
-    `${Math.round((performance.now() - started) / 1000)} s (each move's value exact where a solve finishes, else a search)`;
+  let done = 0;
+  const status = () => `Reviewing ${plural(count, "move")}… ${done} done (the last first), ${Math.round((performance.now() - started) / 1000)} s ` +
+    "(each move's score exact where a solve finishes, else a search)";
   $("review-status").textContent = status();
-  const ticker = setInterval(() => { if (mine === reviewing) $("review-status").textContent = status(); }, 1000);
+  const ticker = setInterval(() => { if (mine === reviewing) $("review-status").textContent = status(); }, 500);
   section.scrollIntoView({ block: "start" });
+  reviewed = { title, position, human, answer: null, marks: {} };
+  await showPosition(0, null);
   try {
-    const answer = await call("/api/review", { position: { seeds: position.seeds, capture: position.capture,
-      moves: position.moves }, tab: TAB });
+    const whole = await call("/api/validate", { position: { seeds: position.seeds, capture: position.capture, moves: position.moves } });
     if (mine !== reviewing) return;
-    reviewed = { title, position, players, answer };
-    showReview(answer, players);
+    listMoves(whole.played.map((move, index) => ({ number: index + 1, side: move.player, pit_index: move.pit_index })));
+    const asked = { position: { seeds: position.seeds, capture: position.capture, moves: position.moves }, tab: TAB, stream: true };
+    if (gameId !== null) asked.game = gameId;        // its review kept with it: at once
+    const response = await fetch("/api/review", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify(asked) });
+    if (!response.ok) {
+      let message = `the server answered ${response.status}`;
+      try { message = (await response.json()).error || message; } catch (error) { /* not JSON */ }
+      throw Object.assign(new Error(message), { status: response.status });
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done: finished } = await reader.read();
+      if (value) buffer += decoder.decode(value, { stream: true });
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        if (mine !== reviewing) { reader.cancel(); return; }
+        if (line.type === "progress") done = line.done;
+        else if (line.type === "move") firstMark(line);
+        else if (line.type === "error") throw Object.assign(new Error(line.error), { status: 0 });
+        else if (line.type === "review") { reviewed.answer = line; showReview(line); }
+      }
+      if (finished) break;
+    }
   } catch (error) {
     if (mine === reviewing && error.status !== 409) $("review-status").textContent = `No review: ${error.message}`;
   } finally {
@@ -378,81 +305,160 @@ async function askReview(title, position, players) {
   }
 }
 
-function showReview(answer, players) {
-  const exact = answer.moves.filter((m) => m.exact).length;
-  $("review-status").textContent = `${answer.moves.length} moves reviewed in ${answer.seconds.toFixed(1)} s: ` +
-    `${exact} exact (perfect play), ${answer.moves.length - exact} by a search ${answer.depth} moves deep. ` +
-    "Values are for the mover, in seeds.";
-  drawReview();
-  $("review-summary").replaceChildren(...KEYS.map((key, side) => {
-    const s = answer.summary[key];
-    const counts = answer.marks.map(({ mark }) => `${s[mark]} ${s[mark] === 1 ? mark : plural(mark)}`).join(", ");
-    return element("p", { class: key },
-      element("strong", { text: `${NAMES[side]} (${playerName(players[key])})` }),
-      `: ${s.seeds_lost} seed${s.seeds_lost === 1 ? "" : "s"} lost in ${s.moves} move${s.moves === 1 ? "" : "s"}: ${counts}.`);
-  }));
-  const list = $("review-moves");
-  list.replaceChildren(...answer.moves.map((move) => {
-    const button = element("button", { type: "button", id: `review-move-${move.number}`,
-      "aria-label": `Move ${move.number}: ${NAMES[move.side]} pit ${move.pit_index + 1}` +
-        (move.mark ? `, ${move.mark}, lost ${move.loss}` : "") },
-    `${move.number}. ${NAMES[move.side][0]} ${move.pit_index + 1}`);
-    if (move.mark) button.append(element("span", { class: `mark ${move.mark}`, text: SIGNS[move.mark] }));
-    button.addEventListener("click", () => select(move.number));
-    return element("li", { class: `${KEYS[move.side]}${move.mark ? " marked" : ""}` }, button);
-  }));
-  const first = answer.moves.find((m) => m.mark);
-  select(first ? first.number : 1);
+// a move's mark, shown as soon as the server has it (the review goes on)
+function firstMark(move) {
+  reviewed.marks[move.number] = move;
+  const button = $(`review-move-${move.number}`);
+  if (button && move.mark && !button.querySelector(".mark")) {
+    button.append(element("span", { class: `mark ${move.mark}`, text: SIGNS[move.mark] }));
+    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}, ${move.mark}, lost ${move.loss}`);
+  }
 }
 
-function select(number) {
+// the moves, grouped by turn (one number a sowing), each a button to step to it
+function listMoves(moves) {
+  let item = null;
+  const list = $("review-moves");
+  list.replaceChildren();
+  moves.forEach((move, index) => {
+    if (!item || moves[index - 1].side !== move.side) {
+      item = element("li", { class: geo.side_keys[move.side] });
+      list.append(item);
+    }
+    const button = element("button", { type: "button", id: `review-move-${move.number}`,
+      "aria-label": `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}` },
+    `${move.number}. ${geo.names[move.side][0]} ${move.pit_index + 1}`);
+    button.addEventListener("click", () => step(move.number));
+    item.append(button);
+  });
+}
+
+function showReview(answer) {
+  const exact = answer.moves.filter((m) => m.exact).length;
+  $("review-status").textContent = `${plural(answer.moves.length, "move")} ${answer.kept ? "reviewed before (kept with the game)" : `reviewed in ${answer.seconds.toFixed(1)} s`}: ` +
+    `${exact} exact (perfect play), ${answer.moves.length - exact} by a search ${answer.depth} moves deep. ` +
+    "Each score names its side.";
+  drawReview();
+  $("review-summary").replaceChildren(...geo.side_keys.map((key, side) => {
+    const s = answer.summary[key];
+    const counts = answer.marks.map(({ mark }) => `${s[mark]} ${s[mark] === 1 ? mark : plurals(mark)}`).join(", ");
+    const who = reviewed.human === side ? `You (${geo.names[side]})` : geo.names[side];
+    return element("p", { class: key }, element("strong", { text: who }),
+      `: ${plural(s.seeds_lost, "seed")} lost in ${plural(s.moves, "move")}: ${counts}.`);
+  }));
+  listMoves(answer.moves);
+  answer.moves.forEach(firstMark);
+  const first = answer.moves.find((m) => m.mark);
+  step(first ? first.number : 1, false);
+}
+
+// the review's board after `number` moves: one step on is sown, anything else is set
+async function step(number, animate = true) {
   if (!reviewed) return;
-  const move = reviewed.answer.moves[number - 1];
+  const total = reviewed.position.moves.length;
+  number = Math.max(0, Math.min(total, number));
+  const mine = ++stepping;
+  const from = shownMove;
+  shownMove = number;
   document.querySelectorAll("#review-moves button[aria-current]").forEach((b) => b.removeAttribute("aria-current"));
   $(`review-move-${number}`)?.setAttribute("aria-current", "step");
-  const how = move.exact ? "exact" : `a search ${move.depth} moves deep`;
+  if (reviewed.answer) { drawReview(); detail(number); }
+  await showPosition(number, animate && number === from + 1 ? from : null, mine);
+}
+
+async function showPosition(number, sowFrom = null, mine = stepping) {
+  const { seeds, capture, moves } = reviewed.position;
+  try {
+    if (sowFrom !== null) {
+      const answer = await call("/api/move", { position: { seeds, capture, moves: moves.slice(0, sowFrom) }, pit_index: moves[sowFrom] });
+      if (mine !== stepping) return;
+      const before = reviewBoard.counts.slice();
+      await reviewBoard.sow(answer.move, before, answer.state.slots, { step: Math.min(speedNow().step, 120), still: () => mine === stepping });
+      if (mine === stepping) drawBoard(answer.state);
+      return;
+    }
+    const state = await call("/api/validate", { position: { seeds, capture, moves: moves.slice(0, number) } });
+    if (mine === stepping) drawBoard(state);
+  } catch (error) {
+    $("review-status").textContent = `No position: ${error.message}`;
+  }
+}
+
+function drawBoard(state) {
+  const last = state.played.length ? state.played[state.played.length - 1] : null;
+  reviewBoard.clearMarks();
+  reviewBoard.set(state.slots, { toMove: state.game_over ? null : state.to_move,
+    last: last ? geo.slotOf(last.player, last.pit_index) : null });
+}
+
+function detail(number) {
+  const box = $("review-detail");
+  if (number === 0) {
+    box.replaceChildren(element("p", { text: "The start. → plays the first move." }), playFrom(0));
+    return;
+  }
+  const move = reviewed.answer.moves[number - 1];
+  const mover = reviewed.human === move.side ? "you" : geo.names[move.side];
   const lines = [element("p", {},
-    element("strong", { text: `Move ${move.number}: ${NAMES[move.side]} pit ${move.pit_index + 1}` }),
-    ` is worth ${signed(move.value_after)} for ${NAMES[move.side]} (${how}).`)];
+    element("strong", { text: `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}` }),
+    ` (played by ${mover}) leaves ${move.text_after}.`)];
   if (move.loss > 0) {
     const better = move.best_indices.map((pit) => String(pit + 1)).join(" or ");
-    lines.push(element("p", { class: `verdict ${move.mark}` },
-      `${capitalised(move.mark)} ${SIGNS[move.mark]}: it lost ${move.loss} seed${move.loss === 1 ? "" : "s"}. ` +
-      `Better: pit ${better} (${signed(move.value_before)}); the line: ${pits(move.line_indices)}.`));
+    lines.push(element("p", { class: `verdict ${move.mark || ""}` },
+      `${capital(move.mark || "a small loss")}${move.mark ? ` ${SIGNS[move.mark]}` : ""}: it lost ${plural(move.loss, "seed")}. ` +
+      `Better: pit ${better} (${move.text_before}); its line: ${pits(move.line_indices)}.`));
   } else {
-    lines.push(element("p", { class: "verdict best", text: "A best move: it keeps the position's value." }));
+    lines.push(element("p", { class: "verdict best", text: "A best move: it keeps the position's score." }));
   }
-  const values = move.values.map((v) => `${v.pit_index + 1}: ${signed(v.value)}`).join(", ");
-  lines.push(element("p", { class: "values", text: `Every move here (pit: value): ${values}.` }));
-  const onBoard = element("button", { type: "button", id: "review-on-board", text: "Show on the board" });
-  onBoard.addEventListener("click", () => showOnBoard(number - 1));
-  lines.push(element("p", {}, onBoard));
-  $("review-detail").replaceChildren(...lines);
+  const scores = (move.scores || move.values).map((v) => `${v.pit_index + 1}: ${signed(v.score ?? v.value)}`).join(", ");
+  lines.push(element("p", { class: "values", text: `Every move there, for ${geo.names[move.side]} (pit: score): ${scores}.` }));
+  lines.push(playFrom(number - 1, `Play from before move ${number}`));
+  box.replaceChildren(...lines);
 }
 
-// the game's view at the position the move was played in (a link, as app.js reads it)
-function showOnBoard(before) {
-  const { position, players } = reviewed;
-  const params = new URLSearchParams();
-  params.set("seeds", position.seeds);
-  params.set("capture", position.capture);
-  params.set("moves", position.moves.slice(0, before).map((pit) => pit + 1).join(","));
-  for (const key of KEYS) params.set(key, players[key] in levelNames ? players[key] : "human");
-  const hash = "#" + params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
-  document.querySelector('#views a[data-view="play"]').click();
-  location.hash = hash;
+// "play from here": a casual game from the position before a move, you the side to move,
+// against the level chosen
+function playFrom(count, label = "Play from here") {
+  const { seeds, capture, moves } = reviewed.position;
+  const levels = element("select", { id: "review-level", "aria-label": "Against" },
+    ...info.levels.filter((level) => level !== "human").map((level) => new Option(playerName(level), level, false, level === "ai:hard")));
+  const button = element("button", { type: "button", id: "review-play", class: "primary", text: label });
+  button.addEventListener("click", async () => {
+    const state = await call("/api/validate", { position: { seeds, capture, moves: moves.slice(0, count) } });
+    const players = state.to_move === 0 ? { south: "human", north: levels.value } : { south: levels.value, north: "human" };
+    document.dispatchEvent(new CustomEvent("kalah:play-from", { detail: {
+      position: { seeds, capture, moves: moves.slice(0, count) }, players,
+      note: `A casual game from move ${count + 1} of the review: you play ${geo.names[state.to_move]} against ${playerName(levels.value)}.` } }));
+  });
+  return element("p", { class: "controls" }, element("label", {}, "Against ", levels), button);
 }
 
-// -- start ---------------------------------------------------------------------------------
+function onKey(event) {
+  if (document.body.dataset.view !== "records" || !reviewed || $("records-review").hidden) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea, dialog")) return;
+  const total = reviewed.position.moves.length;
+  const to = { ArrowLeft: shownMove - 1, ArrowRight: shownMove + 1, Home: 0, End: total }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  step(to);
+}
 
-async function readNames() {
+// -- start -----------------------------------------------------------------------------------
+
+async function start() {
   try {
-    levelNames = (await call("/api/info")).level_names;
-  } catch (error) { /* the game's view says the server is out of reach */ }
+    info = await serverInfo();
+    geo = info.geo;
+  } catch (error) { return; /* the game's view says the server is out of reach */ }
+  document.addEventListener("kalah:view", (event) => { if (event.detail.name === "records") showHistory(); });
+  document.addEventListener("kalah:kept", () => { if (document.body.dataset.view === "records") showHistory(); });
+  document.addEventListener("kalah:review", (event) => {
+    const link = document.querySelector('#views a[data-view="records"]');
+    if (document.body.dataset.view !== "records") link.click();
+    askReview(event.detail.title, event.detail.position, event.detail.human, event.detail.gameId ?? null);
+  });
+  document.addEventListener("keydown", onKey);
+  if (document.body.dataset.view === "records") showHistory();
 }
 
-document.addEventListener("kalah:game", onGame);
-document.addEventListener("kalah:over", onOver);
-document.addEventListener("kalah:shown", onShown);
-document.addEventListener("kalah:view", (event) => { if (event.detail.name === "records") showHistory(); });
-const named = readNames();
+start();

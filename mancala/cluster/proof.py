@@ -1,0 +1,329 @@
+"""What a cluster solve's journal lines may say, and what they prove together.
+
+A job asks of a position (its twelve pits and the side to move, stores left
+out) whether its relative value (the margin still to be won from here) is at
+least ``beta``; its fail-soft ``bound`` says the value is at least the bound
+(bound >= beta) or at most it (bound < beta). With S seeds in the pits the
+value lies in -S..S and has the parity of S: a bound outside that range, a
+bound that is no whole number (``true``), or two jobs on one position that
+cannot both be true are refused, naming the line.
+
+Jobs on different positions constrain each other through the rules: a
+position's value is the best of its moves' (a move that lets the other side
+move counts the child's value negated). :func:`closure` propagates every
+job's bounds through the positions the journal holds, so results that
+contradict each other across the tree are found (:func:`contradiction`), and
+so is what the jobs prove about the root: a journal's claim holds when the
+root's bounds close on it.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from mancala.board import MAX_SEEDS, Board
+from mancala.cluster.tree import Edge, Key, board_of, expand, key_of, store_lead
+from mancala.errors import quote
+
+Bounds = Tuple[int, int]        # (lowest, highest) a relative value can be
+
+
+def _error(message: str) -> Exception:
+    from mancala.cluster.journal import JournalError
+    return JournalError(message)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def seeds_of(key: Key) -> int:
+    return sum(key[0])
+
+
+def value_range(key: Key) -> Bounds:
+    """What a position's relative value can be: -S..S for S seeds in its pits."""
+    seeds = seeds_of(key)
+    return -seeds, seeds
+
+
+def at_least(value: int, seeds: int) -> int:
+    """The smallest value >= value with the parity of seeds."""
+    return value if (value - seeds) % 2 == 0 else value + 1
+
+
+def at_most(value: int, seeds: int) -> int:
+    return value if (value - seeds) % 2 == 0 else value - 1
+
+
+def parse_job(record: dict, board: Board, where: str) -> dict:
+    """A job record checked and normalised (key a tuple, numbers ints): every field
+    it needs present and of its kind, its position one the solve of board can
+    reach by seeds (no more seeds in the pits than the root's), its bound within
+    the position's value range. Other fields pass through. JournalError naming
+    where."""
+    try:
+        key = _key(record["key"], board, where)
+        job = {k: v for k, v in record.items() if k != "check"}
+        job.update(key=key, beta=record["beta"], bound=record["bound"], nodes=record["nodes"],
+                   seconds=record["seconds"], cpu=record.get("cpu", record["seconds"]),
+                   test=record["test"], depth=record["depth"], after=record.get("after"),
+                   split=record.get("split", True), budget=record.get("budget", record["nodes"]))
+    except (KeyError, TypeError, AttributeError):
+        raise _error(f"{where} is not a job: {quote(record)}") from None
+    for name, low in (("nodes", 0), ("test", 0), ("depth", 0), ("budget", 0)):
+        if not _whole(job[name]) or job[name] < low:
+            raise _error(f"{where}: {name} is {quote(job[name])}, not a whole number from {low}")
+    for name in ("seconds", "cpu"):
+        if not isinstance(job[name], (int, float)) or isinstance(job[name], bool) \
+                or not math.isfinite(job[name]) or job[name] < 0:
+            raise _error(f"{where}: {name} is {quote(job[name])}, not a number of seconds")
+    if job["after"] is not None and (not _whole(job["after"]) or job["after"] < 0):
+        raise _error(f"{where}: after is {quote(job['after'])}, not a job's number or null")
+    if not isinstance(job["split"], bool):
+        raise _error(f"{where}: split is {quote(job['split'])}, not true or false")
+    beta, bound = job["beta"], job["bound"]
+    if not _whole(beta) or not -MAX_SEEDS <= beta <= MAX_SEEDS + 1:
+        raise _error(f"{where}: beta is {quote(beta)}, not a margin from {-MAX_SEEDS} to {MAX_SEEDS + 1}")
+    if bound is not None and not _whole(bound):
+        raise _error(f"{where}: the bound is {quote(bound)}, not a whole number or null")
+    low, high = value_range(key)
+    if bound is not None and not low <= bound <= high:
+        raise _error(f"{where}: the bound {bound} is outside what the position's {high} seeds "
+                     f"in the pits allow ({low}..{high})")
+    return job
+
+
+def claimed(job: dict) -> Optional[Tuple[str, int]]:
+    """What a job says: ("at least", b) or ("at most", b); None when it ran out of budget."""
+    bound = job["bound"]
+    if bound is None:
+        return None
+    return ("at least", bound) if bound >= job["beta"] else ("at most", bound)
+
+
+def check_claim(record: dict, board: Board, where: str) -> dict:
+    """A solve's claim record checked: the root's value (stores included) within
+    what the board allows, its optimal moves legal moves, the positions it says
+    the solve split (``expanded``) positions of the solve."""
+    value, moves, every = record.get("value"), record.get("moves"), record.get("all")
+    expanded = record.get("expanded", [])
+    low, high = value_range(key_of(board))
+    lead = store_lead(board)
+    if record.get("claim") != "value" or not _whole(value) or not isinstance(every, bool) \
+            or not isinstance(moves, list) or not moves or not all(_whole(m) for m in moves) \
+            or len(set(moves)) != len(moves) or not isinstance(expanded, list):
+        raise _error(f"{where} is not a claim: {quote(record)}")
+    if not low + lead <= value <= high + lead:
+        raise _error(f"{where} claims a value of {value}, outside what the board allows "
+                     f"({low + lead}..{high + lead})")
+    if not set(moves) <= set(board.legal_moves):
+        raise _error(f"{where} claims moves {quote(moves)}, not all legal")
+    keys = [_key(key, board, where) for key in expanded]
+    return {"claim": "value", "value": value, "moves": list(moves), "all": every, "expanded": keys}
+
+
+def _key(given: object, board: Board, where: str) -> Key:
+    """A position's key as a line gives it ([pits, side]), checked."""
+    try:
+        pits, to_move = given
+        key = (tuple(pits), to_move)
+    except (TypeError, ValueError):
+        raise _error(f"{where} has no position: {quote(given)}") from None
+    if len(key[0]) != 12 or not all(_whole(p) and p >= 0 for p in key[0]) or key[1] not in (0, 1) \
+            or not _whole(key[1]):
+        raise _error(f"{where} has no position: {quote(given)}")
+    root = sum(board.pits) - board.pits[6] - board.pits[13]
+    if seeds_of(key) > root:
+        raise _error(f"{where} has a position of {seeds_of(key)} seeds in the pits; the solve's has {root}")
+    return key
+
+
+class Ledger:
+    """Each position's bounds as the jobs so far give them, and the lines that
+    gave them: a job that contradicts them is refused."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.known: Dict[Key, List] = {}            # key: [lo, lo's line, hi, hi's line]
+
+    def add(self, job: dict, line: Optional[int], where: str) -> None:
+        said = claimed(job)
+        if said is None:
+            return
+        key = job["key"]
+        seeds = seeds_of(key)
+        low, high = value_range(key)
+        entry = self.known.setdefault(key, [low, None, high, None])
+        if said[0] == "at least" and at_least(said[1], seeds) > entry[0]:
+            entry[0], entry[1] = at_least(said[1], seeds), line
+        elif said[0] == "at most" and at_most(said[1], seeds) < entry[2]:
+            entry[2], entry[3] = at_most(said[1], seeds), line
+        if entry[0] > entry[2]:
+            other = entry[3] if said[0] == "at least" else entry[1]
+            other_said = f"at most {entry[2]}" if said[0] == "at least" else f"at least {entry[0]}"
+            raise _error(f"{where} says the value of {_shown(key)} is {said[0]} {said[1]}; "
+                         + (f"line {other}" if other else "the journal") + f" says {other_said}: "
+                         f"they contradict each other")
+
+
+def _shown(key: Key) -> str:
+    return f"pits {','.join(map(str, key[0]))} ({'South' if key[1] == 0 else 'North'} to move)"
+
+
+def own_bounds(jobs: Iterable[dict]) -> Dict[Key, Bounds]:
+    """Each position's bounds from its own jobs (the parity of its seeds applied)."""
+    own: Dict[Key, List[int]] = {}
+    for job in jobs:
+        said = claimed(job)
+        if said is None:
+            continue
+        key = job["key"]
+        entry = own.setdefault(key, list(value_range(key)))
+        if said[0] == "at least":
+            entry[0] = max(entry[0], at_least(said[1], seeds_of(key)))
+        else:
+            entry[1] = min(entry[1], at_most(said[1], seeds_of(key)))
+    return {key: (lo, hi) for key, (lo, hi) in own.items()}
+
+
+def through(edge: Edge, child: Bounds) -> Bounds:
+    """The parent's bounds through a move, from the child's."""
+    if edge.child is None:
+        return edge.offset, edge.offset
+    if edge.sign > 0:
+        return child[0] + edge.offset, child[1] + edge.offset
+    return edge.offset - child[1], edge.offset - child[0]
+
+
+class Closure:
+    """Every position's bounds from its own jobs and its moves' (the best move's
+    value is the position's), propagated through the positions the jobs hold;
+    a position's moves are worked out once."""
+
+    def __init__(self, jobs: Sequence[dict], capture: str, expanded: Iterable[Key] = ()) -> None:
+        self.capture = capture
+        self.own = own_bounds(jobs)
+        self.nodes = {job["key"] for job in jobs} | set(expanded)    # propagated through
+        self.memo: Dict[Key, Bounds] = {}
+        self._edges: Dict[Key, List[Edge]] = {}
+
+    def edges(self, key: Key) -> List[Edge]:
+        if key not in self._edges:
+            self._edges[key] = expand(key, self.capture)
+        return self._edges[key]
+
+    def known(self, key: Key) -> Bounds:
+        """What is known of a position reached by a move: its closure when computed,
+        its own jobs' bounds, else its range."""
+        return self.memo.get(key) or self.own.get(key) or value_range(key)
+
+    def bounds(self, start: Key) -> Bounds:
+        """start's bounds (depth first without recursion: a forged chain may be long)."""
+        if start in self.memo:
+            return self.memo[start]
+        frames: List[List] = [[start, 0]]
+        path = {start}
+        while frames:
+            frame = frames[len(frames) - 1]
+            key, i = frame
+            edges = self.edges(key)
+            if i < len(edges):
+                frame[1] = i + 1
+                child = edges[i].child
+                if child is not None and child in self.nodes and child not in self.memo \
+                        and child not in path:
+                    frames.append([child, 0])
+                    path.add(child)
+                continue
+            frames.pop()
+            path.discard(key)
+            self.memo[key] = self._combine(key, edges)
+        return self.memo[start]
+
+    def _combine(self, key: Key, edges: List[Edge]) -> Bounds:
+        seeds = seeds_of(key)
+        lo, hi = self.own.get(key, value_range(key))
+        if edges:
+            ways = [through(edge, None if edge.child is None else self.known(edge.child))
+                    for edge in edges]
+            lo = max(lo, max(w[0] for w in ways))
+            hi = min(hi, max(w[1] for w in ways))
+        else:                                   # the game is over: its margin, exactly
+            board = board_of(key, self.capture)
+            if board.is_game_over():
+                final = board.outcome().score.pov(board.to_move)
+                lo, hi = max(lo, final), min(hi, final)
+        return at_least(lo, seeds), at_most(hi, seeds)
+
+    def first_broken(self) -> Optional[Key]:
+        """A position whose bounds contradict each other, or None."""
+        for key in self.nodes:
+            lo, hi = self.bounds(key)
+            if lo > hi:
+                return key
+        return None
+
+
+def contradiction(jobs: Sequence[dict], lines: Sequence[int], board: Board) -> Optional[str]:
+    """None when the jobs' results fit together; else the first line whose job
+    makes them contradict each other, said as "N ...". Found by halving: a
+    contradiction among the first k jobs stays one among more."""
+    if not jobs or Closure(jobs, board.capture).first_broken() is None:
+        return None
+    good, bad = 0, len(jobs)                       # the first good jobs fit; the first bad do not
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        if Closure(jobs[:middle], board.capture).first_broken() is None:
+            good = middle
+        else:
+            bad = middle
+    key = Closure(jobs[:bad], board.capture).first_broken()
+    job = jobs[bad - 1]
+    said = claimed(job)
+    where = "what the lines before it say of its moves" if key == job["key"] else \
+        f"the lines before it through the moves of {_shown(key)}"
+    return (f"{lines[bad - 1]} says the value of {_shown(job['key'])} is {said[0]} {said[1]}, "
+            f"which contradicts {where}")
+
+
+def proves(jobs: Sequence[dict], board: Board, expanded: Iterable[Key] = ()
+           ) -> Tuple[Bounds, Dict[int, Bounds]]:
+    """What the jobs prove about the solve's root (stores included: the value
+    from the mover's view) and about each of its moves; expanded: positions
+    the solve split whose own jobs are not in the journal (the claim's)."""
+    closure = Closure(jobs, board.capture, expanded)
+    root = key_of(board)
+    lead = store_lead(board)
+    lo, hi = closure.bounds(root)
+    moves = {edge.move: through(edge, None if edge.child is None else
+                                (closure.bounds(edge.child) if edge.child in closure.nodes
+                                 else closure.known(edge.child)))
+             for edge in closure.edges(root)}
+    return (lo + lead, hi + lead), {m: (a + lead, b + lead) for m, (a, b) in moves.items()}
+
+
+def claim_holds(claim: dict, root: Bounds, moves: Dict[int, Bounds]) -> List[str]:
+    """What the jobs fail to prove of a claim (empty: the proof closes)."""
+    value = claim["value"]
+    missing = []
+    if root != (value, value):
+        missing.append(f"the value {value:+d}: the jobs prove {_interval(root)}")
+    for move in claim["moves"]:
+        if moves[move][0] < value:
+            missing.append(f"pit {move + 1} keeps {value:+d}: the jobs prove {_interval(moves[move])}")
+    if claim["all"]:
+        for move, bounds in moves.items():
+            if move not in claim["moves"] and bounds[1] >= value:
+                missing.append(f"pit {move + 1} loses against {value:+d}: the jobs prove "
+                               f"{_interval(bounds)}")
+    return missing
+
+
+def _interval(bounds: Bounds) -> str:
+    lo, hi = bounds
+    return f"{lo:+d}" if lo == hi else f"{lo:+d}..{hi:+d}"
+
+
+__all__ = ["parse_job", "check_claim", "claimed", "Ledger", "Closure", "contradiction", "proves",
+           "claim_holds", "value_range", "own_bounds"]

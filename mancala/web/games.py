@@ -1,0 +1,249 @@
+"""Rated games, held and played by the server (issue 31, item 7; issue 34, "rated means unaided").
+
+A rated game is a person against a computer level with an Elo, from a start. The
+server holds its board, plays the computer's moves itself and takes only the
+person's moves from the page, so a result cannot be made up; when the game ends
+(played out, or resigned) the server keeps it in the history, rated
+(:func:`mancala.history.record_game`), and says the result and the rating it moved.
+Nothing here shows a score: no hint, no analysis, no takeback, no search's numbers
+in the computer's replies; the endpoints that give those (:mod:`mancala.web.play`,
+the review, the explorer) refuse the position a rated game stands at while it is
+played (:meth:`mancala.web.server.Server.unaided`), however it is written. A casual game (hints, takebacks, analysis allowed) is the page's
+own and is kept unrated (:mod:`mancala.web.records`' ``/api/finish``).
+
+==========================  ===============================================
+``POST /api/rated/new``     a rated game: ``{"players", "seeds"?, "capture"?}``
+``POST /api/rated/move``    the person's move: ``{"game", "pit_index"}``
+``POST /api/rated/reply``   the computer's next move: ``{"game"}``
+``POST /api/rated/resign``  the person resigns (a loss, kept and rated)
+``POST /api/rated/state``   the game as it stands (a page reloaded)
+==========================  ===============================================
+
+A game is known by a name the server makes (``game``); at most :data:`MAX_GAMES`
+are held. A game unused for :data:`IDLE_SECONDS`, or the least recently used one past
+:data:`MAX_GAMES`, is dropped: kept as the person's resignation once they have played a
+move (leaving a game is no escape from a loss), forgotten when they have not.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from collections import OrderedDict
+from typing import Any, Dict, List, Optional, Tuple
+
+from mancala import history as _history
+from mancala.board import Board
+from mancala.errors import HistoryError, RequestError, quote
+from mancala.geometry import SIDE_KEYS, SIDE_NAMES
+from mancala.limits import DEFAULT_SEEDS, check_seeds
+from mancala.web import api
+from mancala.web.records import kept_answer
+from mancala.web.server import Refused, Server, endpoint, json_body, replaced
+
+ASSETS: Dict[str, tuple] = {}        # the game's page is mancala.web.play's
+MAX_GAMES = 256                     # rated games held at once (the least recently used goes first)
+IDLE_SECONDS = 6 * 3600.0           # a game unused this long is dropped
+GAME_CHARS = 32                     # a game's name: at most this long
+
+
+class RatedGame:
+    """One rated game on the server: the board, who plays which side, and, once it
+    ended, how it was kept (:attr:`kept`, the answer of :func:`kept_answer`)."""
+
+    def __init__(self, name: str, south: str, north: str, seeds: int, capture: str) -> None:
+        self.name = name
+        self.players = (south, north)
+        self.human = 0 if south == _history.HUMAN else 1
+        self.level = self.players[1 - self.human]
+        self.seeds, self.capture = seeds, capture
+        self.board = Board(seeds=seeds, capture=capture)
+        self.resigned: Optional[int] = None
+        self.kept: Optional[Dict[str, Any]] = None      # the history's answer, once kept
+        self.kept_error: Optional[str] = None           # why it could not be kept, the last time
+        self.used = time.monotonic()
+        self.lock = None                                # an anyio.Lock, made in the event loop
+
+    @property
+    def human_moved(self) -> bool:
+        """The person has played a move: leaving the game now is resigning it."""
+        return any(record.player == self.human for record in self.board.move_stack)
+
+    @property
+    def moves(self) -> List[int]:
+        return [record.pit for record in self.board.move_stack]
+
+    @property
+    def over(self) -> bool:
+        return self.resigned is not None or self.board.is_game_over()
+
+    def position(self) -> Dict[str, Any]:
+        return {"seeds": self.seeds, "capture": self.capture, "moves": self.moves}
+
+    def answer(self) -> Dict[str, Any]:
+        """The game as the page draws it: the state, players, who the person is, how it ended."""
+        return {"game": self.name, "rated": True, "players": dict(zip(SIDE_KEYS, self.players)),
+                "human": self.human, "level": self.level,
+                "state": api.state(self.position(), self.board),
+                "resigned": self.resigned, "kept": self.kept, "kept_error": self.kept_error}
+
+
+def players_request(data: Any) -> Tuple[str, str]:
+    """A rated game's players: one person, one computer level with an Elo, else RequestError."""
+    south, north = api.players(data, required=True)
+    humans = [spec == _history.HUMAN for spec in (south, north)]
+    rated = api.rated_levels()
+    level = north if humans[0] else south
+    if sum(humans) != 1 or level not in rated:
+        raise RequestError(f"a rated game is human against one of {', '.join(rated)}, not "
+                           f"{south} against {north} (play it casual: it is kept, not rated)")
+    return south, north
+
+
+class RatedGames:
+    """The rated games the server holds, by name (at most :data:`MAX_GAMES`)."""
+
+    def __init__(self) -> None:
+        self.games: "OrderedDict[str, RatedGame]" = OrderedDict()
+
+    def new(self, south: str, north: str, seeds: int, capture: str) -> Tuple[RatedGame, List[RatedGame]]:
+        """A new game, and the games dropped to make room (or left too long) that the
+        person had played a move in and had not finished: the caller keeps them resigned."""
+        now = time.monotonic()
+        dropped = []
+        for name, game in list(self.games.items()):
+            if now - game.used > IDLE_SECONDS:
+                dropped.append(self.games.pop(name))
+        game = RatedGame(secrets.token_hex(12), south, north, seeds, capture)
+        self.games[game.name] = game
+        while len(self.games) > MAX_GAMES:
+            dropped.append(self.games.popitem(last=False)[1])
+        return game, [old for old in dropped if old.human_moved and not old.over]
+
+    def in_play(self, board: Board) -> bool:
+        """Whether ``board`` (its slots, side to move and rule) is where a rated game not
+        yet over stands: no endpoint helps with that position (:meth:`Server.unaided`).
+        A start no move was played from is not one: every game begins there."""
+        return any(not game.over and game.board.move_stack and game.board.to_move == board.to_move
+                   and game.capture == board.capture and game.board.pits == board.pits
+                   for game in self.games.values())
+
+    def get(self, name: Any) -> RatedGame:
+        if not isinstance(name, str) or len(name) > GAME_CHARS:
+            raise RequestError(f"game is the name /api/rated/new gave, not {quote(name)}")
+        game = self.games.get(name)
+        if game is None:
+            raise Refused(404, f"no rated game {quote(name)} (it was dropped after "
+                               f"{IDLE_SECONDS / 3600:g} hours unused, or the server restarted)")
+        game.used = time.monotonic()
+        self.games.move_to_end(name)
+        return game
+
+
+def routes(server: Server) -> list:
+    """The rated games' routes, on the app's server (its search slots, the history)."""
+    import anyio
+    from starlette.requests import Request
+    from starlette.routing import Route
+
+    games = RatedGames()
+    server.rated = games
+
+    async def keep(game: RatedGame) -> None:
+        """The ended game kept in the history, once; when the history cannot be written, why
+        (:attr:`RatedGame.kept_error`), and it is tried again at the game's next request."""
+        if game.kept is not None or not game.over:
+            return
+
+        def write() -> Tuple[_history.GameRecord, List[str]]:
+            return _history.record_game(game.players[0], game.players[1], game.seeds,
+                                        game.capture, game.moves, rated=True,
+                                        resigned=game.resigned)
+        try:
+            game.kept = kept_answer(*await anyio.to_thread.run_sync(write))
+            game.kept_error = None
+        except HistoryError as exc:
+            game.kept_error = (f"the game is over but could not be kept: {exc} "
+                               "(POST /api/rated/state tries again)")
+
+    async def open_game(request: Request, fields: set = frozenset()) -> Tuple[RatedGame, Dict]:
+        data = api.fields(await json_body(request), "the request", {"game"} | set(fields),
+                          {"game"} | set(fields))
+        game = games.get(data["game"])
+        if game.lock is None:
+            game.lock = anyio.Lock()
+        return game, data
+
+    def played(game: RatedGame, before: Board) -> Dict[str, Any]:
+        record = game.board.move_stack[-1]
+        path = api.sowing_path(before.pits, before.to_move, record.pit)
+        return {"move": api.describe(record, path), **game.answer()}
+
+    @endpoint
+    async def new(request: Request) -> Dict[str, Any]:
+        data = api.fields(await json_body(request), "the request",
+                          {"players", "seeds", "capture"}, {"players"})
+        south, north = players_request(data["players"])
+        seeds = check_seeds(data.get("seeds", DEFAULT_SEEDS))
+        capture = api.capture_rule(data.get("capture", "standard"))
+        game, left = games.new(south, north, seeds, capture)
+        for old in left:                # a game left unfinished: the person's resignation
+            old.resigned = old.human
+            await keep(old)
+        return game.answer()
+
+    @endpoint
+    async def move(request: Request) -> Dict[str, Any]:
+        game, data = await open_game(request, {"pit_index"})
+        pit = api.pit_index(data["pit_index"])
+        async with game.lock:
+            if game.over:
+                raise Refused(409, "the game is over")
+            if game.board.to_move != game.human:
+                raise Refused(409, f"it is {SIDE_NAMES[game.board.to_move]}'s move, the "
+                                   "computer's: POST /api/rated/reply plays it")
+            before = game.board.copy(stack=False)
+            game.board.push(pit)            # IllegalMoveError (400) naming the legal pits
+            await keep(game)
+            return played(game, before)
+
+    @endpoint
+    async def reply(request: Request) -> Dict[str, Any]:
+        game, _ = await open_game(request)
+        async with game.lock:
+            if game.over:
+                raise Refused(409, "the game is over")
+            if game.board.to_move == game.human:
+                raise Refused(409, f"it is your move ({SIDE_NAMES[game.human]})")
+            server.check_room()
+            before = game.board.copy(stack=False)
+            pit, _, job = await server.choose(request, "rated\n" + game.name, game.level, before)
+            if job.cancelled:
+                raise replaced()
+            game.board.push(pit)
+            await keep(game)
+            return played(game, before)     # the move alone: no score, depth or line
+
+    @endpoint
+    async def resign(request: Request) -> Dict[str, Any]:
+        game, _ = await open_game(request)
+        async with game.lock:
+            if game.over:
+                raise Refused(409, "the game is over")
+            game.resigned = game.human
+            await keep(game)
+            return game.answer()
+
+    @endpoint
+    async def state(request: Request) -> Dict[str, Any]:
+        game, _ = await open_game(request)
+        async with game.lock:
+            await keep(game)
+            return game.answer()
+
+    return [Route(f"/api/rated/{name}", handler, methods=["POST"])
+            for name, handler in (("new", new), ("move", move), ("reply", reply),
+                                  ("resign", resign), ("state", state))]
+
+
+__all__ = ["routes", "RatedGame", "RatedGames", "players_request",
+           "MAX_GAMES", "IDLE_SECONDS"]

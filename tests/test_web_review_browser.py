@@ -1,0 +1,123 @@
+"""The History view and the review in a real headless Chromium (marker ``browser``):
+the games in the player's words, the rating's curve, and a review beside its board,
+stepped with the arrow keys, its marks, and "play from here" against a chosen level.
+
+The real server runs in a subprocess (conftest's ``server``, its data folder
+``server_home``); Selenium drives the system's chromium (conftest's ``browser``).
+Expected values come from a Kalah(6,1) game worked by hand (tests/test_history.py
+draws it; mancala.review's docstring works its third move), mancala.Board and the
+history file read back with mancala.history.
+"""
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[web-test]'")
+
+from conftest import kept_games  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+from webtools import open_page, slots_shown, text, wait, wait_ready  # noqa: E402
+
+import mancala  # noqa: E402
+
+# tests/test_history.py's Kalah(6,1) game worked by hand; its third move (North 5) is the
+# mistake mancala.review's docstring works: it loses 4 seeds; pits 2, 3, 4 and 6 keep -2
+HAND = [5, 4, 4, 3, 3, 2, 5]
+HAND_GAME = "seeds=1&capture=standard&moves=6,5,5,4,4,3&south=human&north=human"
+
+
+def open_view(browser, name):
+    browser.find_element(By.CSS_SELECTOR, f'#views a[data-view="{name}"]').click()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.view") == name)
+
+
+def reviewed(browser):
+    return browser.find_elements(By.CSS_SELECTOR, "#review-chart svg polyline")
+
+
+def test_a_finished_casual_game_is_reviewed_beside_its_board_stepped_by_keys(browser, server, server_home):
+    open_page(browser, f"{server}/?speed=off#{HAND_GAME}")
+    browser.find_element(By.ID, "pit-12").click()          # North's pit 6: the game ends 9-3
+    wait(browser, lambda d: d.find_element(By.ID, "result-card").get_attribute("hidden") is None)
+    record = kept_games(server_home)[-1]
+    assert list(record.pit_indices) == HAND and not record.rated
+    assert text(browser, "result-title") == "South won"        # no one person: no "you"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#result-card button.primary")) == 1
+    browser.find_element(By.ID, "result-review").click()        # the one Review button
+    wait(browser, reviewed)
+    assert browser.execute_script("return location.pathname") == "/history"
+    points = browser.execute_script(
+        "return document.querySelector('#review-chart polyline').getAttribute('points')").split()
+    assert len(points) == 8                                   # the start and after each of 7 moves
+    third = browser.find_element(By.ID, "review-move-3")
+    mark = third.find_element(By.CSS_SELECTOR, ".mark")
+    assert mark.text == "?" and "mistake" in mark.get_attribute("class")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#review-moves .mark")) == 1   # the only loss
+    # the first mark is chosen: the board shows the position after move 3, by mancala.Board
+    board = mancala.Board(seeds=1)
+    for pit in HAND[:3]:
+        board.push(pit)
+    wait(browser, lambda d: slots_shown(d, "review-") == board.pits)
+    detail = text(browser, "review-detail")
+    assert "Move 3: North pit 5 (played by North) leaves South +6 (exact)." in detail
+    assert "Mistake ?: it lost 4 seeds. Better: pit 2 or 3 or 4 or 6 (South +2 (exact))" in detail
+    # the arrow keys step: back to move 2, then on to move 4 (sown on the board)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("\ue012")                                   # ←
+    two = mancala.Board(seeds=1)
+    for pit in HAND[:2]:
+        two.push(pit)
+    wait(browser, lambda d: slots_shown(d, "review-") == two.pits)
+    body.send_keys("\ue014")
+    body.send_keys("\ue014")                                   # → →
+    board.push(HAND[3])
+    wait(browser, lambda d: slots_shown(d, "review-") == board.pits)
+    assert browser.find_element(By.ID, "review-move-4").get_attribute("aria-current") == "step"
+    # play from before move 4 against a level of your choice: a casual game, you to move
+    Select(browser.find_element(By.ID, "review-level")).select_by_value("ai:easy")
+    browser.find_element(By.ID, "review-play").click()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.view") == "play")
+    three = mancala.Board(seeds=1)
+    for pit in HAND[:3]:
+        three.push(pit)
+    wait(browser, lambda d: slots_shown(d) == three.pits)
+    assert text(browser, "game-kind") == "Casual"
+    mover = ("South", "North")[three.to_move]
+    assert f"you play {mover} against Computer: easy" in text(browser, "announce")
+    assert text(browser, f"{mover.lower()}-name").endswith("You")
+
+
+def a_history(home):
+    """Rated and casual games kept by mancala.history: the history the page lists."""
+    from mancala.history import History
+    history = History(home / "history.sqlite3")
+    lost = history.record("ai:easy", "human", 1, "standard", HAND)          # North: 3-9
+    casual = history.record("human", "random", 1, "standard", HAND, rated=False)
+    resigned = history.record("human", "ai:medium", 1, "standard", HAND[:3], resigned=0)
+    return lost, casual, resigned
+
+
+def test_the_history_says_each_game_in_the_players_words(browser, server, server_home):
+    lost, casual, resigned = a_history(server_home)
+    open_page(browser, f"{server}/history")
+    wait(browser, lambda d: d.find_elements(By.ID, f"game-{resigned.id}"))
+
+    def row(game):
+        return browser.find_element(By.ID, f"game-{game.id}")
+    assert row(lost).find_element(By.CSS_SELECTOR, ".words").text == "You lost 3–9"
+    assert "Rated" in row(lost).text
+    assert row(casual).find_element(By.CSS_SELECTOR, ".words").text == "You won 9–3"
+    assert "Casual" in row(casual).text and "casual: not rated" in row(casual).text
+    assert row(resigned).find_element(By.CSS_SELECTOR, ".words").text.startswith("You lost by resignation")
+    change = round(resigned.after.rating - resigned.before.rating)
+    assert row(resigned).find_element(By.CSS_SELECTOR, ".rating").text == \
+        f"{resigned.after.rating:.0f} ({change:+d})"
+    rated = [g for g in kept_games(server_home) if g.rated]
+    points = browser.execute_script(
+        "return document.querySelector('#rating-chart polyline').getAttribute('points')").split()
+    assert len(points) == len(rated) + 1                    # the start, then each rated game
+    browser.refresh()                                       # the address opens the history view
+    wait_ready(browser)
+    assert browser.execute_script("return document.body.dataset.view") == "records"
