@@ -17,7 +17,7 @@ many CPUs). Three spellings:
 Ray is imported only here, and only when asked for: without the extra,
 ``--cluster`` is one line naming it. A cluster that cannot be reached is one
 line too (:class:`mancala.errors.ClusterError`), not a traceback, and so is a
-task's failure (:func:`error_line`).
+task's failure (:func:`ray_error_line`).
 
 A local runtime leaves nothing behind, however the command ends: a stop
 (Ctrl-C, SIGTERM) while it starts or ends waits till it has (a runtime half
@@ -84,7 +84,7 @@ def parse_address(text: str) -> Address:
     return Address("ray", url=text)
 
 
-def error_line(exc: BaseException) -> str:
+def ray_error_line(exc: BaseException) -> str:
     """The line that says what went wrong in a Ray error: a task's exception is
     the last line of its remote traceback."""
     text = str(getattr(exc, "cause", None) or exc).strip()
@@ -190,7 +190,7 @@ def _start(ray, where: Address, runtime: "Optional[LocalRuntime]", held: "_Held"
             else:
                 ray.init(address=where.url or "auto", **options)
     except RAY_START_ERRORS as exc:
-        raise ClusterError(f"cannot reach the Ray cluster at {where}: {error_line(exc)}") from None
+        raise ClusterError(f"cannot reach the Ray cluster at {where}: {ray_error_line(exc)}") from None
     except SystemExit as exc:           # Ray's own SIGTERM handler, where it could set one
         if exc.code != signal.SIGTERM:
             raise
@@ -321,5 +321,5 @@ def _stops_deferred(hold: bool = True) -> Iterator[_Held]:
         held.release()
 
 
-__all__ = ["Address", "parse_address", "connect", "joined", "announcement", "error_line",
+__all__ = ["Address", "parse_address", "connect", "joined", "announcement", "ray_error_line",
            "ray_module", "ray_was_used", "LocalRuntime", "INSTALL_HINT"]

@@ -47,7 +47,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from mancala import _core
 from mancala.board import capture_code
-from mancala.cluster import error_line, ray_module
+from mancala.cluster import ray_error_line, ray_module
 from mancala._system import process_alive
 from mancala.cluster.build_plan import Task, plan, priorities, row_count
 from mancala.endgame.files import (MAX_LEVEL, Level, header, level_path, open_level, sync_dir,
@@ -373,7 +373,7 @@ class ClusterLevels:
                     if isinstance(cause, OSError):      # the shared folder: said as a local build says it
                         raise OSError(cause.errno, cause.strerror, cause.filename) from None
                     raise ClusterError(f"level {n}, tasks {[t.number for t in batch]} failed on "
-                                       f"the cluster: {error_line(exc)}") from None
+                                       f"the cluster: {ray_error_line(exc)}") from None
                 for task, answer in zip(batch, answers):
                     for later in needed_by[task.number]:
                         waiting[later] -= 1
