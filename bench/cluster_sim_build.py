@@ -264,7 +264,8 @@ def main(argv=None) -> int:
                         "there first where missing")
     p.add_argument("--json", action="store_true", help="one JSON object a line, per W")
     p.add_argument("--save", type=Path, default=None, metavar="FILE",
-                   help="keep the measurements in FILE (pickle), to schedule them again")
+                   help="keep the measurements in FILE (pickle), level by level: a run "
+                        "stopped and started again with it measures only the levels missing")
     p.add_argument("--load", type=Path, default=None, metavar="FILE",
                    help="schedule the measurements a --save kept instead of measuring")
     args = p.parse_args(argv)
@@ -282,15 +283,21 @@ def main(argv=None) -> int:
         if built:
             say(f"built levels {built[0]}..{built[-1]} in the cache first")
         measured = Measured()
+        if args.save is not None and args.save.exists():        # a run stopped: go on
+            with open(args.save, "rb") as f:
+                vars(measured).update(pickle.load(f))
         parallelisms = sorted({2 * w for w in workers})
         started = time.perf_counter()
         for n in range(1, args.seeds + 1):
+            if all((n, p) in measured.chunks for p in parallelisms):
+                continue
             measure_level(measured, args.capture, n, parallelisms, levels, say)
+            if args.save is not None:
+                with open(f"{args.save}.tmp", "wb") as f:
+                    pickle.dump(vars(measured), f)
+                os.replace(f"{args.save}.tmp", args.save)
         say(f"measured in {time.perf_counter() - started:.0f} s; "
             f"{len(measured.tasks):,} tasks, {sum(measured.tasks.values()):.1f} CPU s")
-        if args.save is not None:
-            with open(args.save, "wb") as f:
-                pickle.dump(vars(measured), f)
     rows = [simulate(measured, args.seeds, w, args.call_ms / 1000, args.task_ms / 1000)
             for w in workers]
     one = next((r["seconds"] for r in rows if r["workers"] == 1), None)
