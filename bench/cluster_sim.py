@@ -1,6 +1,7 @@
 """How a cluster solve would scale: replay its journal on more workers.
 
     python bench/cluster_sim.py JOURNAL [--workers 1,2,4,...,1024] [--json]
+    python bench/cluster_sim.py build --seeds N [--workers ...] [--json]   (bench/cluster_sim_build.py)
 
 Every finished job of a real ``solve --cluster ... --journal JOURNAL`` run is
 one line of the journal, with its measured time, the MTD(f) test it served and
@@ -70,6 +71,11 @@ def replay(jobs, workers):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["build"]:           # python bench/cluster_sim.py build --seeds N ...
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from cluster_sim_build import main as build_main
+        return build_main(argv[1:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("journal", type=Path)
     p.add_argument("--workers", default="1,2,4,8,16,32,64,128,256,512,1024")

@@ -326,35 +326,46 @@ static void egdb_build_square(const egdb_builder *w, uint64_t corner, uint64_t r
         }
 }
 
-/* Build the class of blocks a and w->n - a of level w->n (the whole class,
- * as built bytes), counting positions into *done now and then; returns early
- * (0) when *stop is set (NULL: never), -1 when memory runs out. *searched
+/* Build part of the class of blocks a and b = w->n - a of level w->n, a <= b
+ * (as built bytes): the positions whose mover holds row i of block a's rows
+ * against the opponent's row j of block b's, and the reverse ones of block b,
+ * for i in [i0, i1) and j in [j0, j1). The passes meet every need inside the
+ * rectangle; what it needs outside it (rows below i0 in block b, below j0 in
+ * block a: a move sows its rows toward lower ranks) must be built already,
+ * else egdb_solve takes the position. In a's own class (a = b) the rectangle
+ * is a square on the diagonal ([i0, i1) = [j0, j1)) or lies below it
+ * (i1 <= j0); its positions are then (i, j) and (j, i). Counts positions into
+ * *done now and then; returns early (0) when *stop is set (NULL: never), -1
+ * when memory runs out, -2 for a rectangle that is none of these. *searched
  * (may be NULL) counts the positions egdb_solve had to take. */
-static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint64_t *done,
-                            uint64_t *searched)
+static int egdb_build_rect(const egdb_builder *w, int a, uint64_t i0, uint64_t i1, uint64_t j0,
+                           uint64_t j1, const int *stop, uint64_t *done, uint64_t *searched)
 {
-    int n = w->n, b = n - a, tile_pits[KALAH_PITS], row[KALAH_PITS], i, t, size;
-    int self, y_count;
-    uint64_t rows_a, rows_b, first, j, j0, counted = 0, found = 0, block_a, block_b;
+    int n = w->n, b = n - a, tile_pits[KALAH_PITS], row[KALAH_PITS], i, size;
+    int self, diagonal, y_count;
+    uint64_t rows_a, rows_b, first, j, j_from, counted = 0, found = 0, block_a, block_b;
     egdb_row *xs, y;
     egdb_move *x_moves, y_moves[KALAH_PITS];
     int *x_count;
     int result = 1;
 
-    if (a > b) {
-        t = a, a = b, b = t;
-    }
+    if (a < 0 || a > b)
+        return -2;
     self = a == b;
     block_a = egdb_block[n][a];
     block_b = egdb_block[n][b];
     rows_a = egdb_row_count(a);
     rows_b = egdb_row_count(b);
+    diagonal = self && i0 == j0 && i1 == j1;
+    if (i0 > i1 || i1 > rows_a || j0 > j1 || j1 > rows_b || (self && !diagonal && i1 > j0))
+        return -2;
     if (a == 0) {       /* a row empty: the game is over, each sweeps his own */
-        for (j = 0; j < rows_b; j++) {
+        for (j = j0; j < j1 && i0 < i1; j++) {
             w->out[block_a + j] = egdb_built(-n);
             w->out[block_b + j] = egdb_built(n);
         }
-        __atomic_fetch_add(done, 2 * rows_b - (n == 0), __ATOMIC_RELAXED);
+        __atomic_fetch_add(done, i0 < i1 ? 2 * (j1 - j0) - (n == 0 && j1 > j0) : 0,
+                           __ATOMIC_RELAXED);
         return 1;
     }
     xs = (egdb_row *)malloc(EGDB_TILE * sizeof *xs);
@@ -364,30 +375,28 @@ static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint6
         result = -1;
         goto end;
     }
-    egdb_row_first(tile_pits, a);
-    for (first = 0; first < rows_a; first += EGDB_TILE) {
-        size = rows_a - first < EGDB_TILE ? (int)(rows_a - first) : EGDB_TILE;
+    if (i0 < i1)
+        egdb_row_unrank(tile_pits, a, i0);
+    for (first = i0; first < i1; first += EGDB_TILE) {
+        size = i1 - first < EGDB_TILE ? (int)(i1 - first) : EGDB_TILE;
         for (i = 0; i < size; i++) {
             egdb_row_fill(&xs[i], tile_pits, a);
             x_count[i] = egdb_row_moves(&x_moves[i * KALAH_PITS], w, xs[i].pits, a, b);
             egdb_row_next(tile_pits);
         }
-        if (self) {
+        if (diagonal) {
             /* the tile's square first, in shells: (u, v) and (v, u) for v <= u, u rising */
             egdb_build_square(w, block_a + first * rows_a + first, rows_a, xs, x_moves, x_count,
                               size, &found);
             counted += (uint64_t)size * size;
-            j0 = first + size;      /* the rows below the tile took the positions of theirs */
+            j_from = first + size;  /* the rows below the tile took the positions of theirs */
         } else {
-            j0 = 0;
+            j_from = j0;
         }
-        if (j0 >= rows_b)
+        if (j_from >= j1)
             continue;
-        if (j0)
-            egdb_row_unrank(row, b, j0);
-        else
-            egdb_row_first(row, b);
-        for (j = j0; j < rows_b; j++, egdb_row_next(row)) {
+        egdb_row_unrank(row, b, j_from);
+        for (j = j_from; j < j1; j++, egdb_row_next(row)) {
             egdb_row_fill(&y, row, b);
             y_count = egdb_row_moves(y_moves, w, y.pits, b, a);
             for (i = 0; i < size; i++) {
@@ -415,6 +424,18 @@ end:
     free(x_moves);
     free(x_count);
     return result;
+}
+
+/* Build the class of blocks a and w->n - a of level w->n (the whole class,
+ * as built bytes): egdb_build_rect over all its rows. Returns as it does. */
+static int egdb_build_class(const egdb_builder *w, int a, const int *stop, uint64_t *done,
+                            uint64_t *searched)
+{
+    int b = w->n - a;
+    if (a > b)
+        a = b;
+    return egdb_build_rect(w, a, 0, egdb_row_count(a), 0, egdb_row_count(w->n - a), stop, done,
+                           searched);
 }
 
 #endif

@@ -6,6 +6,10 @@
     >>> engine.search(board, depth=12).move in board.legal_moves
     True
 """
+from mancala import _command_start
+
+_command_start.hold()       # python -m mancala: a stop while the package loads waits (see there)
+
 from mancala._core import CAPTURE_RULES, EVALUATIONS, MAX_DEPTH, MAX_SEEDS
 from mancala._version import __version__
 from mancala.analysis import AnalysisProgress

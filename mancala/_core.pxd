@@ -77,6 +77,9 @@ cdef extern from "egdb.h" nogil:
 cdef extern from "egdb_build.h" nogil:
     int egdb_build_class(const egdb_builder *w, int a, const int *stop_flag, uint64_t *done,
                          uint64_t *searched)     # 1 built, 0 stopped, -1 out of memory
+    int egdb_build_rect(const egdb_builder *w, int a, uint64_t i0, uint64_t i1, uint64_t j0,
+                        uint64_t j1, const int *stop_flag, uint64_t *done,
+                        uint64_t *searched)      # as egdb_build_class; -2: not a rectangle of it
 
 
 cdef extern from "guard.h" nogil:

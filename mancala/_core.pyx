@@ -24,6 +24,7 @@ per included file, in the order each needs the ones before:
   _core_lists.pxi      the twin-compatible functions on lists
   _core_endgame.pxi    endgame databases: build a level (or a range of it), its blocks
   _core_endgame_check.pxi  level files' values: checksum, verify, compare, map, look up
+  _core_egdb_rect.pxi  a rectangle of a level's class, for a cluster's task
   _core_board.pxi      BoardBase
   _core_searcher.pxi   Searcher
 """
@@ -91,5 +92,6 @@ include "_core_checks.pxi"
 include "_core_lists.pxi"
 include "_core_endgame.pxi"
 include "_core_endgame_check.pxi"
+include "_core_egdb_rect.pxi"
 include "_core_board.pxi"
 include "_core_searcher.pxi"

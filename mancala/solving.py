@@ -83,7 +83,8 @@ def probe(main: Searcher, helpers: Sequence[Searcher], board: Board, beta: int,
     rearm()
     running = Workers(work, [(h,) for h in helpers], "mancala solve helper").start()
     try:
-        work(main)
+        if running.late is None:    # a Ctrl-C kept by start: wait raises it (not after a whole search)
+            work(main)
     except BaseException:   # Ctrl-C: the helpers stop too
         main.abort()
         raise

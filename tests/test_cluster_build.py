@@ -70,6 +70,66 @@ def test_a_malformed_address_is_one_line(tmp_path, address):
     assert "local" in line and "ray://HOST:PORT" in line or "CPUs" in line, line
 
 
+@pytest.mark.parametrize("command", [["endgame", "build", "--seeds", "4", "--cache", "{cache}"],
+                                     ["solve", "--seeds", "3", "--endgame", "4"],
+                                     ["arena", "random", "random", "--games", "2"]],
+                         ids=["build", "solve", "arena"])
+@pytest.mark.parametrize("address, says", [
+    ("", "--cluster is local, local:N, auto or ray://HOST:PORT, not ''"),
+    ("local:2\n", "--cluster is local, local:N, auto or ray://HOST:PORT, not 'local:2\\n'"),
+    (" auto", "--cluster is local, local:N, auto or ray://HOST:PORT, not ' auto'"),
+    ("ray://127.0.0.1:99999", "a port is 1 to 65535, not 99999 (in 'ray://127.0.0.1:99999')"),
+    ("ray://127.0.0.1:0", "a port is 1 to 65535, not 0 (in 'ray://127.0.0.1:0')"),
+])
+def test_an_address_as_typed_is_refused_before_any_work(tmp_path, command, address, says):
+    """Before: '' (falsy) ran the command on this machine, 'local:2\\n' was stripped
+    and run, and port 99999 waited 30 s for Ray to give up. Nothing is built,
+    solved or played: the line comes first."""
+    args = [arg.replace("{cache}", str(tmp_path)) for arg in command]
+    done = run([*args, "--cluster", address], env=dict(os.environ, MANCALA_CACHE=str(tmp_path)))
+    assert done.returncode == 2
+    assert one_line(done.stderr) == f"mancala: {says}"
+    assert done.stdout == ""
+    assert not files.levels_on_disk("standard", tmp_path)
+
+
+def test_a_cache_that_cannot_hold_a_build_is_one_line_naming_its_path(tmp_path):
+    """Before: '[Errno 21] Is a directory: ...' and '[Errno 17] File exists: ...'."""
+    lock = files.rule_dir("standard", tmp_path / "a") / ".build.lock"
+    lock.mkdir(parents=True)
+    done = run(["endgame", "build", "--seeds", "4", "--cache", str(tmp_path / "a")])
+    assert done.returncode == 2
+    assert one_line(done.stderr) == (f"mancala: cannot build the standard database: {lock} is a "
+                                     f"folder, not a file")
+    rule = files.rule_dir("standard", tmp_path / "b")
+    rule.parent.mkdir(parents=True)
+    rule.write_bytes(b"")
+    done = run(["endgame", "build", "--seeds", "4", "--cache", str(tmp_path / "b")])
+    assert done.returncode == 2
+    assert one_line(done.stderr) == (f"mancala: cannot build the standard database: {rule} is a "
+                                     f"file, not a folder")
+    assert rule.read_bytes() == b""
+
+
+def test_a_full_disk_in_a_build_is_one_line_naming_the_folder(tmp_path, monkeypatch, capsys):
+    """Before: '[Errno 28] No space left on device', no path (a write's error
+    names no file). Seen with a real tmpfs filled mid-build (local and on
+    local:2); here the build's write is made to fail that way."""
+    import errno
+    from mancala.cli import endgame as command, main
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(command, "build_levels", full)
+    with pytest.raises(SystemExit) as stop:
+        main(["endgame", "build", "--seeds", "4", "--cache", str(tmp_path)])
+    assert stop.value.code == 2
+    folder = files.rule_dir("standard", tmp_path)
+    assert one_line(capsys.readouterr().err) == (f"mancala: cannot build the standard database: "
+                                                 f"no space left on device: {folder}")
+
+
 def _ray_runs_here() -> bool:
     """Whether a Ray cluster's control service (gcs_server) runs on this machine."""
     for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -105,7 +165,7 @@ def test_a_build_on_a_local_runtime_as_typed_is_the_local_build(tmp_path, local_
     done = run(["endgame", "build", "--seeds", str(SEEDS), "--cluster", "local:2",
                 "--cache", str(cache)], env=env)
     assert done.returncode == 0, done.stderr
-    assert "building on the cluster at local:2: 2 CPUs" in done.stderr
+    assert "building on the cluster at local:2 (2 CPUs)" in done.stderr
     assert level_bytes(cache) == local_levels                   # byte for byte, headers too
     assert run(["endgame", "verify", "--cache", str(cache)], env=env).returncode == 0
     assert os.listdir(env["TMPDIR"]) == []                      # the runtime's folder is gone

@@ -21,7 +21,7 @@ from mancala.cli import analyze, arena, bench, endgame, engine, play, serve, sol
 from mancala.cli import explain, history, levels, puzzle, review
 from mancala._system import error_line
 from mancala._version import __version__
-from mancala.cli.signals import STATUS as TERMINATED, Terminated
+from mancala.cli.signals import STATUS as TERMINATED, Terminated, stop_signals
 from mancala.errors import CommandError, MancalaError
 from mancala.untrusted import printable
 
@@ -79,13 +79,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     """Run one command; its exit status. A user mistake (a MancalaError or
     OSError) prints one line and raises SystemExit(2); Ctrl-C returns 130, and
-    SIGTERM where a command takes it as Ctrl-C (:mod:`mancala.cli.signals`) 143."""
+    SIGTERM, which every command takes as Ctrl-C (:mod:`mancala.cli.signals`), 143."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["play"])
     try:
-        code = args.run(args) or 0
+        with stop_signals() as stops:
+            code = args.run(args) or 0
+        if code == 130 and stops.terminated:    # a command that took SIGTERM as Ctrl-C itself
+            code = TERMINATED
         sys.stdout.flush()      # a reader that went away shows here, not at exit
         return code
     except BrokenPipeError:

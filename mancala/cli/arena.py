@@ -28,7 +28,7 @@ from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
 from mancala.cli.signals import STATUS as TERMINATED, stop_signals
-from mancala.cluster import connect
+from mancala.cluster import joined
 from mancala.cluster.arena import run_on_cluster
 from mancala.errors import CommandError, InputError, quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
@@ -127,6 +127,9 @@ def _error_rate(name: str):
 # -- the command
 
 def run(args: argparse.Namespace) -> int:
+    if args.cluster is not None:
+        from mancala.cluster import parse_address
+        args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
     games = args.games
     if games is None:
         games = DEFAULT_GAMES if args.openings is None else \
@@ -161,9 +164,8 @@ def _on_cluster(config: ArenaConfig, args: argparse.Namespace, progress) -> Aren
     if args.workers != 1:
         raise CommandError("--workers is for this machine; with --cluster every CPU of the "
                            "cluster plays")
-    with connect(args.cluster) as cpus:
-        print(f"mancala: playing on the cluster at {args.cluster} ({cpus} CPUs)", file=sys.stderr,
-              flush=True)
+    with joined(args.cluster, "playing", lambda line: print(f"mancala: {line}", file=sys.stderr,
+                                                          flush=True)) as cpus:
         return run_arena(config, workers=cpus, progress=progress, runner=run_on_cluster)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from mancala import endgame
+from mancala._system import reason
 from mancala.board import CAPTURE_RULES
 from mancala.cli import options
 from mancala.cli.format import duration
@@ -129,15 +131,20 @@ def run_build(args: argparse.Namespace) -> int:
     settings = dict(threads=args.threads, root=args.cache, progress=Bar(),
                     waiting=lambda pid: say(f"waiting for the build in process {pid} "
                                             f"(it holds {directory / '.build.lock'})"))
-    if args.cluster is None:
-        built = build_levels(args.capture, args.seeds, **settings)
-    else:
-        from mancala.cluster import connect
-        from mancala.cluster.build import ClusterLevels
-        with stop_signals() as stops, connect(args.cluster) as cpus:
-            say(f"building on the cluster at {args.cluster}: {cpus} CPUs")
-            settings["progress"] = stops.watching(settings["progress"])
-            built = build_levels(args.capture, args.seeds, maker=ClusterLevels(cpus), **settings)
+    try:
+        if args.cluster is None:
+            built = build_levels(args.capture, args.seeds, **settings)
+        else:
+            from mancala.cluster import joined, parse_address
+            from mancala.cluster.build import ClusterLevels
+            address = parse_address(args.cluster)       # '' too: one line, before any work
+            with stop_signals() as stops, joined(address, "building", say) as cpus:
+                settings["progress"] = stops.watching(settings["progress"])
+                built = build_levels(args.capture, args.seeds,
+                                     maker=ClusterLevels(cpus, top=args.seeds), **settings)
+    except OSError as exc:
+        raise CommandError(f"cannot build the {args.capture} database: "
+                           f"{_trouble(exc, directory)}") from None
     seconds = time.perf_counter() - start
     size = sum(os.path.getsize(files.level_path(args.capture, n, args.cache))
                for n in range(args.seeds + 1))
@@ -148,6 +155,17 @@ def run_build(args: argparse.Namespace) -> int:
             f"{duration(seconds)} ({made / seconds / 1e6:.1f} M positions/s)")
     print(f"{args.capture} database: levels 0..{args.seeds}, {gigabytes(size)}, in {directory}")
     return 0
+
+
+def _trouble(exc: OSError, directory: Path) -> str:
+    """What an OSError of a build means, with the path it concerns (a write that
+    found the disk full names none: the rule's folder)."""
+    path = exc.filename or directory
+    if exc.errno == errno.EISDIR:
+        return f"{path} is a folder, not a file"
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR) and os.path.lexists(path) and not os.path.isdir(path):
+        return f"{path} is a file, not a folder"
+    return f"{reason(exc)}: {path}"
 
 
 def describe(capture: str, root: Optional[Path]) -> dict:

@@ -29,7 +29,7 @@ from mancala.cli.menus import ask_again, choose, levels_help, menu
 from mancala.cli.options import is_terminal
 from mancala.cli.render import (Style, describe_move, describe_outcome, describe_turns, move_text,
                                 render_board, want_color, wrap)
-from mancala.errors import CommandError
+from mancala.errors import CommandError, quote
 from mancala.game import Game, GameObserver, Hint, can_be_rated
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole

@@ -1,7 +1,8 @@
-"""Ctrl-C and SIGTERM for long commands, one way out. A command stopped by
-``kill PID`` or a batch scheduler cleans up as it does after Ctrl-C (jobs
+"""Ctrl-C and SIGTERM, one way out. Every command takes SIGTERM as Ctrl-C
+(:func:`mancala.cli.main` runs it in :func:`stop_signals`): stopped by
+``kill PID`` or a batch scheduler, it cleans up as it does after Ctrl-C (jobs
 stopped, journal and files left usable, a Ray runtime it started ended) and
-exits 143, not killed half-way with its helpers left running. And a stop is
+exits 143 with one line, not killed half-way with its helpers left running. And a stop is
 never lost: Python raises a signal's exception wherever the main thread is,
 and one raised while it runs a finaliser (``__del__``: Ray's handles have
 them) is printed and dropped, so the commands' loops ask :meth:`Stops.check`
@@ -19,6 +20,11 @@ class Terminated(KeyboardInterrupt):
 
 
 STATUS = 128 + signal.SIGTERM
+
+
+def on_sigterm(signum, frame) -> None:
+    """A SIGTERM handler: raise :class:`Terminated`."""
+    raise Terminated
 
 
 class Stops:

@@ -115,6 +115,9 @@ def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     worker_threads, args.threads = args.threads, args.threads or DEFAULT_THREADS
+    if args.cluster is not None:
+        from mancala.cluster import parse_address
+        args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
     if args.verify_journal is not None:
         return solve_verify.run(args, engine_for)
     if args.sample is not None or args.seed is not None:
@@ -136,11 +139,11 @@ def run(args: argparse.Namespace) -> int:
             MIN_SEEDS <= per_pit <= MAX_SEEDS_PER_PIT and board.pits == start_slots(per_pit) else None
         raise CommandError(f"the opening book holds {held}; "
                            + (f"not {start}" if start else "this position is not a start"))
-    if (args.journal or args.job_nodes) and not args.cluster:
+    if (args.journal or args.job_nodes) and args.cluster is None:
         raise CommandError("--journal and --job-nodes go with --cluster")
-    if args.cluster and (args.book or args.update_book):
+    if args.cluster is not None and (args.book or args.update_book):
         raise CommandError("--cluster solves by search, not from the opening book")
-    if args.cluster:
+    if args.cluster is not None:
         with stop_signals() as stops:
             report = cluster_solve(board, args, per_worker, worker_threads, stops)
     elif entry is not None:
@@ -178,7 +181,7 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
     """solve --cluster: the same report, with "cluster" added. share_table: the
     default table is divided among the workers (they are on this machine);
     threads: a worker's (None: a node's CPUs); stops: checked as the solve reports."""
-    from mancala.cluster import connect
+    from mancala.cluster import joined
     from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
     if args.journal is not None:
         read_journal(args.journal, board)       # another solve's journal: one line, before Ray starts
@@ -195,13 +198,18 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
             f"{p['positions']:,} positions in the tree; {p['nodes']:,} nodes, "
             f"{p['nodes'] / max(p['seconds'], 1e-9) / 1e6:.1f} M nodes/s; {p['seconds']:.1f} s")
 
-    with connect(args.cluster) as cpus:
-        if share_table and args.cluster.startswith("local"):
-            args.hash_mb = max(16, args.hash_mb * (threads or cpus) // cpus)
-        say(f"solving on the cluster at {args.cluster} ({cpus} CPUs; {board.seeds} seeds, capture "
-            f"{board.capture}; a table of {args.hash_mb:g} MB per worker"
-            + (f", endgame database of {seeds} seeds in {cache})" if seeds else ")"))
-        result = solve_on(board, hash_mb=args.hash_mb, endgame_seeds=seeds or None, cache=cache,
+    def table(cpus: int) -> float:
+        """A worker's table: on this machine, the default is shared by the workers."""
+        if share_table and args.cluster.kind == "local":
+            return max(16, args.hash_mb * (threads or cpus) // cpus)
+        return args.hash_mb
+
+    def details(cpus: int) -> str:
+        return (f"{board.seeds} seeds, capture {board.capture}; a table of {table(cpus):g} MB "
+                f"per worker" + (f", endgame database of {seeds} seeds in {cache}" if seeds else ""))
+
+    with joined(args.cluster, "solving", say, details) as cpus:
+        result = solve_on(board, hash_mb=table(cpus), endgame_seeds=seeds or None, cache=cache,
                           journal=args.journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
                           all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)))
     return {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List
 
 from mancala.arena import ArenaConfig, GameResult, play_game
-from mancala.cluster import ray_module
+from mancala.cluster import ray_error_line, ray_module
 from mancala.errors import ClusterError
 
 CANCEL_SECONDS = 10.0       # how long cancelled units get to close their players
@@ -53,9 +53,7 @@ def run_on_cluster(config: ArenaConfig, workers: int,
                 try:
                     results = ray.get(ref)
                 except ray.exceptions.RayError as exc:
-                    text = str(getattr(exc, "cause", None) or exc).strip()
-                    raise ClusterError("a game failed on the cluster: "
-                                       + (text.splitlines()[-1] if text else type(exc).__name__)) from None
+                    raise ClusterError(f"a game failed on the cluster: {ray_error_line(exc)}") from None
                 for result in results:
                     record(result)
     finally:

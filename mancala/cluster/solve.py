@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Callable, Dict, Optional, Tuple
 
 from mancala.board import Board
-from mancala.cluster import ray_module
+from mancala.cluster import ray_error_line, ray_module
 from mancala.cluster.journal import Journal, JournalError, read_journal
 from mancala.cluster.tree import BUDGET_STEP, Key, Manager, board_of, child_t, expand, key_of, store_lead
 from mancala.errors import ClusterError, MancalaError, quote
@@ -202,7 +202,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
         alive = [i for i in alive if i != index]
         stats["replaced"] += 1
         if stats["replaced"] > 2 * count + 2:         # they die as they start: say why
-            raise ClusterError(f"the cluster's workers keep failing: {_last_line(exc)}")
+            raise ClusterError(f"the cluster's workers keep failing: {ray_error_line(exc)}")
         actors[index] = remote.remote(*args)          # placed when the cluster has room
         coming[index] = actors[index].node.remote()
 
@@ -221,7 +221,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
                     replace(index, exc)
                 continue                                # asked again by select, elsewhere
             except ray.exceptions.RayTaskError as exc:
-                raise ClusterError(f"a job failed on the cluster: {_last_line(exc)}") from None
+                raise ClusterError(f"a job failed on the cluster: {ray_error_line(exc)}") from None
             key, beta = question
             # out of budget: asked again with a bigger budget on the same worker (its
             # table warm), up to growth times job_nodes, then split into its moves
@@ -345,11 +345,6 @@ def _estimator(capture: str) -> Callable[[Key], int]:
 def _guess(board: Board) -> int:
     from mancala.engine import Engine, SOLVE_GUESS_DEPTH
     return Engine(hash_mb=16, endgame=None).search(board, depth=SOLVE_GUESS_DEPTH).score
-
-
-def _last_line(exc: BaseException) -> str:
-    text = str(getattr(exc, "cause", None) or exc).strip()
-    return text.splitlines()[-1] if text else type(exc).__name__
 
 
 __all__ = ["solve", "ClusterSolveResult", "SolveWorker", "JournalError", "read_journal", "DEFAULT_JOB_NODES"]
