@@ -66,7 +66,7 @@ def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True)
         try:
             job = json.loads(line)
             pits, to_move = job["key"]
-            entry = {"key": (tuple(int(p) for p in pits), int(to_move)), "beta": int(job["beta"]),
+            entry = {**job, "key": (tuple(int(p) for p in pits), int(to_move)), "beta": int(job["beta"]),
                      "bound": None if job["bound"] is None else int(job["bound"]),
                      "nodes": int(job["nodes"]), "seconds": float(job["seconds"]),
                      "cpu": float(job.get("cpu", job["seconds"])),
