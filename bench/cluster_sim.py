@@ -27,8 +27,8 @@ clock; the driver's CPU time is printed (``driver_seconds``) to be weighed.
 the simulation on one worker (``w1_speedup`` is that).
 """
 import argparse
+import hashlib
 import json
-import multiprocessing
 import os
 import sqlite3
 import sys
@@ -40,40 +40,50 @@ from mancala.cluster.manager import ProofManager
 from mancala.cluster.solve import HARVEST_DEPTH, HARVEST_NODES, place, run_job
 
 DEFAULT_CACHE = Path(os.environ.get("MANCALA_SIM_CACHE", Path.home() / ".cache" / "mancala-sim.sqlite"))
-MODEL = f"v2: last job's table, 1 thread, harvest {HARVEST_DEPTH}x{HARVEST_NODES}"
+HISTORY = 8                 # a worker's table remembers at most this many jobs
+MODEL = f"v3: a table holds up to {HISTORY} related jobs, 1 thread, harvest {HARVEST_DEPTH}x{HARVEST_NODES}"
 
 
 # -- jobs, computed once ---------------------------------------------------------------
 
-_engine = None
+class Engines:
+    """Engines whose tables hold known histories: a history is the tuple of jobs
+    (question, harvested) run on the table since it was cleared. A job on a
+    history no engine holds clears the least recently used one and runs the
+    history again first (the same searches, node for node: one thread)."""
 
+    def __init__(self, capture, endgame_seeds, hash_mb, count):
+        from mancala import endgame
+        from mancala.engine import Engine
+        db = endgame.load(capture, endgame_seeds) if endgame_seeds else None
+        self.capture = capture
+        self.engines = [Engine(hash_mb=hash_mb, endgame=db, threads=1) for _ in range(count)]
+        self.held = [None] * count          # each engine's history (None: unknown)
+        self.used = [0] * count
+        self.clock = 0
+        self.replayed = 0
 
-def _start_engine(capture, endgame_seeds, hash_mb):
-    global _engine
-    from mancala import endgame
-    from mancala.engine import Engine
-    db = endgame.load(capture, endgame_seeds) if endgame_seeds else None
-    _engine = (Engine(hash_mb=hash_mb, endgame=db, threads=1), capture)
-
-
-def _compute(task):
-    """A job on a cleared table, or on the table a prior job left (run again first:
-    the same search, node for node)."""
-    engine, capture = _engine
-    question, prior = task
-    engine.clear()
-    if prior is not None:
-        key, beta, budget, harvested = prior
-        run_job(engine, capture, key, beta, budget, harvesting=harvested)
-    key, beta, budget = question
-    return task, run_job(engine, capture, key, beta, budget)
+    def run(self, question, history):
+        self.clock += 1
+        index = next((i for i, h in enumerate(self.held) if h == history), None)
+        if index is None:
+            index = min(range(len(self.engines)), key=lambda i: self.used[i])
+            self.engines[index].clear()
+            for (key, beta, budget), harvested in history:
+                run_job(self.engines[index], self.capture, key, beta, budget, harvesting=harvested)
+                self.replayed += 1
+        self.used[index] = self.clock
+        key, beta, budget = question
+        answer = run_job(self.engines[index], self.capture, key, beta, budget)
+        self.held[index] = history + ((question, True),)
+        return answer
 
 
 class Jobs:
-    """Every job's answer and cost, from the cache or computed (on ``procs`` processes):
-    a task is (question, prior), prior the job whose table it starts from or None."""
+    """Every job's answer and cost, from the cache or computed: a task is (question,
+    history), the history the jobs its worker's table holds (see VirtualPool)."""
 
-    def __init__(self, path, capture, endgame_seeds, hash_mb, procs):
+    def __init__(self, path, capture, endgame_seeds, hash_mb, engines=16):
         self.setting = json.dumps([capture, endgame_seeds, hash_mb, MODEL])
         self.db = sqlite3.connect(str(path), timeout=600)
         self.db.execute("pragma journal_mode=wal")
@@ -81,21 +91,19 @@ class Jobs:
                         "primary key (setting, question))")
         self.memory = {}
         self.computed = 0
-        args = (capture, endgame_seeds, hash_mb)
-        self.pool = multiprocessing.Pool(procs, _start_engine, args) if procs > 1 else None
-        if self.pool is None:
-            _start_engine(*args)
+        self.engines = None
+        self.start = (capture, endgame_seeds, hash_mb, engines)
 
     @staticmethod
     def name(task):
-        ((pits, side), beta, budget), prior = task
-        if prior is not None:
-            (ppits, pside), pbeta, pbudget, harvested = prior
-            prior = [list(ppits), pside, pbeta, pbudget, harvested]
-        return json.dumps([list(pits), side, beta, budget, prior])
+        def plain(question):
+            (pits, side), beta, budget = question
+            return [list(pits), side, beta, budget]
+        question, history = task
+        text = json.dumps([plain(question), [[plain(q), h] for q, h in history]])
+        return text if len(text) < 200 else hashlib.sha1(text.encode()).hexdigest()
 
     def get_many(self, tasks):
-        missing = []
         for task in tasks:
             if task in self.memory:
                 continue
@@ -103,15 +111,14 @@ class Jobs:
                                   (self.setting, self.name(task))).fetchone()
             if row:
                 self.memory[task] = json.loads(row[0])
-            elif task not in missing:
-                missing.append(task)
-        done = self.pool.imap_unordered(_compute, missing) if self.pool else map(_compute, missing)
-        for task, answer in done:
-            self.memory[task] = answer
+                continue
+            if self.engines is None:
+                self.engines = Engines(*self.start)
+            self.memory[task] = answer = self.engines.run(*task)
             self.computed += 1
             self.db.execute("insert or replace into jobs values (?, ?, ?)",
                             (self.setting, self.name(task), json.dumps(answer)))
-        self.db.commit()
+            self.db.commit()
         return [self.memory[task] for task in tasks]
 
     def baseline(self, board, hash_mb):
@@ -138,16 +145,16 @@ class Jobs:
 
 class VirtualPool:
     """W workers on a virtual clock: a job lasts its measured CPU time, on the worker
-    the cluster's placement picks (:func:`mancala.cluster.solve.place`), from the
-    table that worker's last job left when that job was about the same position or
-    its parent, else from a cleared one."""
+    the cluster's placement picks (:func:`mancala.cluster.solve.place`). A worker's
+    table holds its jobs since it last took an unrelated one (about no position of
+    those jobs nor a move of one), at most HISTORY of them; else it starts cleared."""
 
     def __init__(self, workers, jobs, latency=0.0):
         self.size, self.jobs, self.latency = workers, jobs, latency
         self.clock = 0.0
         self.running = {}                   # job id: (job, start, task)
         self.idle = list(range(workers))
-        self.last = {}                      # worker: (key, beta, nodes, harvested) of its last job
+        self.history = {}                   # worker: its table's jobs ((question, harvested), ...)
         self.searched = {}
         self.stopped = []                   # cancelled jobs' answers, due now
         self.busy_seconds = 0.0
@@ -161,16 +168,15 @@ class VirtualPool:
         worker = job.worker = place(job, self.idle, self.searched)
         self.idle.remove(worker)
         self.searched[job.key] = worker
-        prior = self.last.get(worker)
-        if prior is not None and prior[0] not in (job.key, job.parent):
-            prior = None
-        self.warm += prior is not None
-        task = ((job.key, job.beta, job.budget), prior)
-        self.running[job.id] = (job, self.clock + self.latency, task)
+        history = self.history.get(worker, ())
+        if len(history) >= HISTORY or not any(q[0] in (job.key, job.parent) for q, _ in history):
+            history = ()
+        self.warm += bool(history)
+        self.running[job.id] = (job, self.clock + self.latency, ((job.key, job.beta, job.budget), history))
 
-    def _free(self, job, prior):
-        self.idle.append(job.worker)
-        self.last[job.worker] = prior
+    def _free(self, worker, history):
+        self.idle.append(worker)
+        self.history[worker] = history
 
     def cancel(self, job):
         if job.id not in self.running:
@@ -181,7 +187,7 @@ class VirtualPool:
         share = min(1.0, spent / answer["cpu"]) if answer["cpu"] > 0 else 1.0
         nodes = int(answer["nodes"] * share)
         self.busy_seconds += spent
-        self._free(job, (job.key, job.beta, max(nodes, 1), False))
+        self._free(job.worker, task[1] + (((job.key, job.beta, max(nodes, 1)), False),))
         self.stopped.append((job, {"bound": None, "nodes": nodes, "seconds": spent, "cpu": spent,
                                    "facts": [], "stopped": True}))
 
@@ -201,7 +207,7 @@ class VirtualPool:
             if end <= first + 1e-12:
                 del self.running[job.id]
                 self.busy_seconds += answer["cpu"]
-                self._free(job, (job.key, job.beta, job.budget, True))
+                self._free(job.worker, task[1] + ((task[0], True),))
                 ready.append((job, {**answer, "seconds": answer["cpu"], "stopped": False}))
         return ready
 
@@ -227,7 +233,7 @@ def run_simulate(args, p):
     board = Board(seeds=args.seeds, capture=args.capture)
     for pit in args.moves:
         board.push(pit - 1)
-    jobs = Jobs(args.cache, args.capture, args.endgame, args.hash_mb, args.procs)
+    jobs = Jobs(args.cache, args.capture, args.endgame, args.hash_mb, args.engines)
     base = jobs.baseline(board, args.baseline_mb) if args.baseline_mb else None
     rows = []
     w1 = None
@@ -290,7 +296,8 @@ def main(argv=None):
     s.add_argument("--hash-mb", type=float, default=64, help="a job's (cleared) table")
     s.add_argument("--baseline-mb", type=float, default=1024,
                    help="the one-machine solve's table, for the speed-up (0: no baseline)")
-    s.add_argument("--procs", type=int, default=1, help="processes computing jobs here")
+    s.add_argument("--engines", type=int, default=16,
+                   help="engines kept here, each with a worker's table as its jobs left it")
     s.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     s.add_argument("--json", action="store_true")
     sub.add_parser("build", help="a cluster build on W virtual workers (bench/cluster_sim_build.py)")

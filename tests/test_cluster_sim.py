@@ -45,7 +45,7 @@ def test_the_virtual_clock_worked_by_hand():
     first = pool.wait(0.25)
     assert [j.key for j, _ in first] == [B] and pool.now() == 1.0
     pool.submit(job(2, C, parent=B))                    # B's worker: its table is B's
-    assert pool.running[2][2][1] == (B, 0, 1000, True) and pool.warm == 1
+    assert pool.running[2][2][1] == (((B, 0, 1000), True),) and pool.warm == 1
     both = pool.wait(0.25)
     assert sorted(j.id for j, _ in both) == [0, 2] and pool.now() == 3.0
     assert pool.busy_seconds == 6.0
@@ -61,9 +61,9 @@ def test_a_cancelled_job_costs_its_share_up_to_the_cancel():
     pool.cancel(a)
     (stopped, answer), = pool.wait(0.25)
     assert stopped is a and answer["stopped"] and answer["nodes"] == 100 and pool.now() == 1.0
-    assert pool.last[a.worker] == (A, 0, 100, False)    # its table: A's search, a third done
+    assert pool.history[a.worker] == (((A, 0, 100), False),)   # its table: a third of A's search
     pool.submit(job(2, C))                              # neither A nor B nor their child: cleared
-    assert pool.running[2][2][1] is None
+    assert pool.running[2][2][1] == ()
 
 
 def sim(*args, timeout=600):

@@ -57,6 +57,7 @@ TESTS = 2                   # the value's tests asked at once as needed work (th
 HYPOTHESES = 4              # and as speculation, when workers are still idle
 BUDGET_STEP = 4             # an exhausted question asked again gets this many times its budget
 MAX_GROWTH = 64             # up to this many times the first budget, then it is split
+SPLIT_STOPS = 0             # a position split for an idle worker has its job stopped
 
 
 @dataclass
@@ -224,7 +225,7 @@ class ProofManager:
     @_timed
     def _dispatch(self) -> None:
         needed = self.goals[:self.needed]
-        free = self.pool.size - len(self.running)
+        free = self.pool.size - sum(not job.cancelled for job in self.running.values())
         if free <= 0:
             return
         free -= self._submit(self._needed(needed, free), speculative=False)
@@ -263,13 +264,17 @@ class ProofManager:
         return len(picked)
 
     def _split_for_idle(self) -> bool:
-        """Split the shallowest position in flight that is still a leaf (its job goes on)."""
+        """Split the shallowest position in flight that is still a leaf, the latest
+        started first (the least work lost), and stop its job: its worker, its
+        table warm with the position, takes one of the moves."""
         leaves = [job for job in self.running.values() if not job.speculative and not job.cancelled
                   and self.tree.nodes[job.key].edges is None]
         if not leaves:
             return False
-        job = min(leaves, key=lambda j: (j.depth, j.started))
+        job = min(leaves, key=lambda j: (j.depth, -j.started))
         self._split(job.key)
+        if SPLIT_STOPS:
+            self._cancel(job)
         return True
 
     def _split(self, key: Key) -> None:

@@ -90,30 +90,34 @@ class SolveWorker:
             db = endgame.load(capture, endgame_seeds, Path(cache) if cache else None)
         self.capture = capture
         self.engine = Engine(hash_mb=hash_mb, endgame=db, threads=threads)
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()                # guards current and stopping
+        self.one_at_a_time = threading.Lock()       # a job handed over waits for the one stopped
         self.current: Optional[int] = None
-        self.stopping: Optional[int] = None
+        self.stopping: set = set()
 
     def node(self) -> str:
         return ray_module().get_runtime_context().get_node_id()
 
     def job(self, number: int, key: Key, beta: int, budget: int) -> dict:
-        with self.lock:
-            self.current = number
-            if self.stopping == number:         # stopped before it began
-                return {"bound": None, "nodes": 0, "seconds": 0.0, "cpu": 0.0, "facts": [],
-                        "stopped": True}
-        try:
-            return run_job(self.engine, self.capture, key, beta, budget,
-                           stopped=lambda: self.stopping == number)
-        finally:
+        with self.one_at_a_time:
             with self.lock:
-                self.current = None
+                if number in self.stopping:         # stopped before it began
+                    self.stopping.discard(number)
+                    return {"bound": None, "move": None, "nodes": 0, "seconds": 0.0, "cpu": 0.0,
+                            "facts": [], "stopped": True}
+                self.current = number
+            try:
+                return run_job(self.engine, self.capture, key, beta, budget,
+                               stopped=lambda: number in self.stopping)
+            finally:
+                with self.lock:
+                    self.current = None
+                    self.stopping.discard(number)
 
     def stop(self, number: int) -> None:
-        """Stop job number if it is the one running (else it has ended: nothing to do)."""
+        """Stop job number, running or still to begin."""
         with self.lock:
-            self.stopping = number
+            self.stopping.add(number)
             if self.current == number:
                 self.engine.stop()
 
@@ -154,7 +158,7 @@ class RayPool:
 
     def __init__(self, count: int, threads: int, args: tuple) -> None:
         self.ray = ray_module()
-        self.remote = self.ray.remote(num_cpus=threads, max_restarts=0, max_concurrency=2)(SolveWorker)
+        self.remote = self.ray.remote(num_cpus=threads, max_restarts=0, max_concurrency=3)(SolveWorker)
         self.args, self.count = args, count
         self.actors = [self.remote.remote(*args) for _ in range(count)]
         self.alive = list(range(count))
@@ -182,8 +186,11 @@ class RayPool:
         self.refs[self.actors[index].job.remote(job.id, job.key, job.beta, job.budget)] = job
 
     def cancel(self, job: Job) -> None:
+        """Stop job; its worker takes the next job at once (that one waits for the
+        engine, a moment)."""
         if self.busy.get(job.worker) is job:
             self.actors[job.worker].stop.remote(job.id)
+            del self.busy[job.worker]
 
     def wait(self, timeout: float) -> List[Tuple[Job, Optional[dict]]]:
         ray = self.ray
@@ -196,7 +203,8 @@ class RayPool:
         answers = []
         for ref in ready:
             job = self.refs.pop(ref)
-            self.busy.pop(job.worker, None)
+            if self.busy.get(job.worker) is job:
+                del self.busy[job.worker]
             try:
                 answers.append((job, ray.get(ref)))
             except ray.exceptions.RayActorError as exc:
@@ -213,6 +221,7 @@ class RayPool:
         return answers
 
     def _replace(self, index: int, exc: BaseException) -> None:
+        self.busy.pop(index, None)
         if index not in self.alive:
             return
         self.alive.remove(index)
