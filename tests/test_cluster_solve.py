@@ -68,17 +68,16 @@ POSITIONS = [Board(seeds=3), Board(seeds=3, capture="empty"),
 
 class TestOnALocalRuntime:
     @pytest.mark.parametrize("board", POSITIONS, ids=["6,3 standard", "6,3 empty", "midgame none"])
-    @pytest.mark.parametrize("job_nodes, growth", [(20_000, 1), (20_000, 64), (50_000_000, 64)],
-                             ids=["split at once", "grown then split", "one job"])
-    def test_a_cluster_solve_is_the_single_machine_solve(self, ray_local, board, job_nodes, growth):
+    @pytest.mark.parametrize("job_nodes", [20_000, 50_000_000], ids=["split", "one job"])
+    def test_a_cluster_solve_is_the_single_machine_solve(self, ray_local, board, job_nodes):
         from mancala.cluster.solve import solve
-        found = solve(board, hash_mb=32, job_nodes=job_nodes, all_moves=True, growth=growth,
-                      threads=1)
+        found = solve(board, hash_mb=32, job_nodes=job_nodes, all_moves=True, threads=1)
         value, moves = single_machine(board)
         assert (found.value, found.optimal_moves) == (value, moves)
         assert found.move in moves and found.workers == 2 and found.jobs_from_journal == 0
-        if growth == 1 and board.seeds > 30:
-            assert found.jobs > 50                  # the proof was split into many jobs
+        assert found.useful_nodes + sum(found.wasted.values()) == found.nodes
+        if job_nodes < 10 ** 6 and board.seeds > 30:
+            assert found.jobs > 5                   # the proof took many jobs
 
     @pytest.mark.parametrize("board", POSITIONS[1:], ids=["6,3 empty", "midgame none"])
     def test_by_default_a_node_is_one_worker_whose_threads_share_its_table(self, ray_local, board):
@@ -93,24 +92,43 @@ class TestOnALocalRuntime:
         with pytest.raises(ClusterError, match="no node of the cluster has 3 CPUs"):
             solve(Board(seeds=3), hash_mb=16, threads=3)
 
-    def test_a_position_asked_again_starts_at_the_budget_that_answered_it(self, ray_local, tmp_path):
-        """MTD(f) asks the root (and its moves) again at each test: a question starts
-        with the budget that settled the last one about the same position, so the
-        budgets of one position's jobs never go down (not from --job-nodes at
-        every test, doubling again)."""
+    def test_an_exhausted_position_is_asked_again_with_more_or_split(self, ray_local, tmp_path):
+        """One worker: nobody waits, so a position whose job ran out of budget is
+        asked again (its table warm) with four times the budget, up to 64 times
+        the first, then split; the budgets of one position's jobs never go down."""
         from mancala.cluster.solve import read_journal, solve
         board = Board(seeds=3)
         journal = tmp_path / "k63.jsonl"
-        found = solve(board, hash_mb=16, job_nodes=1000, threads=1, workers=1, journal=journal,
-                      growth=1024)
+        found = solve(board, hash_mb=16, job_nodes=1000, threads=1, workers=1, journal=journal)
         assert found.value == 2
         jobs = read_journal(journal, board)
-        assert len({job["test"] for job in jobs}) > 1            # several tests asked
         by_key = {}
         for job in jobs:
             by_key.setdefault(job["key"], []).append(job["budget"])
-        assert any(len(b) > 1 and b[-1] > 1000 for b in by_key.values())
+        assert any(b[:3] == [1000, 4000, 16000] for b in by_key.values())
+        assert max(max(b) for b in by_key.values()) <= 64 * 1000
         assert all(b == sorted(b) for b in by_key.values()), by_key
+
+    def test_a_job_no_longer_needed_is_stopped_at_once(self, ray_local):
+        """The pool stops a running job (the actor's second thread stops its engine):
+        a search of Kalah(6,6) with no budget comes back within seconds, stopped."""
+        from mancala.cluster.manager import Job
+        from mancala.cluster.solve import RayPool
+        from mancala.cluster.tree import key_of
+        pool = RayPool(1, 1, ("standard", 16, None, None, 1))
+        try:
+            job = Job(0, key_of(Board(seeds=6)), 0, 2 ** 62, 1, 0, False, None)
+            pool.submit(job)
+            assert pool.wait(1.0) == []                         # searching
+            start = time.monotonic()
+            pool.cancel(job)
+            answers = []
+            while not answers and time.monotonic() - start < 30:
+                answers = pool.wait(0.25)
+            assert answers and answers[0][0] is job and answers[0][1]["stopped"]
+            assert answers[0][1]["bound"] is None and time.monotonic() - start < 10
+        finally:
+            pool.close()
 
     def test_kalah_6_3_is_plus_2_under_both_rules(self, ray_local):
         """Kalah(6,3): +2 for the first player under both capture rules (Irving,
@@ -143,8 +161,7 @@ def test_a_node_removed_mid_solve_changes_nothing(quiet_env):
                 cluster.remove_node(doomed)
                 gone.set()
 
-        found = solve(board, hash_mb=32, job_nodes=10_000, all_moves=True, progress=progress,
-                      growth=1)
+        found = solve(board, hash_mb=32, job_nodes=10_000, all_moves=True, progress=progress)
         assert gone.is_set() and after and after[-1] > after[0]   # jobs finished after it went
         assert len([n for n in ray.nodes() if n["Alive"]]) == 2
     finally:

@@ -19,6 +19,7 @@ from mancala.geometry import SIDE_NAMES, seeds_in_pits
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
 from mancala._core import MAX_SEEDS
 
+MARGIN = options.whole("a bound on the value", -MAX_SEEDS, MAX_SEEDS)
 DEFAULT_THREADS = 2     # one machine's solve: threads sharing its table
 
 # --json names the fields that hold pits 0..5 (people see 1..6) as indices
@@ -70,6 +71,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    metavar="N", help="with --cluster: the node budget of one job, after which its position is "
                         "split into its moves (default 4,000,000: seconds of one core)")
     solve_verify.add_arguments(p)
+    bound = p.add_mutually_exclusive_group()
+    bound.add_argument("--at-least", type=MARGIN, default=None, metavar="T",
+                       help="ask one question instead of solving: is the value (for the side to "
+                            "move) at least T? proved or refuted, journaled with --cluster")
+    bound.add_argument("--at-most", type=MARGIN, default=None, metavar="T",
+                       help="ask one question instead of solving: is the value (for the side to "
+                            "move) at most T?")
     p.set_defaults(run=run)
 
 
@@ -113,6 +121,17 @@ def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
     }
 
 
+def bound_question(board: Board, engine: Engine, at_least: int) -> dict:
+    """Is the value at least at_least? One null-window search on this machine."""
+    start = time.perf_counter()
+    bound, nodes = engine.null_window(board, at_least)
+    holds = bound >= at_least
+    return {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
+            "holds": holds, "lower": bound if holds else None, "upper": None if holds else bound,
+            "nodes": nodes, "seconds": round(time.perf_counter() - start, 3),
+            "endgame_seeds": getattr(engine.endgame, "max_seeds", None)}
+
+
 def run(args: argparse.Namespace) -> int:
     worker_threads, args.threads = args.threads, args.threads or DEFAULT_THREADS
     if args.cluster is not None:
@@ -139,13 +158,18 @@ def run(args: argparse.Namespace) -> int:
             MIN_SEEDS <= per_pit <= MAX_SEEDS_PER_PIT and board.pits == start_slots(per_pit) else None
         raise CommandError(f"the opening book holds {held}; "
                            + (f"not {start}" if start else "this position is not a start"))
+    at_least = args.at_least if args.at_most is None else args.at_most + 1
+    if at_least is not None and (args.all or args.book or args.update_book):
+        raise CommandError("--at-least and --at-most ask one question: not with --all or --book")
     if (args.journal or args.job_nodes) and args.cluster is None:
         raise CommandError("--journal and --job-nodes go with --cluster")
     if args.cluster is not None and (args.book or args.update_book):
         raise CommandError("--cluster solves by search, not from the opening book")
     if args.cluster is not None:
         with stop_signals() as stops:
-            report = cluster_solve(board, args, per_worker, worker_threads, stops)
+            report = cluster_solve(board, args, per_worker, worker_threads, stops, at_least)
+    elif at_least is not None:
+        report = bound_question(board, engine_for(args, board.capture), at_least)
     elif entry is not None:
         report = {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
                   "value": entry.value, "move": entry.moves[0], "optimal_moves": list(entry.moves),
@@ -158,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
             + (f", endgame database of {engine.endgame.max_seeds} seeds)"
                if hasattr(engine.endgame, "max_seeds") else ")"))
         report = solve(board, engine, args.all)
+    if at_least is not None:
+        return say_bound(report, board, args)
     if args.json:
         print(json.dumps({JSON_FIELDS.get(key, key): value for key, value in report.items()},
                          indent=2))
@@ -177,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
-                  threads: Optional[int], stops: Stops) -> dict:
+                  threads: Optional[int], stops: Stops, at_least: Optional[int] = None) -> dict:
     """solve --cluster: the same report, with "cluster" added. share_table: the
     default table is divided among the workers (they are on this machine);
     threads: a worker's (None: a node's CPUs); stops: checked as the solve reports."""
@@ -194,9 +220,11 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
     cache = endgame.files.cache_dir().resolve()
 
     def progress(p: dict) -> None:
-        say(f"  testing value >= {p['t']:+d}: jobs {p['done']:,} done, {p['running']} running; "
-            f"{p['positions']:,} positions in the tree; {p['nodes']:,} nodes, "
-            f"{p['nodes'] / max(p['seconds'], 1e-9) / 1e6:.1f} M nodes/s; {p['seconds']:.1f} s")
+        asking = "the moves" if p["t"] is None else f"value >= {p['t']:+d}"
+        known = ", ".join("?" if b is None else f"{b:+d}" for b in (p["lower"], p["upper"]))
+        say(f"  [{known}] testing {asking}: jobs {p['done']:,} done, {p['running']} running "
+            f"({p['speculative']} speculative); {p['positions']:,} positions; {p['nodes']:,} nodes, "
+            f"{p['lost_nodes'] / max(p['nodes'], 1):.0%} exhausted or cancelled; {p['seconds']:.1f} s")
 
     def table(cpus: int) -> float:
         """A worker's table: on this machine, the default is shared by the workers."""
@@ -211,16 +239,37 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
     with joined(args.cluster, "solving", say, details) as cpus:
         result = solve_on(board, hash_mb=table(cpus), endgame_seeds=seeds or None, cache=cache,
                           journal=args.journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
-                          all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)))
+                          all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)),
+                          at_least=at_least)
     return {
         "board": board.pits, "to_move": board.to_move, "capture": board.capture,
         "value": result.value, "move": result.move, "optimal_moves": list(result.optimal_moves),
-        "pv": [result.move], "nodes": result.nodes, "seconds": round(result.seconds, 3),
+        "pv": [result.move] if result.move is not None else [], "nodes": result.nodes, "seconds": round(result.seconds, 3),
         "endgame_seeds": seeds or None, "exact": True, "from_book": False,
+        "holds": result.holds, "lower": result.lower, "upper": result.upper,
         "cluster": {"workers": result.workers, "threads": result.threads, "jobs": result.jobs,
                     "jobs_from_journal": result.jobs_from_journal, "nodes": result.nodes,
-                    "seconds": round(result.seconds, 3), "cpu_seconds": round(result.cpu, 3)},
+                    "seconds": round(result.seconds, 3), "cpu_seconds": round(result.cpu, 3),
+                    "useful_nodes": result.useful_nodes, "wasted_nodes": result.wasted,
+                    "driver_cpu_seconds": round(result.manager_seconds, 3)},
     }
+
+
+def say_bound(report: dict, board: Board, args: argparse.Namespace) -> int:
+    """The answer to --at-least or --at-most."""
+    asked = f"at least {args.at_least:+d}" if args.at_most is None else f"at most {args.at_most:+d}"
+    proved = report.pop("holds") == (args.at_most is None)
+    report = {**report, "question": asked, "proved": proved}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    side = SIDE_NAMES[board.to_move]
+    print(board)
+    known = "[" + ", ".join("?" if bound is None else f"{bound:+d}"
+                            for bound in (report["lower"], report["upper"])) + "]"
+    print(f"\nIs the value for {side} (to move) {asked}? {'Yes: proved' if proved else 'No: refuted'} "
+          f"({report['nodes']:,} nodes, {report['seconds']:.1f} s; the value is in {known})")
+    return 0
 
 
 class Throttled:

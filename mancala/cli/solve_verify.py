@@ -102,9 +102,13 @@ def run(args: argparse.Namespace, engine_for) -> int:
     lo, hi = found.proves
     print("the jobs prove the value " + (f"{lo:+d}" if lo == hi else f"is in {lo:+d}..{hi:+d}"))
     for claim in found.claims:
-        what = (f"line {claim['line']} claims {claim['value']:+d}, "
-                + ("optimal moves " if claim["all"] else "best move ")
-                + ", ".join(f"pit {m + 1}" for m in claim["moves"]))
+        if claim["claim"] == "bound":
+            what = (f"line {claim['line']} claims the value is "
+                    + ("at least " if claim["holds"] else "below ") + f"{claim['at_least']:+d}")
+        else:
+            what = (f"line {claim['line']} claims {claim['value']:+d}, "
+                    + ("optimal moves " if claim["all"] else "best move ")
+                    + ", ".join(f"pit {m + 1}" for m in claim["moves"]))
         if claim["missing"]:
             print(f"{what}: NOT PROVED: " + "; ".join(claim["missing"]))
         else:

@@ -17,9 +17,12 @@ other are refused with the line. A forged line that passes all that is caught
 by recomputing the jobs (:mod:`mancala.cluster.verify`,
 ``solve --verify-journal``).
 
-Lines are jobs (``key``, ``beta``, ``bound``...: see :func:`parse_job`; other
-fields ride along unchecked) or, at the end of a solve, its claim (``claim``:
-the value, the optimal moves) that the verification checks the jobs prove.
+Lines are jobs (``key``, ``beta``, ``bound``...: see :func:`parse_job`; the
+move that reached a bound and what an exhausted search settled below,
+``move`` and ``facts``, are statements of their own, checked the same way:
+:func:`mancala.cluster.proof.derived`; other fields ride along unchecked) or,
+at the end of a solve, its claim (``claim``: the value and the optimal moves,
+or a bound question's answer) that the verification checks the jobs prove.
 """
 from __future__ import annotations
 
@@ -35,7 +38,8 @@ from typing import List, Optional, Tuple
 
 from mancala._system import FileTooLarge, NotARegularFile, open_regular, read_regular_file, reason
 from mancala.board import Board
-from mancala.cluster.proof import Ledger, check_claim, claim_holds, contradiction, parse_job, proves
+from mancala.cluster.proof import (Ledger, check_claim, claim_holds, contradiction, derived, parse_job,
+                                   proves, statements)
 from mancala.errors import JournalError, quote
 
 FORMAT = 2
@@ -151,10 +155,11 @@ def parse(data: bytes, name: str, board: Optional[Board] = None,
             found.claims.append((number, check_claim(record, own, where)))
             continue
         job = parse_job(record, own, where)
-        ledger.add(job, number, where)
+        for said in [job] + derived(job, own.capture, where):
+            ledger.add(said, number, where)
         found.jobs.append(job)
         found.job_lines.append(number)
-    problem = contradiction(found.jobs, found.job_lines, own)
+    problem = contradiction(*statements(found.jobs, found.job_lines, own.capture), own)
     if problem is not None:
         raise JournalError(f"the journal {name} line {problem}")
     return found
@@ -279,8 +284,10 @@ class Journal:
         if self.fd < 0:
             return
         record = {**job, "key": [list(job["key"][0]), job["key"][1]]}
-        checked = parse_job(record, self.ledger.board, "a job's result")
-        self.ledger.add(checked, None, f"a job's result (key {quote(record['key'])})")
+        where = f"a job's result (key {quote(record['key'])})"
+        checked = parse_job(record, self.ledger.board, where)
+        for said in [checked] + derived(checked, self.ledger.board.capture, where):
+            self.ledger.add(said, None, where)
         self._append(record)
         self.jobs.append(checked)
         self.lines.append(self.count)
@@ -291,19 +298,27 @@ class Journal:
         are kept: a position split while its own job ran, that job cut short).
         JournalError, and nothing written, unless the answer follows from the
         journal's jobs with none contradicting another: then a line is false."""
+        self._claim({"claim": "value", "value": int(value), "moves": [int(m) for m in moves],
+                     "all": bool(all_moves)}, expanded)
+
+    def claim_bound(self, at_least: int, holds: bool, expanded=()) -> None:
+        """A bound question's answer, last (is the value at least ``at_least``?),
+        checked as :meth:`claim` checks a value."""
+        self._claim({"claim": "bound", "at_least": int(at_least), "holds": bool(holds)}, expanded)
+
+    def _claim(self, record: dict, expanded) -> None:
         if self.fd < 0:
             return
         board, name = self.ledger.board, shown(self.path)
         keys = {job["key"] for job in self.jobs}
-        record = {"claim": "value", "value": int(value), "moves": [int(m) for m in moves],
-                  "all": bool(all_moves),
-                  "expanded": sorted([list(key[0]), int(key[1])] for key in expanded
-                                     if (tuple(key[0]), key[1]) not in keys)}
+        record["expanded"] = sorted([list(key[0]), int(key[1])] for key in expanded
+                                    if (tuple(key[0]), key[1]) not in keys)
         claim = check_claim(record, board, "the solve's claim")
-        problem = contradiction(self.jobs, self.lines, board)
+        every, lines = statements(self.jobs, self.lines, board.capture)
+        problem = contradiction(every, lines, board)
         if problem is not None:
             raise JournalError(f"the journal {name} line {problem}")
-        missing = claim_holds(claim, *proves(self.jobs, board, claim["expanded"]))
+        missing = claim_holds(claim, *proves(every, board, claim["expanded"]))
         if missing:
             raise JournalError(f"the solve's answer does not follow from the jobs of the journal "
                                f"{name} ({missing[0]}): one of its lines is false; check it with "

@@ -22,7 +22,7 @@ import math
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from mancala.board import MAX_SEEDS, Board
-from mancala.cluster.tree import Edge, Key, board_of, expand, key_of, store_lead
+from mancala.cluster.tree import Edge, Key, board_of, child_t, expand, key_of, store_lead
 from mancala.errors import JournalError, quote
 
 Bounds = Tuple[int, int]        # (lowest, highest) a relative value can be
@@ -101,6 +101,75 @@ def claimed(job: dict) -> Optional[Tuple[str, int]]:
     return ("at least", bound) if bound >= job["beta"] else ("at most", bound)
 
 
+def derived(job: dict, capture: str, where: str) -> List[dict]:
+    """What a job line says beside its own bound, each as a job of its own
+    (``derived``, no nodes): the move that reached a bound at least beta
+    (``move``: through it the position is worth at least beta), and what an
+    exhausted search then asked its table about the position's moves
+    (``facts``: [move, bound or null, the same for that move's moves], each
+    the fail-soft bound of the question 'position >= beta' asks of the move).
+    JournalError naming where for a move that is not legal or facts of no
+    such shape."""
+    found: List[dict] = []
+    move = job.get("move")
+    if move is not None:
+        if job["bound"] is None or job["bound"] < job["beta"]:
+            raise _error(f"{where} names a move without a bound at least beta")
+        edge = _edge(job["key"], move, capture, where)
+        if edge.child is not None:
+            t = child_t(edge, job["beta"])
+            low, high = value_range(edge.child)
+            bound = max(t, low) if edge.sign > 0 else min(t - 1, high)
+            found.append(_said(job, edge.child, t, bound))
+    stack = [(job["key"], job["beta"], job.get("facts") or [])]
+    while stack:
+        key, beta, facts = stack.pop()
+        if not isinstance(facts, list):
+            raise _error(f"{where}: facts are {quote(facts)}, not a list")
+        for fact in facts:
+            if not isinstance(fact, list) or len(fact) != 3 or not isinstance(fact[2], list) \
+                    or not (fact[1] is None or _whole(fact[1])):
+                raise _error(f"{where}: a fact is {quote(fact)}, not [move, bound or null, facts]")
+            edge = _edge(key, fact[0], capture, where)
+            if edge.child is None:
+                raise _error(f"{where}: a fact about pit {quote(fact[0])} of {_shown(key)}, "
+                             f"which ends the game")
+            t = child_t(edge, beta)
+            if fact[1] is not None:
+                low, high = value_range(edge.child)
+                if not low <= fact[1] <= high:
+                    raise _error(f"{where}: a fact's bound {fact[1]} is outside what its "
+                                 f"position allows ({low}..{high})")
+                found.append(_said(job, edge.child, t, fact[1]))
+            stack.append((edge.child, t, fact[2]))
+    return found
+
+
+def _edge(key: Key, move: object, capture: str, where: str) -> Edge:
+    for edge in expand(key, capture):
+        if _whole(move) and edge.move == move:
+            return edge
+    raise _error(f"{where} names move {quote(move)}, not a legal move of {_shown(key)}")
+
+
+def _said(job: dict, key: Key, beta: int, bound: int) -> dict:
+    return {"key": key, "beta": beta, "bound": bound, "nodes": 0, "seconds": 0.0, "cpu": 0.0,
+            "test": job["test"], "depth": job["depth"] + 1, "after": None, "split": False,
+            "budget": 0, "derived": True}
+
+
+def statements(jobs: Sequence[dict], lines: Sequence[int], capture: str
+               ) -> Tuple[List[dict], List[int]]:
+    """Every job with what its line says beside (:func:`derived`), and their lines."""
+    every: List[dict] = []
+    where: List[int] = []
+    for job, line in zip(jobs, lines):
+        for said in [job] + derived(job, capture, f"line {line}"):
+            every.append(said)
+            where.append(line)
+    return every, where
+
+
 def check_claim(record: dict, board: Board, where: str) -> dict:
     """A solve's claim record checked: the root's value (stores included) within
     what the board allows, its optimal moves legal moves, the positions it says
@@ -109,6 +178,15 @@ def check_claim(record: dict, board: Board, where: str) -> dict:
     expanded = record.get("expanded", [])
     low, high = value_range(key_of(board))
     lead = store_lead(board)
+    if record.get("claim") == "bound":      # a bound question's answer: is the value at least T?
+        t, holds = record.get("at_least"), record.get("holds")
+        if not _whole(t) or not isinstance(holds, bool) or not isinstance(expanded, list):
+            raise _error(f"{where} is not a claim: {quote(record)}")
+        if not low + lead <= t <= high + lead + 1:
+            raise _error(f"{where} asks of a value at least {t}, outside what the board allows "
+                         f"({low + lead}..{high + lead})")
+        keys = [_key(key, board, where) for key in expanded]
+        return {"claim": "bound", "at_least": t, "holds": holds, "expanded": keys}
     if record.get("claim") != "value" or not _whole(value) or not isinstance(every, bool) \
             or not isinstance(moves, list) or not moves or not all(_whole(m) for m in moves) \
             or len(set(moves)) != len(moves) or not isinstance(expanded, list):
@@ -304,6 +382,13 @@ def proves(jobs: Sequence[dict], board: Board, expanded: Iterable[Key] = ()
 
 def claim_holds(claim: dict, root: Bounds, moves: Dict[int, Bounds]) -> List[str]:
     """What the jobs fail to prove of a claim (empty: the proof closes)."""
+    if claim["claim"] == "bound":
+        t = claim["at_least"]
+        if claim["holds"] and root[0] < t:
+            return [f"the value is at least {t:+d}: the jobs prove {_interval(root)}"]
+        if not claim["holds"] and root[1] >= t:
+            return [f"the value is below {t:+d}: the jobs prove {_interval(root)}"]
+        return []
     value = claim["value"]
     missing = []
     if root != (value, value):
@@ -324,5 +409,5 @@ def _interval(bounds: Bounds) -> str:
     return f"{lo:+d}" if lo == hi else f"{lo:+d}..{hi:+d}"
 
 
-__all__ = ["parse_job", "check_claim", "claimed", "Ledger", "Closure", "contradiction", "proves",
+__all__ = ["parse_job", "derived", "statements", "check_claim", "claimed", "Ledger", "Closure", "contradiction", "proves",
            "claim_holds", "value_range", "own_bounds"]

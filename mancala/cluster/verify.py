@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 from mancala.cluster.journal import FORMATS_READ, shown, JournalError, Records, read_records
-from mancala.cluster.proof import Bounds, claim_holds, claimed, proves
+from mancala.cluster.proof import Bounds, claim_holds, claimed, proves, statements
 from mancala.cluster.tree import Key, board_of
 from mancala.errors import quote
 
@@ -39,7 +39,8 @@ class Verification:
     format: int
     board: object                                    # the solve's position (a Board)
     jobs: int                                        # jobs in the journal
-    with_result: int                                 # of them, with a bound (the others ran out)
+    with_result: int                                 # statements with a bound: the jobs' and what their
+                                                     # lines say beside (proof.derived); others ran out
     checked: int                                     # jobs recomputed (all with a result, or a share)
     searches: int                                    # distinct statements searched
     sample: float
@@ -49,7 +50,7 @@ class Verification:
     nodes_recomputed: int
     seconds: float
     disagreements: List[dict] = field(default_factory=list)
-    claims: List[dict] = field(default_factory=list)     # each: line, value, moves, all, missing
+    claims: List[dict] = field(default_factory=list)     # each: line, its fields (proof.check_claim), missing
     proves: Optional[Bounds] = None                  # the root's value as all the jobs give it
 
     @property
@@ -97,7 +98,8 @@ def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] 
     if records is None:
         raise JournalError(f"no journal at {shown(path)} (or it is empty)")
     capture = records.board.capture
-    with_result = [i for i, job in enumerate(records.jobs) if job["bound"] is not None]
+    every, lines = statements(records.jobs, records.job_lines, capture)   # moves and facts too
+    with_result = [i for i, job in enumerate(every) if job["bound"] is not None]
     chosen = with_result
     if sample < 1 and with_result:
         if seed is None:
@@ -108,10 +110,10 @@ def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] 
         seed = None
     start = time.perf_counter()
     found: Dict[Tuple[Key, str, int], Tuple[bool, int, int]] = {}
-    wanted = {statement(records.jobs[i]) for i in chosen}
+    wanted = {statement(every[i]) for i in chosen}
     disagreements, claimed_nodes = [], 0
     for i in chosen:
-        job = records.jobs[i]
+        job = every[i]
         said = statement(job)
         claimed_nodes += job["nodes"]
         if said not in found:
@@ -121,7 +123,7 @@ def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] 
                          time.perf_counter() - start)
         true, bound, _ = found[said]
         if not true:
-            disagreements.append({"line": records.job_lines[i], "key": [list(said[0][0]), said[0][1]],
+            disagreements.append({"line": lines[i], "key": [list(said[0][0]), said[0][1]],
                                   "beta": job["beta"], "bound": job["bound"], "says": said[1],
                                   "recomputed_bound": bound})
     return Verification(str(path), records.format, records.board, len(records.jobs), len(with_result),
@@ -133,8 +135,9 @@ def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] 
 def _claims(records: Records) -> Tuple[List[dict], Bounds]:
     """Each claim with what the jobs do not prove of it, and the root's bounds."""
     expanded = [key for _, claim in records.claims for key in claim["expanded"]]
-    root, moves = proves(records.jobs, records.board, expanded)
-    claims = [{"line": line, "value": claim["value"], "moves": claim["moves"], "all": claim["all"],
+    every, _ = statements(records.jobs, records.job_lines, records.board.capture)
+    root, moves = proves(every, records.board, expanded)
+    claims = [{"line": line, **{k: v for k, v in claim.items() if k != "expanded"},
                "missing": claim_holds(claim, root, moves)} for line, claim in records.claims]
     return claims, root
 
