@@ -21,7 +21,7 @@ class ShuffledPool:
         self.size, self.capture = workers, capture
         self.random = random.Random(seed)
         self.engine = Engine(hash_mb=8, endgame=None)
-        self.running, self.clock, self.asked = [], 0.0, []
+        self.running, self.stopped, self.clock, self.asked = [], [], 0.0, []
 
     def now(self):
         return self.clock
@@ -32,18 +32,24 @@ class ShuffledPool:
         self.asked.append((job.key, job.beta, job.budget, job.speculative))
 
     def cancel(self, job):
-        job.stop_now = True
+        """As the Ray pool's: the worker is free at once, the stopped answer comes later."""
+        if job in self.running:
+            self.running.remove(job)
+            self.stopped.append(job)
 
     def wait(self, timeout):
         self.clock += 1.0
-        if not self.running:
+        if not self.running and not self.stopped:
             return []
-        self.random.shuffle(self.running)
-        count = self.random.randint(1, len(self.running))
-        done, self.running = self.running[:count], self.running[count:]
+        pending = self.running + self.stopped
+        self.random.shuffle(pending)
+        count = self.random.randint(1, len(pending))
+        done = pending[:count]
+        self.running = [job for job in self.running if job not in done]
+        self.stopped = [job for job in self.stopped if job not in done]
         answers = []
         for job in done:
-            if getattr(job, "stop_now", False):
+            if job.cancelled:
                 answers.append((job, {"bound": None, "nodes": 0, "seconds": 0.0, "cpu": 0.0,
                                       "facts": [], "stopped": True}))
                 continue

@@ -64,6 +64,29 @@ def jobs_of(data):
     return [r for r in records(data)[1] if "claim" not in r]
 
 
+def statements_of(data):
+    """The statements a journal's jobs make, worked out here from the lines: each
+    job's bound, the move that reached a bound at least beta (when it does not end
+    the game), and every bound in its facts (docs/cluster.md)."""
+    said = []
+    for job in jobs_of(data):
+        if job["bound"] is not None:
+            said.append(job)
+        if job.get("move") is not None:
+            pits, side = job["key"]
+            board = Board(pits[:6] + [0] + pits[6:] + [0], side)
+            board.push(job["move"])
+            if not board.is_game_over():
+                said.append({"nodes": 0})
+        stack = list(job.get("facts") or [])
+        while stack:
+            move, bound, below = stack.pop()
+            if bound is not None:
+                said.append({"nodes": 0})
+            stack += below
+    return said
+
+
 def canonical(record):
     return json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
 
@@ -114,6 +137,7 @@ def opposite(job):
     """A job record saying the opposite of job's (true) statement, so false:
     at least b becomes at most b - 2, at most b becomes at least b + 2."""
     bound = job["bound"]
+    job = {**job, "move": None, "facts": []}        # what the line says beside: none
     if bound >= job["beta"]:
         return {**job, "beta": bound - 1, "bound": bound - 2}
     return {**job, "beta": bound + 1, "bound": bound + 2}
@@ -239,7 +263,8 @@ def test_random_damage_is_refused_or_drops_only_a_torn_tail(tmp_path, real, how,
     if found is not None:                           # what was read is the journal's, byte for byte
         assert damaged[:found.whole] == real[:found.whole]
     assert [dict(j, key=[list(j["key"][0]), j["key"][1]]) for j in jobs] == \
-        [{k: v for k, v in r.items() if k != "check"} for r in honest[:len(jobs)]]
+        [{"after": None, **{k: v for k, v in r.items() if k != "check"}}     # parse_job's default
+         for r in honest[:len(jobs)]]
 
 
 @pytest.mark.parametrize("bound, says", [
@@ -320,7 +345,7 @@ def test_an_old_journal_can_still_be_verified(tmp_path, env, real):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["format"] == 1 and report["disagreements"] == [] and report["claims"] == []
-    assert report["checked"] == len([r for r in jobs_of(real) if r["bound"] is not None])
+    assert report["checked"] == len(statements_of(real))
 
 
 @pytest.mark.parametrize("how", ["forged line", "one bound flipped", "every bound +4"])
@@ -334,6 +359,12 @@ def test_verification_catches_a_forgery_with_its_checks_recomputed(tmp_path, env
     journal.write_bytes(written(head, body, reseal=True))
     done = run(["solve", "--verify-journal", str(journal), "--endgame", "0", "--threads", "1",
                 "--json"], env)
+    if how == "every bound +4" and done.returncode == 2:
+        # refused before a search: a shifted bound contradicts what a line says beside
+        # (its facts, its move), and the line named is one of the forged
+        line = int(done.stderr.split(" line ")[1].split()[0])
+        assert "contradicts" in done.stderr and line in forged, done.stderr
+        return
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     named = {d["line"] for d in report["disagreements"]}
@@ -351,7 +382,7 @@ def test_an_honest_journal_verifies_and_its_proof_closes(tmp_path, env, real):
                 "--json"], env)
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
-    with_result = [r for r in jobs_of(real) if r["bound"] is not None]
+    with_result = statements_of(real)
     assert report["jobs"] == len(jobs_of(real)) and report["checked"] == len(with_result)
     assert report["nodes_claimed"] == sum(r["nodes"] for r in with_result)
     assert report["nodes_recomputed"] > 0 and report["disagreements"] == []
@@ -368,7 +399,7 @@ def test_a_sample_checks_its_share_and_the_same_seed_draws_the_same(tmp_path, en
     first = json.loads(run(args + ["--seed", "11"], env).stdout)
     again = json.loads(run(args + ["--seed", "11"], env).stdout)
     drawn = json.loads(run(args, env).stdout)
-    with_result = len([r for r in jobs_of(real) if r["bound"] is not None])
+    with_result = len(statements_of(real))
     assert first["checked"] == -(-with_result // 4) and first["seed"] == 11
     assert (again["checked"], again["nodes_claimed"], again["nodes_recomputed"]) == \
         (first["checked"], first["nodes_claimed"], first["nodes_recomputed"])
@@ -447,3 +478,41 @@ def test_a_live_result_that_contradicts_the_journal_is_refused(tmp_path, real):
         with pytest.raises(JournalError, match="the bound is True"):
             journal.add({**liar, "bound": True})
     assert path.read_bytes() == real
+
+
+def test_a_forged_fact_is_caught_by_the_verification(tmp_path, env, real):
+    """What an exhausted search settled below its position rides in its line
+    (``facts``): a fact turned into its opposite, the checks recomputed, is named
+    by the verification (or refused at once when it contradicts another line)."""
+    head, body = records(real)
+    k = next(i for i, r in enumerate(body) if "claim" not in r and any(
+        f[1] is not None and abs(f[1]) + 2 <= sum(r["key"][0]) - 1 for f in r.get("facts") or []))
+    facts = [list(f) for f in body[k]["facts"]]
+    i = next(i for i, f in enumerate(facts) if f[1] is not None)
+    facts[i][1] = facts[i][1] - 2 if facts[i][1] >= 0 else facts[i][1] + 2   # a wrong bound
+    body[k] = {**body[k], "facts": facts}
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(written(head, body, reseal=True))
+    done = run(["solve", "--verify-journal", str(journal), "--endgame", "0", "--threads", "1",
+                "--json"], env)
+    if done.returncode == 2:
+        assert "contradicts" in done.stderr or "contradict each other" in done.stderr, done.stderr
+        return
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert {d["line"] for d in report["disagreements"]} == {k + 2}
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"move": 7}, "names move 7, not a legal move"),
+    ({"facts": [[0, 1]]}, "a fact is [0, 1], not [move, bound or null, facts]"),
+    ({"facts": "none"}, "facts are 'none', not a list"),
+])
+def test_a_line_whose_move_or_facts_make_no_sense_is_refused(tmp_path, env, real, change, says):
+    head, body = records(real)
+    k = middle_job(body)
+    body[k] = {**body[k], **change}
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(written(head, body, reseal=True))
+    said = never_wrong(run(SOLVE + ["--journal", str(journal)], env))
+    assert said is not None and f"line {k + 2}" in said and says in said, said
