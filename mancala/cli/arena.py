@@ -22,7 +22,7 @@ from typing import Optional, TextIO
 
 import mancala
 from mancala.arena import ArenaConfig, ArenaReport, run_arena
-from mancala.arena_results import OUTPUT_NAMES, GameResult
+from mancala.arena.results import OUTPUT_NAMES, GameResult
 from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
