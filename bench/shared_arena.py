@@ -16,7 +16,7 @@ no more of a busy machine than one: the kernel shares it out by session).
 """
 import sys
 
-from mancala.protocol import external
+from mancala import external
 from mancala.cli import main
 
 MARGIN = 60.0

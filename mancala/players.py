@@ -44,7 +44,7 @@ from mancala import _reference, book, levels
 from mancala.board import Board, capture_code
 from mancala.engine import Engine
 from mancala.errors import GameError, PlayerSpecError
-from mancala.protocol.external import EngineProcess
+from mancala.external import EngineProcess
 from mancala.levels import LEVEL_THREADS, Level, levels_by_spec, mixture, pick
 from mancala.limits import PERFECT_HASH_MB, SMALL_HASH_MB, default_table_mb
 from mancala.specs import EXTERNAL_TIME, PlayerSpec, canonical_spec, program_in  # noqa: F401  (their home is specs)
@@ -303,7 +303,7 @@ class ExternalPlayer(Player):
     ``ExternalPlayer("python -m mancala engine", time=0.1)``. The program is
     started on the first move (so building a player, or checking a spelling,
     starts nothing) and asked for each move with ``go movetime``; see
-    :class:`mancala.protocol.external.EngineProcess`. A program that crashes, hangs
+    :class:`mancala.external.EngineProcess`. A program that crashes, hangs
     past its time by a margin or sends an illegal move raises
     :class:`mancala.errors.PlayerFailedError` and is killed. ``close()`` ends
     it; so do garbage collection and the interpreter's exit. Raises

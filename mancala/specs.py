@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 from mancala.errors import PlayerSpecError, quote
-from mancala.protocol.external import split_command     # shlex; nothing is started
+from mancala.external import split_command     # shlex; nothing is started
 from mancala.limits import (MAX_DEPTH, MAX_REFERENCE_DEPTH, check_level_elo, check_move_seconds,
                             check_temperature, check_whole, parse_whole)
 

@@ -17,7 +17,7 @@ import pytest
 
 from mancala.board import Board
 from mancala.errors import PlayerFailedError, PlayerSpecError
-from mancala.protocol.external import EngineProcess, position_command
+from mancala.external import EngineProcess, position_command
 from mancala.players import ExternalPlayer, canonical_spec, parse_player
 
 PYTHON = shlex.quote(sys.executable)

@@ -110,7 +110,7 @@ DOCUMENTED = {
     "mancala.arena": ["ArenaConfig", "ArenaReport", "run_arena", "play_game", "game_seed",
                       "check_player", "GameResult", "Summary", "summarise", "OUTPUT_NAMES",
                       "PlayerSpecError"],
-    "mancala.protocol": ["Session", "serve", "EngineProcess", "split_command"],
+    "mancala.protocol": ["Session", "serve"],
     "mancala.stats": ["fit_elo", "wilson_interval", "sprt_state", "elo_estimate"],
     "mancala.openings": ["opening_suite", "MAX_OPENING_PLIES"],
     "mancala.history": ["History"],
