@@ -49,29 +49,30 @@ def module_names(root: Path, package: str) -> Dict[str, Path]:
     return found
 
 
+def named(node: ast.AST, current: str, modules: Dict[str, Path], root: Path) -> List[str]:
+    """The modules an import statement names, relative ones made whole: ``from a import b``
+    names ``a.b`` when b is a module (a compiled one too), else ``a``."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    module = node.module or ""
+    if node.level:
+        base = current.split(".")
+        if modules[current].name != "__init__.py":
+            base.pop()
+        base = base[:len(base) - node.level + 1]
+        module = ".".join(base + ([module] if module else []))
+    folder = root.joinpath(*module.split("."))
+    return [f"{module}.{alias.name}"
+            if f"{module}.{alias.name}" in modules or any(folder.glob(f"{alias.name}.*")) else module
+            for alias in node.names]
+
+
 def _imported(node: ast.AST, current: str, modules: Dict[str, Path], root: Path,
               package: str) -> List[str]:
-    """The package's modules an import statement names (a compiled module is none)."""
-    names = []
-    if isinstance(node, ast.Import):
-        names = [alias.name for alias in node.names]
-    elif isinstance(node, ast.ImportFrom):
-        if node.level:
-            base = current.split(".")
-            if modules[current].name != "__init__.py":
-                base.pop()
-            base = base[:len(base) - node.level + 1]
-            module = ".".join(base + ([node.module] if node.module else []))
-        else:
-            module = node.module or ""
-        for alias in node.names:
-            sub = f"{module}.{alias.name}"
-            folder = root.joinpath(*module.split("."))
-            if sub in modules:
-                names.append(sub)
-            elif not any(folder.glob(f"{alias.name}.*")):     # a compiled module is no arrow
-                names.append(module)
-    return [name for name in names
+    """The package's Python modules an import statement names (a compiled module is none)."""
+    return [name for name in named(node, current, modules, root)
             if name.split(".")[0] == package and name in modules and name != current]
 
 
@@ -104,26 +105,9 @@ def inner_imports(root: Path, package: str) -> List[Tuple[str, str, int]]:
     found = []
     for current, path in modules.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                continue
-            for child in ast.walk(node):
-                if isinstance(child, ast.Import):
-                    named = [alias.name for alias in child.names]
-                elif isinstance(child, ast.ImportFrom):
-                    module = child.module or ""
-                    if child.level:
-                        base = current.split(".")
-                        if path.name != "__init__.py":
-                            base.pop()
-                        base = base[:len(base) - child.level + 1]
-                        module = ".".join(base + ([module] if module else []))
-                    folder = root.joinpath(*module.split("."))
-                    named = [f"{module}.{alias.name}"
-                             if f"{module}.{alias.name}" in modules or any(folder.glob(f"{alias.name}.*"))
-                             else module for alias in child.names]
-                else:
-                    continue
-                found.extend((current, name, child.lineno) for name in named
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                found.extend((current, name, child.lineno) for child in ast.walk(node)
+                             for name in named(child, current, modules, root)
                              if name.split(".")[0] == package)
     return sorted(set(found))
 
