@@ -8,13 +8,10 @@ import math
 import sys
 from pathlib import Path
 
-from mancala import endgame
 from mancala.cli import options
 from mancala.cluster.journal import FORMATS_READ, read_records, shown
 from mancala.cluster.verify import verify_journal
 from mancala.errors import CommandError, quote
-from mancala.geometry import seeds_in_pits
-from mancala.limits import solve_table_mb
 
 # what --verify-journal leaves aside: the position is the journal's, the search this machine's
 NOT_WITH_VERIFY = (("--seeds", "seeds", None), ("--board", "board", None), ("--moves", "moves", []),
@@ -54,7 +51,7 @@ def say(text: str) -> None:
 
 
 def run(args: argparse.Namespace, engine_for) -> int:
-    """solve --verify-journal; engine_for(args, capture): the engine a solve would use."""
+    """solve --verify-journal; engine_for(args, capture, board): the engine a solve would use."""
     given = [flag for flag, name, default in NOT_WITH_VERIFY if getattr(args, name) != default]
     if given:
         raise CommandError(f"--verify-journal takes the position from the journal; "
@@ -66,13 +63,10 @@ def run(args: argparse.Namespace, engine_for) -> int:
     if records is None:
         raise CommandError(f"no journal at {shown(path)} (or it is empty)")
     board = records.board
-    if args.hash_mb is None:
-        reach = endgame.cached_seeds(board.capture) if args.endgame is None else args.endgame
-        args.hash_mb = solve_table_mb(seeds_in_pits(board.pits), reach)
-    engine = engine_for(args, board.capture)
+    engine = engine_for(args, board.capture, board)
     database = getattr(engine.endgame, "max_seeds", None)
     say(f"verifying {path} ({board.seeds} seeds, capture {board.capture}, format {records.format}; "
-        f"{len(records.jobs):,} jobs) on {args.threads} thread(s), table {engine.hash_mb:g} MB"
+        f"{len(records.jobs):,} jobs) on {engine.threads} thread(s), table {engine.hash_mb:g} MB"
         + (f", endgame database of {database} seeds" if database is not None else ""))
     last = [0.0]
 
