@@ -146,6 +146,33 @@ def test_an_unreachable_cluster_is_one_line(tmp_path, quiet_env):
     assert not files.levels_on_disk("standard", tmp_path / "cache")
 
 
+NODE_TIMES_OUT = """
+import sys, ray
+def init(*args, **kwargs):      # as Ray says it when a node misses its 30 s start on a loaded machine
+    raise Exception("The current node timed out during startup. This could happen because some "
+                    "of the raylet failed to startup or the GCS has become overloaded.")
+ray.init = init
+from mancala.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("command", [["solve", "--seeds", "3", "--endgame", "0"],
+                                     ["endgame", "build", "--seeds", "4"]])
+def test_a_local_runtime_that_does_not_start_is_one_line(tmp_path, quiet_env, command):
+    """Ray raises a bare Exception when its node misses its start time: one line, not a
+    traceback (seen at load 23)."""
+    pytest.importorskip("ray", reason="the cluster tests need the extra: pip install -e '.[cluster]'")
+    done = subprocess.run([sys.executable, "-c", NODE_TIMES_OUT, *command, "--cluster", "local:2",
+                           "--cache", str(tmp_path / "cache")] if command[0] == "endgame" else
+                          [sys.executable, "-c", NODE_TIMES_OUT, *command, "--cluster", "local:2"],
+                          capture_output=True, text=True, timeout=120, env=quiet_env)
+    assert done.returncode != 0
+    assert one_line(done.stderr) == ("mancala: the local Ray runtime did not start: The current node "
+                                     "timed out during startup. This could happen because some of "
+                                     "the raylet failed to startup or the GCS has become overloaded.")
+
+
 def test_a_build_on_a_local_runtime_as_typed_is_the_local_build(tmp_path, local_levels, quiet_env):
     pytest.importorskip("ray", reason="the cluster tests need the extra: pip install -e '.[cluster]'")
     env = quiet_env

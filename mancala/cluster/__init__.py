@@ -191,6 +191,11 @@ def _start(ray, where: Address, runtime: "Optional[LocalRuntime]", held: "_Held"
                 ray.init(address=where.url or "auto", **options)
     except RAY_START_ERRORS as exc:
         raise ClusterError(f"cannot reach the Ray cluster at {where}: {ray_error_line(exc)}") from None
+    except Exception as exc:            # Ray raises a bare Exception when a node misses its start
+        if runtime is None:             # time (30 s: "timed out during startup", a loaded machine)
+            raise ClusterError(f"cannot reach the Ray cluster at {where}: {ray_error_line(exc)}") \
+                from None
+        raise ClusterError(f"the local Ray runtime did not start: {ray_error_line(exc)}") from None
     except SystemExit as exc:           # Ray's own SIGTERM handler, where it could set one
         if exc.code != signal.SIGTERM:
             raise
