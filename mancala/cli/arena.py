@@ -22,13 +22,13 @@ from typing import Optional, TextIO
 
 import mancala
 from mancala.arena import ArenaConfig, ArenaReport, run_arena
-from mancala.arena_results import OUTPUT_NAMES, GameResult
+from mancala.arena.results import OUTPUT_NAMES, GameResult
 from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
 from mancala.cli.signals import STATUS as TERMINATED, stop_signals
-from mancala.cluster import joined
+from mancala.cluster import Address, joined, parse_address
 from mancala.cluster.arena import run_on_cluster
 from mancala.errors import CommandError, InputError, quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
@@ -127,9 +127,8 @@ def _error_rate(name: str):
 # -- the command
 
 def run(args: argparse.Namespace) -> int:
-    if args.cluster is not None:
-        from mancala.cluster import parse_address
-        args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
+    # '' too: one line, before any work
+    address = parse_address(args.cluster) if args.cluster is not None else None
     games = args.games
     if games is None:
         games = DEFAULT_GAMES if args.openings is None else \
@@ -143,10 +142,10 @@ def run(args: argparse.Namespace) -> int:
                          sprt_alpha=args.sprt_alpha, sprt_beta=args.sprt_beta)
     progress = _Bar(sys.stderr) if is_terminal(sys.stderr) else _Lines(sys.stderr)
     with stop_signals() as stops:  # SIGTERM as Ctrl-C: the games' players are closed on the way out
-        if args.cluster is None:
+        if address is None:
             report = run_arena(config, workers=args.workers, progress=stops.watching(progress))
         else:
-            report = _on_cluster(config, args, stops.watching(progress))
+            report = _on_cluster(config, address, args.workers, stops.watching(progress))
     progress.close()
     if report.interrupted:
         print(f"mancala: {'terminated' if stops.terminated else 'interrupted'}: {len(report.games)} of "
@@ -160,11 +159,11 @@ def run(args: argparse.Namespace) -> int:
     return TERMINATED if stops.terminated else 130 if report.interrupted else 0
 
 
-def _on_cluster(config: ArenaConfig, args: argparse.Namespace, progress) -> ArenaReport:
-    if args.workers != 1:
+def _on_cluster(config: ArenaConfig, address: Address, workers: int, progress) -> ArenaReport:
+    if workers != 1:
         raise CommandError("--workers is for this machine; with --cluster every CPU of the "
                            "cluster plays")
-    with joined(args.cluster, "playing", lambda line: print(f"mancala: {line}", file=sys.stderr,
+    with joined(address, "playing", lambda line: print(f"mancala: {line}", file=sys.stderr,
                                                           flush=True)) as cpus:
         return run_arena(config, workers=cpus, progress=progress, runner=run_on_cluster)
 

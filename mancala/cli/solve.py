@@ -14,6 +14,8 @@ from mancala.cli import options, solve_verify
 from mancala.cli.signals import Stops, stop_signals
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
+from mancala.cluster import Address, joined, parse_address
+from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
 from mancala.engine import Engine
 from mancala.geometry import SIDE_NAMES, seeds_in_pits
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
@@ -85,15 +87,26 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def engine_for(args: argparse.Namespace, capture: str) -> Engine:
-    if args.hash_mb is None:    # update_book's starts: the full default
-        args.hash_mb = solve_table_mb()
-    if args.endgame is None:
-        return Engine(hash_mb=args.hash_mb, threads=args.threads)
-    if args.endgame == 0:
-        return Engine(hash_mb=args.hash_mb, endgame=None, threads=args.threads)
+def table_mb(args: argparse.Namespace, board: Optional[Board]) -> float:
+    """--hash-mb, or the solve's default for board and the database it will use
+    (board None, as for the book's starts: the full default)."""
+    if args.hash_mb is not None:
+        return args.hash_mb
+    if board is None:
+        return solve_table_mb()
+    reach = endgame.cached_seeds(board.capture) if args.endgame is None else args.endgame
+    return solve_table_mb(seeds_in_pits(board.pits), reach)
 
-    return Engine(hash_mb=args.hash_mb, endgame=ensure_endgame(args, capture), threads=args.threads)
+
+def engine_for(args: argparse.Namespace, capture: str, board: Optional[Board] = None) -> Engine:
+    """The engine a solve on this machine uses: its table (:func:`table_mb`), its
+    threads (``--threads``, else DEFAULT_THREADS) and the database ``--endgame`` asks for."""
+    hash_mb, threads = table_mb(args, board), args.threads or DEFAULT_THREADS
+    if args.endgame is None:
+        return Engine(hash_mb=hash_mb, threads=threads)
+    if args.endgame == 0:
+        return Engine(hash_mb=hash_mb, endgame=None, threads=threads)
+    return Engine(hash_mb=hash_mb, endgame=ensure_endgame(args, capture), threads=threads)
 
 
 def ensure_endgame(args: argparse.Namespace, capture: str) -> endgame.EndgameDatabase:
@@ -101,7 +114,7 @@ def ensure_endgame(args: argparse.Namespace, capture: str) -> endgame.EndgameDat
     def progress(seeds: int, done: int, total: int, seconds: float) -> None:
         say(f"endgame database ({capture}): {seeds} seeds, {done:,} of {total:,} positions, {seconds:.1f} s")
 
-    return endgame.ensure(capture, args.endgame, progress, args.threads)
+    return endgame.ensure(capture, args.endgame, progress, args.threads or DEFAULT_THREADS)
 
 
 def solve(board: Board, engine: Engine, all_moves: bool) -> dict:
@@ -133,10 +146,8 @@ def bound_question(board: Board, engine: Engine, at_least: int) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    worker_threads, args.threads = args.threads, args.threads or DEFAULT_THREADS
-    if args.cluster is not None:
-        from mancala.cluster import parse_address
-        args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
+    # '' too: one line, before any work
+    address = parse_address(args.cluster) if args.cluster is not None else None
     if args.verify_journal is not None:
         return solve_verify.run(args, engine_for)
     if args.sample is not None or args.seed is not None:
@@ -144,10 +155,6 @@ def run(args: argparse.Namespace) -> int:
     if args.update_book:
         return update_book(args)
     board = board_from(args)
-    per_worker = args.hash_mb is None and args.cluster is not None   # shared by the workers here
-    if args.hash_mb is None:
-        reach = endgame.cached_seeds(board.capture) if args.endgame is None else args.endgame
-        args.hash_mb = solve_table_mb(seeds_in_pits(board.pits), reach)
     if board.is_game_over():
         raise CommandError("the game is over: nothing to solve")
     entry = book.lookup(board) if args.book else None
@@ -163,21 +170,21 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--at-least and --at-most ask one question: not with --all or --book")
     if (args.journal or args.job_nodes) and args.cluster is None:
         raise CommandError("--journal and --job-nodes go with --cluster")
-    if args.cluster is not None and (args.book or args.update_book):
+    if address is not None and (args.book or args.update_book):
         raise CommandError("--cluster solves by search, not from the opening book")
-    if args.cluster is not None:
+    if address is not None:
         with stop_signals() as stops:
-            report = cluster_solve(board, args, per_worker, worker_threads, stops, at_least)
+            report = cluster_solve(board, args, address, stops, at_least)
     elif at_least is not None:
-        report = bound_question(board, engine_for(args, board.capture), at_least)
+        report = bound_question(board, engine_for(args, board.capture, board), at_least)
     elif entry is not None:
         report = {"board": board.pits, "to_move": board.to_move, "capture": board.capture,
                   "value": entry.value, "move": entry.moves[0], "optimal_moves": list(entry.moves),
                   "pv": [entry.moves[0]], "nodes": 0, "seconds": 0.0, "endgame_seeds": None,
                   "exact": True, "from_book": True}
     else:
-        engine = engine_for(args, board.capture)
-        say(f"solving ({board.seeds} seeds, capture {board.capture}, {args.threads} thread(s), "
+        engine = engine_for(args, board.capture, board)
+        say(f"solving ({board.seeds} seeds, capture {board.capture}, {engine.threads} thread(s), "
             f"table {engine.hash_mb:g} MB"
             + (f", endgame database of {engine.endgame.max_seeds} seeds)"
                if hasattr(engine.endgame, "max_seeds") else ")"))
@@ -202,13 +209,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
-                  threads: Optional[int], stops: Stops, at_least: Optional[int] = None) -> dict:
-    """solve --cluster: the same report, with "cluster" added. share_table: the
-    default table is divided among the workers (they are on this machine);
-    threads: a worker's (None: a node's CPUs); stops: checked as the solve reports."""
-    from mancala.cluster import joined
-    from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
+def cluster_solve(board: Board, args: argparse.Namespace, address: Address, stops: Stops,
+                  at_least: Optional[int] = None) -> dict:
+    """solve --cluster: the same report, with "cluster" added. A worker runs
+    ``--threads`` threads (none given: a node's CPUs); on a local runtime the
+    default table is divided among the workers (they share this machine's
+    memory), a table given is each worker's. stops: checked as the solve reports."""
+    threads, hash_mb = args.threads, table_mb(args, board)
     if args.journal is not None:
         read_journal(args.journal, board)       # another solve's journal: one line, before Ray starts
     seeds = args.endgame
@@ -228,15 +235,15 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
 
     def table(cpus: int) -> float:
         """A worker's table: on this machine, the default is shared by the workers."""
-        if share_table and args.cluster.kind == "local":
-            return max(16, args.hash_mb * (threads or cpus) // cpus)
-        return args.hash_mb
+        if args.hash_mb is None and address.kind == "local":
+            return max(16, hash_mb * (threads or cpus) // cpus)
+        return hash_mb
 
     def details(cpus: int) -> str:
         return (f"{board.seeds} seeds, capture {board.capture}; a table of {table(cpus):g} MB "
                 f"per worker" + (f", endgame database of {seeds} seeds in {cache}" if seeds else ""))
 
-    with joined(args.cluster, "solving", say, details) as cpus:
+    with joined(address, "solving", say, details) as cpus:
         result = solve_on(board, hash_mb=table(cpus), endgame_seeds=seeds or None, cache=cache,
                           journal=args.journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
                           all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)),

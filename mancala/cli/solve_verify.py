@@ -6,7 +6,11 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 
+from mancala.cli import options
+from mancala.cluster.journal import FORMATS_READ, read_records, shown
+from mancala.cluster.verify import verify_journal
 from mancala.errors import CommandError, quote
 
 # what --verify-journal leaves aside: the position is the journal's, the search this machine's
@@ -30,7 +34,6 @@ def fraction(text: str) -> float:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from mancala.cli import options
     p.add_argument("--verify-journal", type=str, default=None, metavar="FILE",
                    help="check a cluster solve's journal: recompute every job's result here (the "
                         "position is the journal's; --endgame, --hash-mb, --threads as for a solve), "
@@ -48,14 +51,7 @@ def say(text: str) -> None:
 
 
 def run(args: argparse.Namespace, engine_for) -> int:
-    """solve --verify-journal; engine_for(args, capture): the engine a solve would use."""
-    from pathlib import Path
-
-    from mancala.cluster.journal import FORMATS_READ, shown, read_records
-    from mancala.cluster.verify import verify_journal
-    from mancala.geometry import seeds_in_pits
-    from mancala.limits import solve_table_mb
-    from mancala import endgame
+    """solve --verify-journal; engine_for(args, capture, board): the engine a solve would use."""
     given = [flag for flag, name, default in NOT_WITH_VERIFY if getattr(args, name) != default]
     if given:
         raise CommandError(f"--verify-journal takes the position from the journal; "
@@ -67,13 +63,10 @@ def run(args: argparse.Namespace, engine_for) -> int:
     if records is None:
         raise CommandError(f"no journal at {shown(path)} (or it is empty)")
     board = records.board
-    if args.hash_mb is None:
-        reach = endgame.cached_seeds(board.capture) if args.endgame is None else args.endgame
-        args.hash_mb = solve_table_mb(seeds_in_pits(board.pits), reach)
-    engine = engine_for(args, board.capture)
+    engine = engine_for(args, board.capture, board)
     database = getattr(engine.endgame, "max_seeds", None)
     say(f"verifying {path} ({board.seeds} seeds, capture {board.capture}, format {records.format}; "
-        f"{len(records.jobs):,} jobs) on {args.threads} thread(s), table {engine.hash_mb:g} MB"
+        f"{len(records.jobs):,} jobs) on {engine.threads} thread(s), table {engine.hash_mb:g} MB"
         + (f", endgame database of {database} seeds" if database is not None else ""))
     last = [0.0]
 
