@@ -13,14 +13,20 @@ virtual-time order, so its splits, speculation, cancellations and waste are
 the real ones. A cancelled job has cost its share of the nodes up to the
 moment it was stopped.
 
-**Tables.** Each job runs on a cleared table of ``--hash-mb`` (one thread),
-as if every worker forgot everything between jobs: no job gains from the
-worker's earlier ones (a real worker's warm table can only make it faster;
-what an exhausted job learnt is carried by its harvest, as on the cluster).
-So a job's answer and cost depend on (position, threshold, budget) alone and
-are computed once: ``--cache`` (an SQLite file) keeps them across W values
-and runs. The network and the driver's own time are free on the virtual
-clock; the driver's CPU time is printed (``driver_seconds``) to be weighed.
+**Tables.** A job runs on one thread with a table of ``--hash-mb``. A
+virtual worker's table holds the jobs it ran since it last took an unrelated
+one (a job about none of their positions nor a move of one of them), at most
+HISTORY of them; a job unrelated to what its worker's table holds, or past
+HISTORY, starts on a cleared table. To run a job on such a table, an engine
+here replays the table's jobs first (one thread: the same searches, node for
+node) unless one of ``--engines`` already holds exactly them; the replay is
+not timed. A real worker's table keeps more than that (unrelated jobs' entries
+too, and a table larger than 64 MB on a real node), so the model leans to the
+slow side. A job's answer and cost depend on (question, the table's jobs)
+alone and are computed once: ``--cache`` (an SQLite file) keeps them across W
+values and runs. The network and the driver's own time are free on the
+virtual clock; the driver's CPU time is printed (``driver_seconds``) to be
+weighed.
 
 **Speed-up** is against the one-machine solve on one thread with the table
 ``solve`` would use (its CPU time, measured once and cached), not against
@@ -212,9 +218,20 @@ class VirtualPool:
         return ready
 
 
-def simulate(board, workers, jobs, job_nodes):
+def simulate(board, workers, jobs, job_nodes, every=60.0):
+    """The manager on workers virtual workers; every `every` real seconds a line
+    to stderr says how far it got (a long run stopped keeps its jobs in the cache)."""
     pool = VirtualPool(workers, jobs)
-    result = ProofManager(board, pool, job_nodes=job_nodes).run()
+    last = [time.perf_counter()]
+
+    def progress(p):
+        if time.perf_counter() - last[0] >= every:
+            last[0] = time.perf_counter()
+            print(f"  {workers} workers: {p['done']:,} jobs done, {p['running']} running, "
+                  f"virtual {p['seconds']:,.1f} s, {p['nodes']:,} nodes, {jobs.computed:,} computed here, "
+                  f"bounds {p['lower']}..{p['upper']}", file=sys.stderr, flush=True)
+
+    result = ProofManager(board, pool, job_nodes=job_nodes, progress=progress).run()
     return result, pool
 
 
