@@ -177,13 +177,15 @@ def measure_level(measured: Measured, capture: str, n: int, parallelisms: Sequen
 # -- scheduling
 
 def makespan(costs: Sequence[float], needs: Sequence[Sequence[int]], rank: Sequence[float],
-             positions: Sequence[int], workers: int, call: float, per_task: float) -> float:
+             positions: Sequence[int], workers: int, call: float, per_task: float,
+             driver_busy: List[float] = None) -> float:
     """Wall time of tasks on workers as ClusterLevels runs them (see the module
     docstring): the driver makes one call at a time, ``call + per_task * k``
     seconds for a batch of k (batch_size), to a worker with fewer than FLIGHT
     calls in flight, the ready tasks with the longest chain first; a worker
     runs its calls in the order they came, a call's tasks in turn, and their
-    needers learn of them when the call ends."""
+    needers learn of them when the call ends. driver_busy, a list of one
+    number, has the driver's time on the calls added to it."""
     count = len(costs)
     waiting = [len(k) for k in needs]
     needed_by: List[List[int]] = [[] for _ in range(count)]
@@ -202,6 +204,8 @@ def makespan(costs: Sequence[float], needs: Sequence[Sequence[int]], rank: Seque
             worker = load.index(min(load))
             batch = take(ready, positions, FLIGHT * workers - sum(load))
             driver = max(driver, clock) + call + per_task * len(batch)
+            if driver_busy is not None:
+                driver_busy[0] += call + per_task * len(batch)
             start = max(driver, free_at[worker])
             free_at[worker] = start + sum(costs[t] for t in batch)
             load[worker] += 1
@@ -219,12 +223,13 @@ def makespan(costs: Sequence[float], needs: Sequence[Sequence[int]], rank: Seque
 
 def simulate(measured: Measured, top: int, workers: int, call: float, per_task: float) -> dict:
     seconds, tasks, before, cpu = 0.0, 0, 0.0, 0.0
+    driver = [0.0]
     for n in range(1, top + 1):
         level_plan, planning = measured.plans[n, 2 * workers]
         costs = [measured.tasks[key(n, task)] for task in level_plan]
         build = makespan(costs, [task.needs for task in level_plan],
                          priorities(level_plan, lambda task: measured.tasks[key(n, task)]),
-                         [task.positions for task in level_plan], workers, call, per_task)
+                         [task.positions for task in level_plan], workers, call, per_task, driver)
         chunks = _core.egdb_chunks(n)
         first = {start: k for k, (start, _) in enumerate(chunks)}
         run_costs = []
@@ -235,7 +240,8 @@ def simulate(measured: Measured, top: int, workers: int, call: float, per_task: 
                 k += 1
             run_costs.append(total)
         runs = run_costs
-        finish = makespan(runs, [()] * len(runs), runs, [0] * len(runs), workers, call, per_task)
+        finish = makespan(runs, [()] * len(runs), runs, [0] * len(runs), workers, call, per_task,
+                          driver)
         hidden = before if n > 1 else 0.0    # planned while the level before was built
         level = max(0.0, planning - hidden) + build + finish
         seconds += level
@@ -243,7 +249,7 @@ def simulate(measured: Measured, top: int, workers: int, call: float, per_task: 
         tasks += len(level_plan)
         cpu += sum(costs) + sum(runs)
     return {"workers": workers, "seconds": round(seconds, 3), "tasks": tasks,
-            "cpu_seconds": round(cpu, 3)}
+            "cpu_seconds": round(cpu, 3), "driver_seconds": round(driver[0], 3)}
 
 
 # -- the command
@@ -313,10 +319,12 @@ def main(argv=None) -> int:
     print(f"{args.capture} database of {args.seeds} seeds, driver {args.call_ms} ms a call and "
           f"{args.task_ms} ms a task; "
           f"same bytes as the cache: {rows[0]['same_bytes']}")
-    print(f"{'workers':>8} {'wall':>10} {'speed-up':>9} {'efficiency':>10} {'tasks':>8} {'CPU':>9}")
+    print(f"{'workers':>8} {'wall':>10} {'speed-up':>9} {'efficiency':>10} {'tasks':>8} {'CPU':>9} "
+          f"{'driver':>8}")
     for row in rows:
         print(f"{row['workers']:>8} {row['seconds']:>9.2f}s {row['speedup'] or 0:>9.2f} "
-              f"{100 * (row['efficiency'] or 0):>9.0f}% {row['tasks']:>8,} {row['cpu_seconds']:>8.1f}s")
+              f"{100 * (row['efficiency'] or 0):>9.0f}% {row['tasks']:>8,} {row['cpu_seconds']:>8.1f}s "
+              f"{row['driver_seconds']:>7.2f}s")
     return 0
 
 
