@@ -3,7 +3,9 @@
     python bench/shared_arena.py ARENA_ARGUMENTS...
 
 The arena as it is (one worker), except that a move is a forfeit only past its
-time plus --margin seconds (default 60) instead of 1.5 times its time plus 1 s:
+time plus --margin seconds (default 60) instead of 1.5 times its time plus 1 s,
+and an engine has as long (not 10 s) to answer the handshake (under a load of
+11 on 2 cores, Python's start and imports took more than 10 s):
 engines whose time counts the CPU time of their searching thread (``python -m
 mancala engine --clock cpu``, ``bench/cmancala_engine.py ... --clock cpu``) take
 more wall time than that when others keep the cores busy, and on a busy 2-core
@@ -31,6 +33,7 @@ def run(argv):
     if "--workers" in argv:
         sys.exit("shared_arena plays on one worker: the margin is set in this process")
     external.MARGIN_SECONDS = margin
+    external.EngineProcess.__init__.__kwdefaults__["handshake"] = margin
     external.MARGIN_SHARE = 0.0
     return main(["arena", *argv])
 
