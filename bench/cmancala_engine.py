@@ -6,7 +6,7 @@
 Speaks enough of the engine protocol (docs/protocol.md) for ``python -m mancala
 arena 'engine:"python bench/cmancala_engine.py .../Mancala"@0.1' ...``: ``ugi``
 (or ``uci``), ``isready``, ``setoption`` and ``newgame`` (accepted, ignored),
-``position`` (read by mancala.protocol_lines, so every position the arena
+``position`` (read by mancala.protocol.lines, so every position the arena
 sends is understood), ``isready`` (its table is made here, by a 1 ms search,
 not in the first move's time), ``go movetime MS``, ``stop`` (a go ends by itself within
 its time), ``quit``. Each ``go`` sends CMancala's ``--api`` mode ``TIME S``
@@ -40,7 +40,7 @@ import subprocess
 import sys
 
 from mancala.board import Board
-from mancala.protocol_lines import GoLimits, parse_position
+from mancala.protocol.lines import GoLimits, parse_position
 
 SOUTH_PITS = 7      # North's pits are cells 7..12
 

@@ -9,7 +9,7 @@ database cached) against OPPONENT, any arena player spec such as
 every P-move opening (default 2) of Kalah(6,N) (default 4) in game pairs,
 and prints the arena's JSON.
 Unlike ``ai:perfect`` in play, whose solve gives up after
-players.PERFECT_SOLVE_TIME seconds and searches instead, each solve here may
+levels.PERFECT_SOLVE_TIME seconds and searches instead, each solve here may
 take S seconds (default 600; with a 22-seed database cached, each of the 36
 positions of Kalah(6,4)'s 2-ply suite solved in under 30 s), so every move is
 perfect unless a solve runs out of that time (tests/test_perfect_match.py
@@ -23,7 +23,7 @@ playing perfectly, not a bound on what it can score.
 import argparse
 import sys
 
-from mancala import players
+from mancala import levels
 from mancala.cli import main as cli
 
 
@@ -36,7 +36,7 @@ def main():
     p.add_argument("--seeds", type=int, default=4, help="seeds per pit (default 4)")
     p.add_argument("--capture", default="standard", help="capture rule (default standard)")
     args = p.parse_args()
-    players.PERFECT_SOLVE_TIME = args.solve_time
+    levels.PERFECT_SOLVE_TIME = args.solve_time
     games = ["--games", str(args.games)] if args.games else []
     return cli(["arena", "ai:perfect", args.opponent, "--openings", str(args.plies), *games,
                 "--seeds", str(args.seeds), "--capture", args.capture, "--workers", "1", "--json"])

@@ -39,12 +39,22 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from pathlib import Path
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 #: the threads every level of the table plays on (mancala.players.EnginePlayer)
 LEVEL_THREADS = 1
+
+#: how the named levels play (mancala.players.EnginePlayer): easy and medium as (depth,
+#: softmax temperature in seeds); where each sits on the Elo scale is measured
+#: (mancala/data/levels.json, bench/fit_levels.py)
+LEVEL_SKILLS = {"easy": (2, 1.0), "medium": (8, 0.0)}
+HARD_TIME = 1.0                 #: ai:hard: seconds a move
+PERFECT_SOLVE_TIME = 3.0        #: ai:perfect: seconds for the exact solve of a move,
+PERFECT_FALLBACK_TIME = 1.0     #: then seconds of search when it did not finish
+PERFECT_THREADS = min(2, os.cpu_count() or 1)   #: ai:perfect's solves share each search between cores
 
 #: a move scored more than this many seeds below the best one (by the level's own
 #: search) is absurd: no level above ``random`` ever plays it
@@ -165,6 +175,7 @@ def mixture(elo: float) -> Tuple[Level, Level, float]:
     return (levels[-2] if len(levels) > 1 else top), top, 1.0
 
 
-__all__ = ["LEVEL_THREADS", "ABSURD_LOSS", "LEVELS_PATH", "LEVEL_RD", "Level", "softmax_weights", "pick",
+__all__ = ["LEVEL_THREADS", "LEVEL_SKILLS", "HARD_TIME", "PERFECT_SOLVE_TIME", "PERFECT_FALLBACK_TIME",
+           "PERFECT_THREADS", "ABSURD_LOSS", "LEVELS_PATH", "LEVEL_RD", "Level", "softmax_weights", "pick",
            "levels_by_spec", "level_table", "level_is_provisional", "levels_measured",
            "ladder", "elo_range", "mixture"]

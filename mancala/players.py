@@ -36,12 +36,11 @@ perfectly once the solve finishes (sooner with an endgame database built by
 from __future__ import annotations
 
 import logging
-import os
 import random
 import time
 from typing import Callable, Dict, NamedTuple, Optional, Union
 
-from mancala import _reference, book
+from mancala import _reference, book, levels
 from mancala.board import Board, capture_code
 from mancala.engine import Engine
 from mancala.errors import GameError, PlayerSpecError
@@ -49,15 +48,6 @@ from mancala.external import EngineProcess
 from mancala.levels import LEVEL_THREADS, Level, levels_by_spec, mixture, pick
 from mancala.limits import PERFECT_HASH_MB, SMALL_HASH_MB, default_table_mb
 from mancala.specs import EXTERNAL_TIME, PlayerSpec, canonical_spec, program_in  # noqa: F401  (their home is specs)
-
-
-#: the depth-limited levels, as (depth, softmax temperature in seeds): where they sit
-#: on the Elo scale is measured (mancala/data/levels.json, bench/fit_levels.py)
-LEVEL_SKILLS = {"easy": (2, 1.0), "medium": (8, 0.0)}
-HARD_TIME = 1.0
-PERFECT_SOLVE_TIME = 3.0
-PERFECT_FALLBACK_TIME = 1.0
-PERFECT_THREADS = min(2, os.cpu_count() or 1)   # its solves share each search between cores
 
 
 class MoveInfo(NamedTuple):
@@ -200,11 +190,11 @@ class EnginePlayer(Player):
     """
 
     DESCRIPTIONS = {
-        "easy": f"looks {LEVEL_SKILLS['easy'][0]} moves ahead and often plays a lesser move",
-        "medium": f"looks {LEVEL_SKILLS['medium'][0]} moves ahead",
-        "hard": f"searches about {HARD_TIME:g} s per move",
-        "perfect": (f"opening book, then solves exactly (up to {PERFECT_SOLVE_TIME:g} s), "
-                    f"else searches {PERFECT_FALLBACK_TIME:g} s"),
+        "easy": f"looks {levels.LEVEL_SKILLS['easy'][0]} moves ahead and often plays a lesser move",
+        "medium": f"looks {levels.LEVEL_SKILLS['medium'][0]} moves ahead",
+        "hard": f"searches about {levels.HARD_TIME:g} s per move",
+        "perfect": (f"opening book, then solves exactly (up to {levels.PERFECT_SOLVE_TIME:g} s), "
+                    f"else searches {levels.PERFECT_FALLBACK_TIME:g} s"),
     }
 
     def __init__(self, level: Optional[str] = None, *, depth: Optional[int] = None,
@@ -217,8 +207,8 @@ class EnginePlayer(Player):
         self.spec = str(spec)
         self.level, self.depth, self.time = spec.level, spec.depth, spec.time
         self.temperature = spec.temperature
-        if spec.level in LEVEL_SKILLS:
-            self.depth, self.temperature = LEVEL_SKILLS[spec.level]
+        if spec.level in levels.LEVEL_SKILLS:
+            self.depth, self.temperature = levels.LEVEL_SKILLS[spec.level]
         if spec.level is not None:
             self.description = self.DESCRIPTIONS[spec.level]
         elif spec.temperature is not None:
@@ -243,7 +233,7 @@ class EnginePlayer(Player):
             # difference, the same every time
             if self.level == "perfect":
                 self._engine = Engine(hash_mb=default_table_mb(PERFECT_HASH_MB),
-                                      threads=PERFECT_THREADS)
+                                      threads=levels.PERFECT_THREADS)
             else:
                 self._engine = Engine(hash_mb=default_table_mb(SMALL_HASH_MB), threads=self.threads)
         return self._engine
@@ -252,7 +242,7 @@ class EnginePlayer(Player):
         if self.temperature is not None:
             return self._softmax(board)
         if self.level == "hard":
-            return self._searched(board, time=HARD_TIME)
+            return self._searched(board, time=levels.HARD_TIME)
         if self.level == "perfect":
             return self._perfect(board)
         if self.depth is not None:
@@ -295,13 +285,13 @@ class EnginePlayer(Player):
         if entry is not None:
             self.last = MoveInfo(entry.value, 0, 0.0, 0, True, "opening book")
             return self._rng.choice(entry.moves)
-        result = self.engine.solve(board, time=PERFECT_SOLVE_TIME)
+        result = self.engine.solve(board, time=levels.PERFECT_SOLVE_TIME)
         if result.exact:
             note = f"solved, endgame database of {result.endgame} seeds" if result.endgame else "solved"
             self.last = MoveInfo(result.score, 0, result.elapsed, result.nodes, True, note)
             return result.move
         spent = result.elapsed
-        pit = self._searched(board, time=PERFECT_FALLBACK_TIME, note="not solved in time",
+        pit = self._searched(board, time=levels.PERFECT_FALLBACK_TIME, note="not solved in time",
                              threads=self.threads)
         self.last = self.last._replace(elapsed=self.last.elapsed + spent)
         return pit

@@ -239,7 +239,6 @@ def review_moves(seeds: int, capture: str, moves: Sequence[int], engine: Any = N
 def quick_engine() -> Any:
     """An engine for the positions with at most :data:`QUICK_SEEDS` seeds in the pits:
     they solve at once with no endgame database, so none has to be opened first."""
-    from mancala.engine import Engine
     return Engine(hash_mb=QUICK_HASH_MB, endgame=None)
 
 

@@ -16,9 +16,9 @@ import sys
 
 import pytest
 
-from mancala import arena
+from mancala.arena import tournament
 from mancala.arena import ArenaConfig, game_seed, run_arena
-from mancala.arena_results import OUTPUT_NAMES, GameResult, summarise
+from mancala.arena.results import OUTPUT_NAMES, GameResult, summarise
 from mancala.stats import wilson_interval
 from conftest import played_games
 from mancala.cli import main
@@ -166,13 +166,13 @@ def _fails_at_game_3(config, index):
     return real_play_game(config, index)
 
 
-real_play_game = arena.play_game
+real_play_game = tournament.play_game
 
 
 @pytest.mark.timeout(60)
 def test_a_worker_that_dies_is_one_error_and_stops_the_others(monkeypatch):
     # multiprocessing.Pool waited forever here (it restarts the worker; the game is lost)
-    monkeypatch.setattr(arena, "play_game", _dies_at_game_3)       # the workers are forked
+    monkeypatch.setattr(tournament, "play_game", _dies_at_game_3)       # the workers are forked
     with pytest.raises(RuntimeError, match=r"^an arena worker stopped .*\(exit code 9\)$"):
         run_arena(ArenaConfig("random", "random", games=20), workers=2)
     assert multiprocessing.active_children() == []
@@ -180,7 +180,7 @@ def test_a_worker_that_dies_is_one_error_and_stops_the_others(monkeypatch):
 
 @pytest.mark.timeout(60)
 def test_an_error_in_a_worker_is_raised_here_and_stops_the_others(monkeypatch):
-    monkeypatch.setattr(arena, "play_game", _fails_at_game_3)
+    monkeypatch.setattr(tournament, "play_game", _fails_at_game_3)
     with pytest.raises(ValueError, match="^game 3 went wrong$"):
         run_arena(ArenaConfig("random", "random", games=20), workers=2)
     assert multiprocessing.active_children() == []
@@ -209,7 +209,7 @@ def test_bad_settings_are_refused(kwargs):
 
 def test_an_unknown_spec_lists_only_the_forms_the_arena_plays():
     with pytest.raises(PlayerSpecError) as caught:
-        arena.check_player("rnadom")
+        tournament.check_player("rnadom")
     message = str(caught.value)
     assert "'rnadom'" in message and "minimax:N" in message and "ai:time=S" in message
     assert "human" not in message
@@ -270,14 +270,14 @@ def test_table_names_the_players_and_the_interval(capsys):
 
 
 def test_ctrl_c_prints_the_finished_games_and_exits_130(capsys, monkeypatch):
-    real = arena.play_game
+    real = tournament.play_game
 
     def interrupted_at_three(config, index):
         if index == 3:
             raise KeyboardInterrupt
         return real(config, index)
 
-    monkeypatch.setattr(arena, "play_game", interrupted_at_three)
+    monkeypatch.setattr(tournament, "play_game", interrupted_at_three)
     code = main(["arena", "random", "random", "--games", "6"])
     out, err = capsys.readouterr()
     assert code == 130

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from mancala import arena
+from mancala.arena import tournament
 from mancala.arena import ArenaConfig, run_arena
-from mancala.arena_results import GameResult, pair_counts, summarise
+from mancala.arena.results import GameResult, pair_counts, summarise
 from mancala.board import Board
 from conftest import played_games
 from mancala.cli import main
@@ -176,13 +176,13 @@ class FailsOnThirdMove(Player):
 
 @pytest.fixture
 def failing_player(monkeypatch):
-    real = arena.make_player
+    real = tournament.make_player
     FailsOnThirdMove.closed = 0
 
     def make(spec, seed=None, **kwargs):
         return FailsOnThirdMove(seed) if str(spec) == FAILS else real(spec, seed, **kwargs)
 
-    monkeypatch.setattr(arena, "make_player", make)            # the games' players
+    monkeypatch.setattr(tournament, "make_player", make)            # the games' players
     return FailsOnThirdMove
 
 
@@ -219,11 +219,11 @@ def test_players_are_closed_on_ctrl_c(monkeypatch):
         def close(self):
             closed.append(self)
 
-    real = arena.make_player
+    real = tournament.make_player
 
     def make(spec, seed=None, **kw):
         return Interrupted(seed) if str(spec) == STOPS else real(spec, seed, **kw)
-    monkeypatch.setattr(arena, "make_player", make)
+    monkeypatch.setattr(tournament, "make_player", make)
     report = run_arena(ArenaConfig("random", STOPS, games=4, swap=False))
     assert report.interrupted and report.games == [] and len(closed) == 1
 

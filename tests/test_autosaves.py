@@ -319,3 +319,12 @@ def test_a_read_only_file_system_turns_autosave_off_in_one_line(tmp_path, monkey
             in out
         assert "Errno" not in out
     assert "Game over" in out
+
+
+@pytest.mark.parametrize("given", ["abc", "0", "1e9"])
+def test_resume_with_no_number_is_one_usage_line(home, given):
+    """--resume N takes a saved game's number (it raised NameError on 'abc')."""
+    done = play(home, "--resume", given)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].endswith(
+        f"argument --resume: N is a saved game's number in the list, from 1, not '{given}'")

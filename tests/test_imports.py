@@ -4,10 +4,11 @@ Every module of ``mancala`` is read with :mod:`ast`; each ``import`` of another
 module of the package is an arrow, whether it stands at the top of the file or
 inside a function (an import inside a function is still an arrow: it only runs
 later). Imports under ``if TYPE_CHECKING:`` are not run and draw none. The
-arrows must not close a circle. An import kept inside a function because it
-needs an optional extra may be let through by naming it in :data:`EXTRAS`, with
-the extra it needs. The checker itself is tried on a small package written here
-with a circle planted in it, so the test can fail.
+arrows must not close a circle. A module of the package imports the package's
+modules at its top, where a reader sees them: an import inside a function is
+kept only for an optional extra (web, rl, cluster) or a named exception, each
+listed in :data:`EXTRAS` with its reason. The checker itself is tried on a
+small package written here with a circle planted in it, so the test can fail.
 """
 from __future__ import annotations
 
@@ -21,9 +22,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: function-level imports let out of the circle check: (importer, imported) -> the
-#: optional extra the imported module needs. None are needed today.
-EXTRAS: Dict[Tuple[str, str], str] = {}
+#: the only imports of the package's modules inside a function: (importer, imported) ->
+#: why it waits for the call (the optional extra the imported module needs)
+EXTRAS: Dict[Tuple[str, str], str] = {
+    ("mancala.cli.serve", "mancala.web.app"):
+        "the optional extra web's (Starlette): only python -m mancala serve loads it",
+    ("mancala.env", "mancala.env.kalah"):
+        "the optional extra rl's (Gymnasium): mancala.env.KalahEnv, loaded when asked for by name",
+}
 
 #: the optional extras' top-level packages: ``import mancala`` loads none of them
 EXTRA_PACKAGES = ("starlette", "uvicorn", "websockets", "ray", "gymnasium", "pettingzoo",
@@ -43,34 +49,35 @@ def module_names(root: Path, package: str) -> Dict[str, Path]:
     return found
 
 
+def named(node: ast.AST, current: str, modules: Dict[str, Path], root: Path) -> List[str]:
+    """The modules an import statement names, relative ones made whole: ``from a import b``
+    names ``a.b`` when b is a module (a compiled one too), else ``a``."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    module = node.module or ""
+    if node.level:
+        base = current.split(".")
+        if modules[current].name != "__init__.py":
+            base.pop()
+        base = base[:len(base) - node.level + 1]
+        module = ".".join(base + ([module] if module else []))
+    folder = root.joinpath(*module.split("."))
+    return [f"{module}.{alias.name}"
+            if f"{module}.{alias.name}" in modules or any(folder.glob(f"{alias.name}.*")) else module
+            for alias in node.names]
+
+
 def _imported(node: ast.AST, current: str, modules: Dict[str, Path], root: Path,
               package: str) -> List[str]:
-    """The package's modules an import statement names (a compiled module is none)."""
-    names = []
-    if isinstance(node, ast.Import):
-        names = [alias.name for alias in node.names]
-    elif isinstance(node, ast.ImportFrom):
-        if node.level:
-            base = current.split(".")
-            if modules[current].name != "__init__.py":
-                base.pop()
-            base = base[:len(base) - node.level + 1]
-            module = ".".join(base + ([node.module] if node.module else []))
-        else:
-            module = node.module or ""
-        for alias in node.names:
-            sub = f"{module}.{alias.name}"
-            folder = root.joinpath(*module.split("."))
-            if sub in modules:
-                names.append(sub)
-            elif not any(folder.glob(f"{alias.name}.*")):     # a compiled module is no arrow
-                names.append(module)
-    return [name for name in names
+    """The package's Python modules an import statement names (a compiled module is none)."""
+    return [name for name in named(node, current, modules, root)
             if name.split(".")[0] == package and name in modules and name != current]
 
 
 def arrows(root: Path, package: str) -> List[Arrow]:
-    """Every import of one module of the package by another."""
+    """Every import of one module of the package by another (a compiled one is none)."""
     modules = module_names(root, package)
     found: List[Arrow] = []
 
@@ -89,6 +96,20 @@ def arrows(root: Path, package: str) -> List[Arrow]:
     for name, path in modules.items():
         visit(ast.parse(path.read_text(encoding="utf-8"), str(path)), name, False)
     return found
+
+
+def inner_imports(root: Path, package: str) -> List[Tuple[str, str, int]]:
+    """Every import of the package inside a function of one of its modules, a compiled
+    module's too: (importer, the module it names, line)."""
+    modules = module_names(root, package)
+    found = []
+    for current, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                found.extend((current, name, child.lineno) for child in ast.walk(node)
+                             for name in named(child, current, modules, root)
+                             if name.split(".")[0] == package)
+    return sorted(set(found))
 
 
 def circles(found: List[Arrow]) -> List[List[str]]:
@@ -144,6 +165,17 @@ def test_no_import_closes_a_circle():
     assert not loops, "\n".join(describe(circle, found, ROOT) for circle in loops)
 
 
+def test_the_package_imports_its_modules_at_the_top_but_for_an_extra_named_with_its_reason():
+    listed = {importer for importer, _ in EXTRAS}
+    loose = []
+    for importer, name, line in inner_imports(ROOT, "mancala"):
+        if (importer, name) not in EXTRAS:
+            loose.append(f"{importer} (line {line}) imports {name} inside a function")
+    assert not loose, ("import it at the top, or name it in EXTRAS with the extra it waits for:\n"
+                       + "\n".join(loose))
+    assert listed <= {importer for importer, _, _ in inner_imports(ROOT, "mancala")}
+
+
 def test_every_extra_let_through_is_an_import_inside_a_function_that_is_there():
     inside = {(importer, imported) for importer, imported, _, in_function in arrows(ROOT, "mancala")
               if in_function}
@@ -190,6 +222,14 @@ def test_the_reader_sees_top_function_and_relative_imports_but_not_type_checking
                      ("toy.high", "toy.middle", False), ("toy.high", "toy.low", True),
                      ("toy.sub.leaf", "toy.low", False), ("toy.sub.leaf", "toy.sub.other", False)}
     assert circles(list(arrows(toy, "toy"))) == []
+
+
+def test_an_import_of_the_package_inside_a_function_is_seen_relative_and_compiled_too(toy):
+    assert inner_imports(toy, "toy") == [("toy.high", "toy.low", 4)]
+    write(toy, {"toy/sub/leaf.py": ("import json\n\ndef leaf():\n    import json\n"
+                                    "    from .. import low\n    from toy._core import Searcher\n")})
+    assert inner_imports(toy, "toy") == [("toy.high", "toy.low", 4), ("toy.sub.leaf", "toy._core", 6),
+                                         ("toy.sub.leaf", "toy.low", 5)]
 
 
 def test_an_import_inside_a_function_that_climbs_back_is_a_circle(toy):

@@ -4,7 +4,7 @@ import random
 import pytest
 
 import mancala
-from mancala import _reference, players
+from mancala import _reference, levels, players
 from mancala.players import (
     AlphaBetaPlayer, EnginePlayer, Human, MinimaxPlayer, PlayerSpecError, RandomPlayer, parse_player)
 
@@ -178,8 +178,8 @@ def test_perfect_solves_an_endgame_exactly():
 
 
 def test_perfect_falls_back_to_a_search_when_the_solve_runs_out_of_time(monkeypatch):
-    monkeypatch.setattr(players, "PERFECT_SOLVE_TIME", 0.05)
-    monkeypatch.setattr(players, "PERFECT_FALLBACK_TIME", 0.05)
+    monkeypatch.setattr(levels, "PERFECT_SOLVE_TIME", 0.05)
+    monkeypatch.setattr(levels, "PERFECT_FALLBACK_TIME", 0.05)
     player = EnginePlayer("perfect")
     board = mancala.Board()
     board.push(0)  # past the opening book
@@ -194,7 +194,7 @@ def test_perfect_falls_back_to_a_search_when_the_solve_runs_out_of_time(monkeypa
 def test_perfect_from_the_opening_gives_a_move_within_its_time_budget():
     player = EnginePlayer("perfect")
     assert player.choose(mancala.Board()) in range(6)
-    assert player.last.elapsed < players.PERFECT_SOLVE_TIME + players.PERFECT_FALLBACK_TIME + 1
+    assert player.last.elapsed < levels.PERFECT_SOLVE_TIME + levels.PERFECT_FALLBACK_TIME + 1
 
 
 # -- people ---------------------------------------------------------------------------

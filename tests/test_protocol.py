@@ -15,7 +15,7 @@ import pytest
 
 from mancala import _reference
 from mancala.board import Board, capture_code
-from mancala.protocol_lines import allocate_ms
+from mancala.protocol.lines import allocate_ms
 
 ANSWER = 30.0       # seconds: generous, for a loaded machine; only a hang reaches it
 

@@ -22,13 +22,13 @@ from typing import Optional, TextIO
 
 import mancala
 from mancala.arena import ArenaConfig, ArenaReport, run_arena
-from mancala.arena_results import OUTPUT_NAMES, GameResult
+from mancala.arena.results import OUTPUT_NAMES, GameResult
 from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
 from mancala.cli.signals import STATUS as TERMINATED, stop_signals
-from mancala.cluster import joined
+from mancala.cluster import joined, parse_address
 from mancala.cluster.arena import run_on_cluster
 from mancala.errors import CommandError, InputError, quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS
@@ -128,7 +128,6 @@ def _error_rate(name: str):
 
 def run(args: argparse.Namespace) -> int:
     if args.cluster is not None:
-        from mancala.cluster import parse_address
         args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
     games = args.games
     if games is None:

@@ -17,8 +17,11 @@ from mancala.board import CAPTURE_RULES
 from mancala.cli import options
 from mancala.cli.format import duration
 from mancala.cli.signals import stop_signals
+from mancala.cluster import joined, parse_address
+from mancala.cluster.build import ClusterLevels
 from mancala.endgame import files
 from mancala.endgame.building import BuildLock, BuildProgress, build_levels, gigabytes
+from mancala.endgame.verifying import deep_verify
 from mancala.errors import CommandError, EndgameFileError, EndgameMissingError
 from mancala.limits import MAX_ENDGAME_SEEDS
 
@@ -135,8 +138,6 @@ def run_build(args: argparse.Namespace) -> int:
         if args.cluster is None:
             built = build_levels(args.capture, args.seeds, **settings)
         else:
-            from mancala.cluster import joined, parse_address
-            from mancala.cluster.build import ClusterLevels
             address = parse_address(args.cluster)       # '' too: one line, before any work
             with stop_signals() as stops, joined(address, "building", say) as cpus:
                 settings["progress"] = stops.watching(settings["progress"])
@@ -248,7 +249,6 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_deep_verify(args: argparse.Namespace) -> int:
-    from mancala.endgame.verifying import deep_verify
     rules = [args.capture] if args.capture else list(CAPTURE_RULES)
     report = []
 

@@ -6,7 +6,7 @@ import sys
 
 from mancala import protocol
 from mancala.cli import options
-from mancala.protocol_lines import read_lines
+from mancala.protocol.lines import read_lines
 from mancala._core import EVALUATIONS, use_cpu_clock
 from mancala._version import __version__
 from mancala.limits import PLAY_EVALUATION

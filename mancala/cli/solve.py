@@ -14,6 +14,8 @@ from mancala.cli import options, solve_verify
 from mancala.cli.signals import Stops, stop_signals
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
+from mancala.cluster import joined, parse_address
+from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
 from mancala.engine import Engine
 from mancala.geometry import SIDE_NAMES, seeds_in_pits
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
@@ -135,7 +137,6 @@ def bound_question(board: Board, engine: Engine, at_least: int) -> dict:
 def run(args: argparse.Namespace) -> int:
     worker_threads, args.threads = args.threads, args.threads or DEFAULT_THREADS
     if args.cluster is not None:
-        from mancala.cluster import parse_address
         args.cluster = parse_address(args.cluster)      # '' too: one line, before any work
     if args.verify_journal is not None:
         return solve_verify.run(args, engine_for)
@@ -207,8 +208,6 @@ def cluster_solve(board: Board, args: argparse.Namespace, share_table: bool,
     """solve --cluster: the same report, with "cluster" added. share_table: the
     default table is divided among the workers (they are on this machine);
     threads: a worker's (None: a node's CPUs); stops: checked as the solve reports."""
-    from mancala.cluster import joined
-    from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
     if args.journal is not None:
         read_journal(args.journal, board)       # another solve's journal: one line, before Ray starts
     seeds = args.endgame

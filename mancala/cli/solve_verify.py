@@ -6,8 +6,15 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 
+from mancala import endgame
+from mancala.cli import options
+from mancala.cluster.journal import FORMATS_READ, read_records, shown
+from mancala.cluster.verify import verify_journal
 from mancala.errors import CommandError, quote
+from mancala.geometry import seeds_in_pits
+from mancala.limits import solve_table_mb
 
 # what --verify-journal leaves aside: the position is the journal's, the search this machine's
 NOT_WITH_VERIFY = (("--seeds", "seeds", None), ("--board", "board", None), ("--moves", "moves", []),
@@ -30,7 +37,6 @@ def fraction(text: str) -> float:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from mancala.cli import options
     p.add_argument("--verify-journal", type=str, default=None, metavar="FILE",
                    help="check a cluster solve's journal: recompute every job's result here (the "
                         "position is the journal's; --endgame, --hash-mb, --threads as for a solve), "
@@ -49,13 +55,6 @@ def say(text: str) -> None:
 
 def run(args: argparse.Namespace, engine_for) -> int:
     """solve --verify-journal; engine_for(args, capture): the engine a solve would use."""
-    from pathlib import Path
-
-    from mancala.cluster.journal import FORMATS_READ, shown, read_records
-    from mancala.cluster.verify import verify_journal
-    from mancala.geometry import seeds_in_pits
-    from mancala.limits import solve_table_mb
-    from mancala import endgame
     given = [flag for flag, name, default in NOT_WITH_VERIFY if getattr(args, name) != default]
     if given:
         raise CommandError(f"--verify-journal takes the position from the journal; "

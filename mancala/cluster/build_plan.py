@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from math import comb
 from typing import Dict, List, Sequence, Tuple
 
-PITS = 6
+from mancala.geometry import PITS
+
 MIN_TASK = 1 << 18          # positions: a task of fewer is not split (~5 ms of a core)
 
 

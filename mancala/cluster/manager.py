@@ -49,8 +49,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Tuple
 
 from mancala.board import Board
+from mancala.engine import Engine
 from mancala.errors import JournalError
-from mancala.cluster.tree import INF, Key, Question, Tree, child_t, key_of, store_lead, tighten
+from mancala.cluster.tree import INF, Key, Question, Tree, board_of, child_t, key_of, store_lead, tighten
 
 WAIT = 0.25                 # the longest the driver waits for an answer before it looks again
 ESTIMATE_DEPTH = 8          # the short search that predicts a position's tests and orders its moves
@@ -438,8 +439,6 @@ class ProofManager:
 
 def estimator(capture: str) -> Callable[[Key], int]:
     """A short search's score of a position (stores empty: its relative value)."""
-    from mancala.cluster.tree import board_of
-    from mancala.engine import Engine
     engine = Engine(hash_mb=16, endgame=None)
     return lambda key: engine.search(board_of(key, capture), depth=ESTIMATE_DEPTH).score
 

@@ -23,11 +23,13 @@ import zlib
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+from mancala import endgame
 from mancala.board import Board
 from mancala.cluster import ray_error_line, ray_module
 from mancala.cluster.journal import Journal, JournalError, read_journal
 from mancala.cluster.manager import Job, ProofManager, ProofResult
 from mancala.cluster.tree import Key, board_of, child_t, expand
+from mancala.engine import Engine
 from mancala.errors import ClusterError, MancalaError, quote
 
 DEFAULT_JOB_NODES = 4_000_000       # a few seconds of one core
@@ -83,8 +85,6 @@ class SolveWorker:
 
     def __init__(self, capture: str, hash_mb: float, endgame_seeds: Optional[int],
                  cache: Optional[str], threads: int = 1) -> None:
-        from mancala import endgame
-        from mancala.engine import Engine
         db = None
         if endgame_seeds:
             db = endgame.load(capture, endgame_seeds, Path(cache) if cache else None)

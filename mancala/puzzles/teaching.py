@@ -36,7 +36,9 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Tuple
 
 from mancala.board import Board, MoveRecord
+from mancala.engine import Engine
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, pit_slot, row, seeds_in_pits, store_slot
+from mancala.review import QUICK_SEEDS, quick_engine
 
 THEMES = ("capture", "extra-turn", "starving", "endgame")   #: every theme, in this order
 THEME_NAMES = {"capture": "capture", "extra-turn": "extra-turn chain",
@@ -143,7 +145,6 @@ def wrong_move_value(board: Board, pit: int, large: Optional[Callable[[], Any]] 
     :data:`mancala.review.QUICK_SEEDS` seeds in the pits is solved at once by an engine
     without a database (no wait for one to open: 4 s the first time on a busy
     machine); a larger one by ``large()`` (default: an engine with the cached database)."""
-    from mancala.review import QUICK_SEEDS, quick_engine
     child = board.copy(stack=False)
     child.push(pit)
     if seeds_in_pits(child.pits) <= QUICK_SEEDS:
@@ -151,7 +152,6 @@ def wrong_move_value(board: Board, pit: int, large: Optional[Callable[[], Any]] 
     elif large is not None:
         engine = large()
     else:
-        from mancala.engine import Engine
         engine = Engine(hash_mb=16)
     solved = engine.solve(child, nodes=nodes)
     return PovScore(solved.score, child.to_move).pov(board.to_move) if solved.exact else None

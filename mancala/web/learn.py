@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
 from mancala import explain as _explain
 from mancala import puzzles as _puzzles
-from mancala.puzzles import teaching
+from mancala.puzzles import mine, teaching
 from mancala.board import Board
 from mancala.engine import Engine
 from mancala.errors import HistoryError, RequestError, quote
+from mancala.history import History
 from mancala.limits import SMALL_HASH_MB
 from mancala.geometry import SIDE_NAMES
 from mancala.rating import Rating
@@ -63,8 +64,6 @@ def own_puzzles(needed: bool = True) -> Optional[List[_puzzles.Puzzle]]:
     """Your own puzzles, the terminal's ``puzzle --mine``'s (:func:`mancala.puzzles.mine.kept`:
     those of the games reviewed since are made first, a search's work). When ``needed``,
     404 when there are none yet and 503 when the history cannot be read; else None then."""
-    from mancala.history import History
-    from mancala.puzzles import mine
     try:
         found = mine.kept(History())
     except HistoryError as exc:

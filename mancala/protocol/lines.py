@@ -1,7 +1,7 @@
 """What the engine protocol's lines say: a ``position`` command's board, a ``go``
 command's limits, the clock's share of a move, and the lines of a byte stream.
 
-:mod:`mancala.protocol` is the conversation (:class:`mancala.protocol.Session`);
+:mod:`mancala.protocol.session` is the conversation (:class:`mancala.protocol.Session`);
 this module reads its words, each one checked with :mod:`mancala.limits` and
 refused with one line (an :class:`mancala.errors.InputError`). Moves are pits
 1..6 from the mover's left, as the terminal game numbers them; every command

@@ -2,8 +2,8 @@
 
 ``run_arena(ArenaConfig("random", "minimax:4", games=100))`` plays the games
 and returns an :class:`ArenaReport`: one :class:`GameResult` per finished game
-and a :class:`~mancala.arena_results.Summary` from player A's point of view
-(the results and their summary are :mod:`mancala.arena_results`).
+and a :class:`~mancala.arena.results.Summary` from player A's point of view
+(the results and their summary are :mod:`mancala.arena.results`).
 
 - Sides alternate: A is South (moves first) in the even-numbered games and
   North in the odd ones, so each player starts half the games (unless
@@ -59,7 +59,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import mancala.engine  # noqa: F401  engine players import it on their first move; not timed
-from mancala.arena_results import GAME_POINTS, GameResult, Summary, summarise
+from mancala.arena.results import GAME_POINTS, GameResult, Summary, summarise
 from mancala.board import Board
 from mancala.errors import IllegalMoveError, InvalidLimitError, PlayerFailedError, quote
 from mancala.geometry import SIDE_NAMES, store_slot

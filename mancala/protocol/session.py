@@ -10,7 +10,7 @@ obeyed gets one ``info string error: ...`` line and changes nothing.
 
 Moves are pits 1..6 counted from the mover's left, as the terminal game
 numbers them (``Board.push`` takes 0..5). What the lines say (a position, a
-go's limits) is read by :mod:`mancala.protocol_lines`.
+go's limits) is read by :mod:`mancala.protocol.lines`.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from mancala.errors import InputError, MancalaError, quote
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import (DEFAULT_HASH_MB, MAX_THREADS, PLAY_EVALUATION, check_hash_mb, check_threads,
                             default_table_mb, hash_mb_ceiling)
-from mancala.protocol_lines import MAX_LINE_BYTES, GoLimits, parse_position, pits_text, whole
+from mancala.protocol.lines import MAX_LINE_BYTES, GoLimits, parse_position, pits_text, whole
 
 AUTHOR = "the mancala developers"
 STOP_POLL_SECONDS = 0.01                   # stop repeats this often until the search has ended
