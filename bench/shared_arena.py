@@ -4,8 +4,9 @@
 
 The arena as it is (one worker), except that a move is a forfeit only past its
 time plus --margin seconds (default 60) instead of 1.5 times its time plus 1 s,
-and an engine has as long (not 10 s) to answer the handshake (under a load of
-11 on 2 cores, Python's start and imports took more than 10 s):
+and an engine has as long (not 10 s) to answer the handshake (``isready``
+loads a cached endgame database: a 30-seed one took up to 29 s under a load
+of 11-18 on 2 cores):
 engines whose time counts the CPU time of their searching thread (``python -m
 mancala engine --clock cpu``, ``bench/cmancala_engine.py ... --clock cpu``) take
 more wall time than that when others keep the cores busy, and on a busy 2-core
