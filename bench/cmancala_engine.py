@@ -1,6 +1,7 @@
 """CMancala's timed search behind the engine protocol, for the arena.
 
     python bench/cmancala_engine.py PATH/TO/Mancala [--clock cpu]
+    python bench/cmancala_engine.py PATH/TO/Mancala --library-pairs N [--clock cpu]
 
 Speaks enough of the engine protocol (docs/protocol.md) for ``python -m mancala
 arena 'engine:"python bench/cmancala_engine.py .../Mancala"@0.1' ...``: ``ugi``
@@ -23,6 +24,13 @@ dropped, the last finished one's move played, as ours does) and adds the
 counts its thread's CPU time, as ``python -m mancala engine --clock cpu``
 does ours (matches on a shared machine). docs/strength.md names the commit
 and says how to make the patch; bench/compare_solvers.py how to build it.
+
+With ``--library-pairs N`` it plays no protocol: the library's default
+``Engine().search(board, time=0.1)`` (a fresh Engine each game) plays CMancala
+at 0.1 s a move over the first N openings of the 2-ply suite (the start
+first), each twice with sides swapped, and prints each pair and the totals
+(with ``--clock cpu`` both count their searching thread's CPU time:
+``mancala._core.use_cpu_clock``).
 
 Its board code: 14 cells of 8 bits after a bit for the side to move (1:
 South), as two 64-bit words printed in hex, high first, less the first five
@@ -96,7 +104,48 @@ class CMancala:
         self.process.wait(5)
 
 
+def library_pairs(program: str, pairs: int, clock: str) -> None:
+    """Engine().search(board, time=0.1) against CMancala over the 2-ply suite's first pairs."""
+    from mancala import Engine, _core
+    from mancala.openings import opening_suite
+    from mancala.stats import elo_estimate
+    _core.use_cpu_clock(clock == "cpu")
+    cmancala = CMancala(program, clock)
+    cmancala.prepare()
+    wins = draws = losses = 0
+    pentanomial = [0] * 5
+    try:
+        for opening in opening_suite(2)[:pairs]:
+            pair = 0
+            margins = []
+            for ours in (0, 1):          # our side: South, then North
+                board = Board()
+                for pit in opening:
+                    board.push(pit)
+                engine = Engine()
+                while not board.is_game_over():
+                    board.push(engine.search(board, time=0.1).move if board.to_move == ours
+                               else cmancala.move(board, 0.1))
+                margin = board.outcome().margin * (1 if ours == 0 else -1)
+                margins.append(margin)
+                wins, draws, losses = wins + (margin > 0), draws + (margin == 0), losses + (margin < 0)
+                pair += 2 if margin > 0 else 1 if margin == 0 else 0
+            pentanomial[pair] += 1
+            print(f"opening {' '.join(str(p + 1) for p in opening) or 'start'}: our margins "
+                  f"{margins[0]:+d} (South), {margins[1]:+d} (North): pair {pair / 2:g}", flush=True)
+    finally:
+        cmancala.close()
+    elo = elo_estimate(pentanomial)
+    print(f"W/D/L {wins}/{draws}/{losses}; pairs scoring 0, 1/2, 1, 3/2, 2: "
+          f"{' '.join(map(str, pentanomial))}; pairs lost {pentanomial[0] + pentanomial[1]}; "
+          f"Elo {elo.elo:+.1f} [{elo.elo_low:+.1f}, {elo.elo_high:+.1f}]")
+
+
 def main() -> None:
+    if len(sys.argv) >= 4 and sys.argv[2] == "--library-pairs":
+        clock = sys.argv[5] if sys.argv[4:5] == ["--clock"] and len(sys.argv) == 6 else "wall"
+        library_pairs(sys.argv[1], int(sys.argv[3]), clock)
+        return
     if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2:] not in (["--clock", "cpu"],
                                                                                  ["--clock", "wall"])):
         sys.exit(__doc__)

@@ -1,6 +1,7 @@
 """A quick match between two settings of this install's timed search.
 
     python bench/match.py A B [--time S] [--pairs N] [--plies P]
+    python bench/match.py engine SETTING [ENGINE_OPTIONS...]
 
 A and B name settings (below). The opening suite is the Kalah(6,4) start
 and every 2-move opening (with --plies P: every P-move opening); each opening is played twice, sides swapped (a
@@ -19,6 +20,13 @@ SETTING@SHARE for a soft time limit of SHARE of the move's time (default
 SOFT_TIME_SHARE); SETTING+positional or SETTING+learned for another
 evaluation, SETTING+db for the largest endgame database cached, SETTING+tt
 (any flag above) to add a part, SETTING+tN to search on N threads. Elo and its 95% interval come from the pairs (pentanomial, mancala.stats).
+
+``engine SETTING`` runs ``python -m mancala engine ENGINE_OPTIONS...`` with
+the play mode's flags of SETTING (play, timed, play-minus-X, X; no @, no
+additions: the options say threads and evaluation), so the arena can play
+two settings through the engine protocol:
+``'engine:"python bench/match.py engine play-minus-clock --clock cpu"@0.1'``
+is the engine with the soft limit fixed (before issue 33's time manager).
 """
 import argparse
 import sys
@@ -92,7 +100,29 @@ def play_game(opening, south, north, seconds):
     return board.outcome().margin
 
 
+def play_flags(setting):
+    """The PLAY_* flags of a setting without additions (play, timed, play-minus-X, X)."""
+    if setting == "play":
+        return PLAY_MODE
+    if setting == "timed":
+        return 0
+    if setting.startswith("play-minus-") and setting[len("play-minus-"):] in FLAGS:
+        return PLAY_MODE & ~FLAGS[setting[len("play-minus-"):]]
+    if setting in FLAGS:
+        return FLAGS[setting]
+    sys.exit(f"unknown setting {setting!r} for engine")
+
+
+def run_engine(setting, options):
+    """The engine protocol with setting's play flags (every Engine made reads PLAY_MODE)."""
+    from mancala.cli import main as cli_main
+    _engine.PLAY_MODE = play_flags(setting)
+    return cli_main(["engine", *options])
+
+
 def main():
+    if sys.argv[1:2] == ["engine"] and len(sys.argv) >= 3:
+        sys.exit(run_engine(sys.argv[2], sys.argv[3:]))
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("a")
     p.add_argument("b")
