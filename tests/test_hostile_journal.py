@@ -518,3 +518,22 @@ def test_a_line_whose_move_or_facts_make_no_sense_is_refused(tmp_path, env, real
     journal.write_bytes(written(head, body, reseal=True))
     said = never_wrong(run(SOLVE + ["--journal", str(journal)], env))
     assert said is not None and f"line {k + 2}" in said and says in said, said
+
+
+@pytest.mark.parametrize("t, holds", [(TRUE_VALUE, True), (TRUE_VALUE + 1, False)])
+def test_a_bound_question_s_journal_ends_with_a_claim_the_verification_proves(tmp_path, env, t, holds):
+    """solve --at-least T on the cluster: Kalah(6,3) is worth +2 (the book's value), so
+    'at least +2' is proved and 'at least +3' refuted; the journal's last line claims
+    the answer, and --verify-journal recomputes its jobs and finds that they prove it."""
+    journal = tmp_path / "b.jsonl"
+    done = run(SOLVE + ["--at-least", str(t), "--journal", str(journal), "--job-nodes", "20000",
+                        "--json"], env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["proved"] is holds
+    claim = records(journal.read_bytes())[1][-1]
+    assert (claim["claim"], claim["at_least"], claim["holds"]) == ("bound", t, holds)
+    checked = run(["solve", "--verify-journal", str(journal), "--endgame", "0", "--threads", "1",
+                   "--json"], env, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    report = json.loads(checked.stdout)
+    assert report["disagreements"] == [] and [c["missing"] for c in report["claims"]] == [[]]
