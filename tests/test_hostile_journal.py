@@ -525,6 +525,7 @@ def test_a_bound_question_s_journal_ends_with_a_claim_the_verification_proves(tm
     """solve --at-least T on the cluster: Kalah(6,3) is worth +2 (the book's value), so
     'at least +2' is proved and 'at least +3' refuted; the journal's last line claims
     the answer, and --verify-journal recomputes its jobs and finds that they prove it."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
     journal = tmp_path / "b.jsonl"
     done = run(SOLVE + ["--at-least", str(t), "--journal", str(journal), "--job-nodes", "20000",
                         "--json"], env, timeout=300)
