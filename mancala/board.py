@@ -28,6 +28,17 @@ class MoveRecord(NamedTuple):
     captured: int       #: seeds a capture put in the store (0 if none)
     game_over: bool     #: the move ended the game
 
+    def effects(self) -> List[str]:
+        """What the move did, in words: ['captures 4 seeds', 'extra turn', 'the game is over']."""
+        effects = []
+        if self.captured:
+            effects.append(f"captures {self.captured} seed{'' if self.captured == 1 else 's'}")
+        if self.extra_turn:
+            effects.append("extra turn")
+        if self.game_over:
+            effects.append("the game is over")
+        return effects
+
 
 class Outcome(NamedTuple):
     """The result of a finished game: final stores after the sweep."""

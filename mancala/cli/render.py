@@ -99,23 +99,11 @@ def render_board(board: Board, specs, style: Style, last: Optional[MoveRecord] =
     return "\n".join(lines)
 
 
-def move_effects(record: MoveRecord) -> List[str]:
-    """What a move did, in words: ['captures 4 seeds', 'extra turn', 'the game is over']."""
-    effects = []
-    if record.captured:
-        effects.append(f"captures {record.captured} seed{'' if record.captured == 1 else 's'}")
-    if record.extra_turn:
-        effects.append("extra turn")
-    if record.game_over:
-        effects.append("the game is over")
-    return effects
-
-
 def move_text(record: MoveRecord) -> str:
     """A move as every face of the terminal writes it, its capture named:
     '3 (C)', '5 (K), captures 4 seeds', '3 (C), extra turn'."""
     return ", ".join([f"{record.pit + 1} ({pit_label(record.pit, record.player)})"]
-                     + move_effects(record))
+                     + record.effects())
 
 
 def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo],
@@ -238,4 +226,4 @@ def wrap(text: str, width: Optional[int] = None) -> str:
 
 
 __all__ = ["Style", "want_color", "render_board", "describe_move", "describe_info", "describe_turns",
-           "describe_outcome", "move_text", "move_effects", "wrap"]
+           "describe_outcome", "move_text", "wrap"]

@@ -127,14 +127,7 @@ def end_words(value: int, you: bool = True, side: int = 0) -> str:
 def move_words(record: MoveRecord) -> str:
     """'South 4 (D), captures 2 seeds': who moved, the pit (1..6 and its letter), what it did."""
     letter = "ABCDEFGHIJKL"[record.player * PITS + record.pit]
-    effects = []
-    if record.captured:
-        effects.append(f"captures {record.captured} seed{'' if record.captured == 1 else 's'}")
-    if record.extra_turn:
-        effects.append("extra turn")
-    if record.game_over:
-        effects.append("the game is over")
-    return ", ".join([f"{SIDE_NAMES[record.player]} {record.pit + 1} ({letter})"] + effects)
+    return ", ".join([f"{SIDE_NAMES[record.player]} {record.pit + 1} ({letter})"] + record.effects())
 
 
 def wrong_move_value(board: Board, pit: int, large: Optional[Callable[[], Any]] = None,
