@@ -138,6 +138,10 @@ class CommandError(MancalaError):
     """A fatal problem a command reports as one line (no traceback)."""
 
 
+class SealError(MancalaError):
+    """This installation's key (mancala.seal) cannot be read or made: one line naming the file."""
+
+
 class HistoryError(MancalaError):
     """The game history's database cannot be read or written (a read-only folder, a lock held too long)."""
 
@@ -174,5 +178,5 @@ __all__ = [
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError", "JournalError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
-    "HistoryError",
+    "HistoryError", "SealError",
 ]

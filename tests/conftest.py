@@ -156,6 +156,20 @@ def private_cache(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True, scope="session")
+def private_home(tmp_path_factory):
+    """The data folder (history, saves, this installation's seal key) is a private
+    one: the tests neither read the user's nor leave files in it. A test that
+    needs its own sets MANCALA_HOME again."""
+    old = os.environ.get("MANCALA_HOME")
+    os.environ["MANCALA_HOME"] = str(tmp_path_factory.mktemp("home"))
+    yield
+    if old is None:
+        del os.environ["MANCALA_HOME"]
+    else:
+        os.environ["MANCALA_HOME"] = old
+
+
+@pytest.fixture(autouse=True, scope="session")
 def pinned_memory():
     """Every test, and every process it starts, counts on the same memory
     (``$MANCALA_MEMORY_MB``), not on what the machine has free at that moment:
