@@ -244,6 +244,57 @@ def test_a_killed_cluster_solve_leaves_no_process_and_no_folder():
     stopped("solve --cluster", ("stderr", WORKING["solve --cluster"]), signal.SIGKILL)
 
 
+def runtime_folder(run):
+    """The command's runtime folder (mancala-ray-* in its TMPDIR), once Ray has written its
+    raylet's log there; (folder, that log's real path)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        for name in os.listdir(run.temp):
+            log = os.path.join(run.temp, name, "session_latest", "logs", "raylet.out")
+            if name.startswith("mancala-ray-") and os.path.exists(log):
+                return os.path.join(run.temp, name), os.path.realpath(log)
+        time.sleep(0.05)
+    raise AssertionError("no raylet log: " + run.err[-2000:])
+
+
+def holds_open(pid, path):
+    try:
+        return any(os.readlink(f"/proc/{pid}/fd/{fd}") == path for fd in os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return False
+
+
+def test_the_watchdog_ends_the_runtime_and_no_one_else():
+    """The user's own processes that look at the runtime's files live on: a
+    `tail -f` of a Ray log and a process whose working folder is in the
+    runtime's folder, each in a session of its own as a terminal starts it.
+    Before: both were SIGKILLed as the command ended (the watchdog took a
+    process with a file or its folder there for Ray's)."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    run = Run("arena --cluster")
+    outsiders = []
+    try:
+        run.wait_for(("stderr", WORKING["arena --cluster"]))
+        folder, log = runtime_folder(run)
+        outsiders.append(subprocess.Popen(["tail", "-f", log], stdout=subprocess.DEVNULL,
+                                          start_new_session=True))
+        outsiders.append(subprocess.Popen(["sleep", "600"], cwd=folder, start_new_session=True))
+        deadline = time.monotonic() + 30
+        while not holds_open(outsiders[0].pid, log) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert holds_open(outsiders[0].pid, log)
+        assert ends_as(run.stop(signal.SIGINT), run.err) == SAYS[signal.SIGINT], run.err[-3000:]
+        left, folders = run.leftovers(patience=2.0)
+        mine = {process.pid for process in outsiders}
+        assert [entry for entry in left if entry[0] not in mine] == [] and folders == [], (left, folders)
+        assert [process.poll() for process in outsiders] == [None, None]
+    finally:
+        for process in outsiders:
+            process.kill()
+            process.wait()
+        run.close()
+
+
 @pytest.mark.parametrize("command", ["solve", "build"])
 def test_sigterm_to_a_local_solve_or_build_is_143_with_its_line(command):
     """Before: killed by SIGTERM, no line."""
