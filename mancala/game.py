@@ -43,13 +43,36 @@ from mancala.specs import PlayerSpec
 PlayerLike = Union[str, PlayerSpec, Player]
 
 
-def can_be_rated(south: str, north: str) -> bool:
-    """Whether a game between these spellings can count for a person's rating:
-    one ``human`` against a computer level whose Elo the levels' table knows."""
+#: the rules the levels' Elos were measured on (``mancala/data/levels.json``, its
+#: ``measured`` openings): Kalah(6,4), standard capture. Under other rules a level's
+#: Elo says nothing (at 1 seed South has a forced win: one game against ai:perfect took
+#: a newcomer to 1750), so a game under them is casual.
+RATED_RULES = ((4, "standard"),)
+
+
+def unrated_because(south: str, north: str, seeds: int, capture: str) -> Optional[str]:
+    """Why a game cannot count for a person's rating (one line, for the face to say
+    where the game starts), or None when it can: one ``human`` against a computer
+    level whose Elo the levels' table knows, under :data:`RATED_RULES`. Every face
+    (the terminal, the web, the history) asks this, and only this."""
     specs = (south, north)
     if specs.count("human") != 1:
-        return False
-    return level_elo(specs[1 - specs.index("human")]) is not None
+        return ("a rated game is a person (human) against a computer level with an Elo "
+                "(python -m mancala levels)")
+    level = specs[1 - specs.index("human")]
+    if level_elo(level) is None:
+        return f"{level} has no Elo in the levels' table (python -m mancala levels)"
+    if (seeds, capture) not in RATED_RULES:
+        measured = " or ".join(f"Kalah(6,{n}) with capture {rule}" for n, rule in RATED_RULES)
+        return (f"the levels' Elos were measured on {measured}, "
+                f"not Kalah(6,{seeds}) with capture {capture}")
+    return None
+
+
+def can_be_rated(south: str, north: str, seeds: int, capture: str) -> bool:
+    """Whether a game between these spellings under these rules can count for a
+    person's rating (:func:`unrated_because` says why not)."""
+    return unrated_because(south, north, seeds, capture) is None
 
 
 class Turn(NamedTuple):
@@ -340,4 +363,5 @@ class Game:
             self.autosave = None
 
 
-__all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn", "can_be_rated", "HINT_DEPTH"]
+__all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn", "can_be_rated", "unrated_because",
+           "RATED_RULES", "HINT_DEPTH"]

@@ -257,16 +257,15 @@ def test_menus_through_a_real_terminal(home):
     child.expect("How strong is the computer playing North?")
     child.expect("easy")
     child.sendline("1")
-    child.expect(r"Rated or casual\?")
-    child.sendline("2")                                 # casual
     child.expect(r"Seeds per pit, 1-12 \[4\]: ")
     child.sendline("13")
     child.expect("'13' is not a number from 1 to 12.")
     child.sendline("3")
     child.expect("Capture rule:")
-    child.sendline("3")
+    child.sendline("3")                                 # no rated or casual asked: not these rules
     child.expect("Kalah: 3 seeds per pit, capture none. South: human, North: ai:easy.")
-    child.expect("A casual game: hints and takebacks allowed")
+    child.expect(r"A casual game, not rated: the levels' Elos were measured on Kalah\(6,4\) "
+                 r"with capture standard, not Kalah\(6,3\) with\s+capture none\.")     # wrapped
     child.expect("South's pits, 1-6")
     child.expect(PROMPT)
     child.sendline("2")
@@ -445,3 +444,38 @@ def test_a_computer_game_cannot_be_rated(home):
     assert result.returncode == 2
     assert "cannot be rated: a rated game is a person (human) against a computer level" in \
         result.stderr
+
+
+def test_a_game_of_rules_the_levels_were_not_measured_on_is_casual_and_says_so(home):
+    """Issue 38, item 4: one Kalah(6,1) game as South against ai:perfect (South's forced
+    win) took a new player from nothing to 1750.8. The levels' Elos were measured on
+    Kalah(6,4) with standard capture: this game is casual, said where it starts, kept
+    unrated, and the person's rating is a newcomer's still."""
+    moves = "".join(f"{pit}\n" for pit in "123456" * 3)      # each legal one in turn, to the end
+    result = run_play(home, "--south", "human", "--north", "ai:perfect", "--seeds", "1",
+                      stdin=moves)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert ("A casual game, not rated: the levels' Elos were measured on Kalah(6,4) with capture "
+            "standard, not Kalah(6,1) with capture standard.") in out
+    assert ("Kept in your history; not rated: the levels' Elos were measured on Kalah(6,4)"
+            in out) and "Your rating" not in out
+    from mancala.history import History
+    from mancala.rating import Rating
+    history = History(home / "history.sqlite3")
+    [kept] = history.games()
+    assert kept.seeds == 1 and not kept.rated and kept.after is None
+    assert history.rating() == Rating()                 # a newcomer's still
+    refused = run_play(home, "--south", "human", "--north", "ai:perfect", "--seeds", "1", "--rated")
+    assert refused.returncode == 2
+    assert "cannot be rated: the levels' Elos were measured on Kalah(6,4)" in refused.stderr
+
+
+def test_a_rated_save_of_rules_the_levels_were_not_measured_on_goes_on_casual(home):
+    """A save file that says rated (written before the rules were asked, or by hand) of a
+    Kalah(6,1) game is played casual: it says so, and hints are allowed."""
+    storage.save(storage.SavedGame(1, "standard", "human", "ai:easy", [], rated=True),
+                 home.parent / "old.json")
+    result = run_play(home, "--load", "old.json", stdin="hint\nquit\n")
+    assert "A casual game, not rated: the levels' Elos were measured on Kalah(6,4)" in result.stdout
+    assert "Hint: pit" in result.stdout and "no hints in a rated game" not in result.stdout

@@ -529,7 +529,8 @@ def test_history_text_shows_the_rating_and_the_games(home):
     History().record("ai:easy", "human", 1, "standard", GAME, rated=False)
     History().record("ai:easy", "random", 1, "standard", GAME)
     lines = mancala(home, "history").stdout.splitlines()
-    assert lines[-2].endswith("you (North) vs ai:easy, 1 seed, standard: you lost 3-9, 7 moves; casual")
+    # 1 seed: not rules a game is rated under (mancala.game.RATED_RULES), so not "casual"
+    assert lines[-2].endswith("you (North) vs ai:easy, 1 seed, standard: you lost 3-9, 7 moves; not rated")
     assert lines[-1].endswith("South ai:easy vs North random, 1 seed, standard: South won 9-3, 7 moves")
     bad = mancala(home, "history", "--last", "0")
     assert bad.returncode == 2 and "games is a whole number from 1" in bad.stderr
@@ -552,13 +553,13 @@ def game_over_line(out):
 
 
 def test_a_finished_terminal_game_against_the_computer_is_kept_and_rated(home):
-    moves = "".join(f"{pit}\n" for pit in "123456" * 12)      # the first legal of these, each turn
-    result = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+    moves = "".join(f"{pit}\n" for pit in "123456" * 60)      # the first legal of these, each turn
+    result = mancala(home, "play", "--seeds", "4", "--south", "human", "--north", "random",
                      "--seed", "3", stdin=moves)
     assert result.returncode == 0, result.stderr
     (game,) = History().games()
     assert (game.south, game.north, game.seeds, game.capture, game.human) == \
-        ("human", "random", 1, "standard", 0)
+        ("human", "random", 4, "standard", 0)
     said = "won" if game.south_store > game.north_store else "lost"      # the person is South
     assert f"Game over: you {said} {game.south_store}-{game.north_store} " in game_over_line(result.stdout)
     assert game.rated

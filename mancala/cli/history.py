@@ -16,7 +16,7 @@ from mancala.cli import options
 from mancala.cli.format import local_time
 from mancala.cli.render import wrap
 from mancala.errors import MancalaError
-from mancala.game import can_be_rated
+from mancala.game import can_be_rated, unrated_because
 from mancala.levels import level_is_provisional
 from mancala.rating import Rating
 from mancala.storage import shown_path
@@ -105,7 +105,8 @@ def describe(game: _history.GameRecord) -> str:
         change = game.after.rating - game.before.rating
         text += f"; rated: {game.after.rating:.0f} ({change:+.0f})"
     elif you is not None:
-        text += "; casual" if can_be_rated(game.south, game.north) else "; not rated"
+        rateable = can_be_rated(game.south, game.north, game.seeds, game.capture)
+        text += "; casual" if rateable else "; not rated"
     return text
 
 
@@ -130,10 +131,10 @@ def record_finished(game, out: Callable[[str], None] = print) -> str:
     if kept.human is None:
         return ""
     if not kept.rated:
-        if can_be_rated(game.specs[0], game.specs[1]):
+        why = unrated_because(game.specs[0], game.specs[1], game.seeds, game.capture)
+        if why is None:
             return "Casual: kept in your history, not rated."
-        opponent = kept.players[1 - kept.human]
-        return f"Kept in your history; not rated: {printable(opponent)} has no Elo in the levels' table."
+        return f"Kept in your history; not rated: {printable(why)}."
     low, high = kept.after.interval()
     return (f"Your rating: {kept.after.rating:.0f} ({kept.after.rating - kept.before.rating:+.0f}), "
             f"95% between {low:.0f} and {high:.0f}; `python -m mancala history` lists your games.")

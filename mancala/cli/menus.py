@@ -1,4 +1,4 @@
-"""The terminal game's start menus: new game, resume, load; who plays; rated or casual; rules.
+"""The terminal game's start menus: new game, resume, load; who plays; rules; rated or casual.
 
 Each menu is numbered, and the numbers stay put: the start menu always reads
 1 new game, 2 resume, 3 load, 4 quit, whether or not a game is saved to
@@ -102,9 +102,10 @@ def ask_seeds(term) -> int:
             term.out(f"{quote(answer)} is not a number from {MIN_SEEDS} to {MAX_SEEDS_PER_PIT}.")
 
 
-def ask_rated(term, south: str, north: str) -> bool:
-    """Rated or casual, for a game that can be rated (else casual, unasked)."""
-    if not can_be_rated(south, north):
+def ask_rated(term, south: str, north: str, seeds: int, capture: str) -> bool:
+    """Rated or casual, for a game that can be rated (else casual, unasked: the game's
+    first lines say why)."""
+    if not can_be_rated(south, north, seeds, capture):
         return False
     return choose(term, "Rated or casual?", [(RATED_HELP[0], True), (RATED_HELP[1], False)])
 
@@ -149,10 +150,10 @@ def menu(term, found: autosaves.Scan
             continue
         south = ask_player(term, "South (moves first)", 1)
         north = ask_player(term, "North", 2)
-        rated = ask_rated(term, south, north)
         seeds = ask_seeds(term)
         capture = choose(term, "Capture rule:", [
             (f"{name:<10}{words}", name) for name, words in CAPTURE_WORDS.items()])
+        rated = ask_rated(term, south, north, seeds, capture)
         return storage.SavedGame(seeds, capture, south, north, [], rated=rated), None
 
 

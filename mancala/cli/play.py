@@ -30,7 +30,7 @@ from mancala.cli.options import is_terminal
 from mancala.cli.render import (Style, describe_move, describe_outcome, describe_turns, move_text,
                                 render_board, want_color, wrap)
 from mancala.errors import CommandError, quote
-from mancala.game import Game, GameObserver, Hint, can_be_rated
+from mancala.game import RATED_RULES, Game, GameObserver, Hint, can_be_rated, unrated_because
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.players import MoveInfo, canonical_spec, program_in
@@ -86,8 +86,11 @@ class Terminal(GameObserver):
         if game.rated:
             self.out("A rated game: no hints, takebacks or scores until it ends; "
                      "resign ends it as a loss.")
-        elif can_be_rated(south, north):
+        elif can_be_rated(*game.specs, game.seeds, game.capture):
             self.out("A casual game: hints and takebacks allowed; it is kept, not rated.")
+        elif can_be_rated(*game.specs, *RATED_RULES[0]):    # the players could, the rules cannot
+            why = unrated_because(*game.specs, game.seeds, game.capture)
+            self.out(f"A casual game, not rated: {why}.")
         if any(player.is_human for player in game.players):
             self.out("South moves first. Type a pit (1-6, or its letter) or help.")
         last = game.board.peek() if game.board.ply else None
@@ -219,12 +222,13 @@ def _start(args: argparse.Namespace, term: Terminal, interactive: bool,
         saved.south = args.south
     if args.north:
         saved.north = args.north
+    why = unrated_because(saved.south, saved.north, saved.seeds, saved.capture)
     if not (args.load or resume):
-        saved.rated = can_be_rated(saved.south, saved.north) and not args.casual
-        if args.rated and not saved.rated:
-            raise CommandError(f"South {saved.south} vs North {saved.north} cannot be rated: "
-                               "a rated game is a person (human) against a computer level "
-                               "with an Elo (python -m mancala levels)")
+        saved.rated = why is None and not args.casual
+        if args.rated and why is not None:
+            raise CommandError(f"South {saved.south} vs North {saved.north} cannot be rated: {why}")
+    elif why is not None:       # saved rated before the rules were asked: it goes on casual
+        saved.rated = False
     return saved, slot
 
 
