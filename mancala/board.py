@@ -1,12 +1,12 @@
 """Board: the Python face of a Kalah position, in the style of python-chess."""
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional, Sequence
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
 from mancala.errors import InvalidBoardError, InvalidRuleError, quote
-from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SOUTH, PovScore, pit_slots, side_seeds,
-                              store_slot)
+from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SOUTH, PovScore, pit_slots, row,
+                              side_seeds, store_slot)
 from mancala.limits import DEFAULT_SEEDS, check_seeds
 
 #: each capture rule in a few words, by name, in the order of :data:`CAPTURE_RULES`
@@ -141,6 +141,15 @@ class Board(BoardBase):
     def seeds(self) -> int:
         """All seeds on the board, stores included."""
         return sum(self.pits)
+
+    def search_key(self) -> Tuple[int, ...]:
+        """The position as a search sees it: the mover's six pits, then the other
+        side's, each from its owner's left; stores left out. Boards with the same key
+        and capture rule have the same moves and the same value relative to their
+        stores, however the stores hold or whichever side is to move (a rated game's
+        position is recognised by it: :meth:`mancala.web.server.Server.unaided`)."""
+        slots = self.pits
+        return tuple(row(slots, self.to_move) + row(slots, 1 - self.to_move))
 
     # -- copies and comparisons
 

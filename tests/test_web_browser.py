@@ -137,7 +137,8 @@ def test_a_rated_game_is_the_default_and_refuses_hint_undo_and_analysis(browser,
     asked = browser.execute_async_script(
         "const done = arguments[0];"
         "const state = await (await fetch('/api/rated/state', {method: 'POST', headers: {'content-type': 'application/json'},"
-        " body: JSON.stringify({game: sessionStorage.getItem('kalah-rated')})})).json();"
+        " body: JSON.stringify({game: sessionStorage.getItem('kalah-rated'),"
+        "  token: sessionStorage.getItem('kalah-rated-token')})})).json();"
         "const position = state.state.position; const asks = [];"
         "for (const [path, body] of [['/api/hint', {position}], ['/api/ai', {position, level: 'ai:hard'}],"
         "   ['/api/explain', {position, depth: 2}], ['/api/review', {position}]]) {"
@@ -152,13 +153,13 @@ def test_a_rated_game_is_the_default_and_refuses_hint_undo_and_analysis(browser,
 
 def test_a_rated_game_played_to_the_end_is_kept_rated_with_a_result_card(browser, server, server_home):
     open_game(browser, server)
-    new_game(browser, north="ai:easy", seeds=1)
+    new_game(browser, north="ai:easy")
     assert text(browser, "game-kind") == "Rated"
     play_south_to_the_end(browser, random.Random(7))
     wait(browser, result_shown)
     record = kept_games(server_home)[-1]
     assert record.rated and record.players == ("human", "ai:easy") and record.resigned is None
-    board = mancala.Board(seeds=1)
+    board = mancala.Board(seeds=4)
     for pit in record.pit_indices:
         board.push(pit)
     sides = [(("S", "N")[r.player], str(r.pit + 1)) for r in board.move_stack]
@@ -376,6 +377,20 @@ def test_the_new_game_dialog_offers_rated_only_against_a_rated_level(browser, se
     Select(browser.find_element(By.ID, "north-player")).select_by_value("human")
     assert not rated.is_enabled() and not rated.is_selected()
     assert "Casual" in text(browser, "rated-why")
+    # issue 38, item 4: only the rules the levels' Elos were measured on are rated
+    Select(browser.find_element(By.ID, "north-player")).select_by_value("ai:perfect")
+    assert rated.is_enabled()
+    rated.click()
+    field = browser.find_element(By.ID, "seeds")
+    field.clear()
+    field.send_keys("1")
+    assert not rated.is_enabled() and not rated.is_selected()
+    assert text(browser, "rated-why") == ("Casual: rated games are 4 seeds, capture standard, "
+                                          "the rules the levels' Elos were measured on.")
+    field.clear()
+    field.send_keys("4")
+    Select(browser.find_element(By.ID, "capture")).select_by_value("empty")
+    assert not rated.is_enabled() and "rules the levels' Elos" in text(browser, "rated-why")
     browser.find_element(By.ID, "new-cancel").click()
 
 

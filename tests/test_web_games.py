@@ -42,11 +42,18 @@ def client(home):
         yield c
 
 
-def new_game(client, south="human", north="random", seeds=1, **more):
+def new_game(client, south="human", north="random", seeds=4, **more):
     response = client.post("/api/rated/new", json={"players": {"south": south, "north": north},
                                                    "seeds": seeds, **more})
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def rated(client, game, path, **body):
+    """POST /api/rated/PATH about ``game`` (the answer of /api/rated/new), as the page that
+    started it asks: with its name and its token."""
+    return client.post(f"/api/rated/{path}", json={"game": game["game"], "token": game["token"],
+                                                   **body})
 
 
 def play_out(client, game, choose=lambda legal: legal[0]):
@@ -59,10 +66,10 @@ def play_out(client, game, choose=lambda legal: legal[0]):
     while not answer["state"]["game_over"]:
         if answer["state"]["to_move"] == game["human"]:
             pit = choose(board.legal_moves)
-            answer = client.post("/api/rated/move", json={"game": game["game"], "pit_index": pit}).json()
+            answer = rated(client, game, "move", pit_index=pit).json()
             assert answer["move"]["pit_index"] == pit
         else:
-            answer = client.post("/api/rated/reply", json={"game": game["game"]}).json()
+            answer = rated(client, game, "reply").json()
             assert answer["move"]["player"] == 1 - game["human"]
         assert answer["move"]["pit_index"] in board.legal_moves
         board.push(answer["move"]["pit_index"])
@@ -87,15 +94,14 @@ def test_a_rated_game_is_played_by_the_server_and_kept_rated(client, home):
     mine = {0: "won", 1: "lost", None: "drew"}[outcome.winner]
     assert kept["result"] == mine and kept["margin"] == abs(outcome.south - outcome.north)
     assert kept["words"].startswith(f"You {mine} {outcome.south}\u2013{outcome.north}")
-    again = client.post("/api/rated/state", json={"game": game["game"]}).json()
+    again = rated(client, game, "state").json()
     assert again["kept"] == kept and len(kept_games(home)) == 1       # kept once
 
 
 def test_the_person_can_play_north_and_the_computer_moves_first(client, home):
     game = new_game(client, south="ai:easy", north="human")
     assert game["human"] == 1 and game["state"]["to_move"] == 0
-    assert_refused(client.post("/api/rated/move", json={"game": game["game"], "pit_index": 0}),
-                   409, "the computer's")
+    assert_refused(rated(client, game, "move", pit_index=0), 409, "the computer's")
     last, _, _ = play_out(client, game)
     [record] = kept_games(home)
     assert record.human == 1 and record.rated and last["kept"]["game"]["id"] == record.id
@@ -103,9 +109,9 @@ def test_the_person_can_play_north_and_the_computer_moves_first(client, home):
 
 def test_the_computers_replies_show_no_score(client, home):
     """Nothing in a rated game shows a score: a reply is the move alone."""
-    game = new_game(client, north="ai:medium", seeds=3)
-    client.post("/api/rated/move", json={"game": game["game"], "pit_index": 0})   # no extra turn
-    answer = client.post("/api/rated/reply", json={"game": game["game"]})
+    game = new_game(client, north="ai:medium")
+    rated(client, game, "move", pit_index=0)                                 # no extra turn
+    answer = rated(client, game, "reply")
     assert answer.status_code == 200, answer.text
     text = json.dumps(answer.json())
     for word in SCORE_WORDS:
@@ -113,63 +119,179 @@ def test_the_computers_replies_show_no_score(client, home):
 
 
 def test_resigning_a_rated_game_is_a_rated_loss_kept(client, home):
-    game = new_game(client, north="ai:easy", seeds=4)
-    client.post("/api/rated/move", json={"game": game["game"], "pit_index": 0})
-    answer = client.post("/api/rated/resign", json={"game": game["game"]}).json()
+    game = new_game(client, north="ai:easy")
+    rated(client, game, "move", pit_index=0)
+    answer = rated(client, game, "resign").json()
     [record] = kept_games(home)
     assert record.resigned == 0 and record.result == "north" and record.rated
     assert record.after.rating < record.before.rating
     assert answer["kept"]["result"] == "lost" and answer["kept"]["change"] < 0
     assert answer["kept"]["words"].startswith("You lost by resignation")
     for path, body in (("move", {"pit_index": 1}), ("reply", {}), ("resign", {})):
-        assert_refused(client.post(f"/api/rated/{path}", json={"game": game["game"], **body}),
-                       409, "the game is over")
+        assert_refused(rated(client, game, path, **body), 409, "the game is over")
     assert len(kept_games(home)) == 1
 
 
-def test_a_game_left_after_a_move_is_kept_resigned_and_one_left_before_is_forgotten(
+class Clock:
+    """mancala.web.games' clock, moved by hand: the server's idea of how long a game was left."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+
+def test_a_game_left_six_hours_after_a_move_is_kept_resigned_and_one_left_before_is_forgotten(
         client, home, monkeypatch):
-    """Leaving is no escape from a loss: when a rated game is dropped (too many held, or
-    left too long), the person's resignation is kept once they have moved."""
+    """Leaving is no escape from a loss: a rated game left six hours is dropped at the next
+    new game (anyone's), kept as the person's resignation once they had moved."""
     from mancala.web import games
-    monkeypatch.setattr(games, "MAX_GAMES", 1)
-    untouched = new_game(client, north="ai:easy", seeds=4)
-    played = new_game(client, north="ai:easy", seeds=4)          # drops the untouched one
-    assert kept_games(home) == []
-    assert_refused(client.post("/api/rated/state", json={"game": untouched["game"]}), 404)
-    client.post("/api/rated/move", json={"game": played["game"], "pit_index": 0})
-    new_game(client, north="ai:easy", seeds=4)                   # drops the one played
+    clock = Clock()
+    monkeypatch.setattr(games, "time", clock)
+    untouched = new_game(client, north="ai:easy")
+    played = new_game(client, north="ai:easy")
+    rated(client, played, "move", pit_index=0)
+    clock.now += 6 * 3600 - 1
+    new_game(client, north="ai:easy")                       # not yet six hours: nothing goes
+    assert kept_games(home) == [] and rated(client, untouched, "state").status_code == 200
+    clock.now += 6 * 3600 + 1
+    new_game(client, north="ai:easy")                       # another client's: both go
     [record] = kept_games(home)
     assert record.resigned == 0 and record.rated and record.result == "north"
     assert list(record.pit_indices) == [0]          # the computer had not replied yet
+    for game in (untouched, played):
+        assert_refused(rated(client, game, "state"), 404, "no rated game")
+
+
+def test_a_full_server_forgets_a_game_nobody_moved_in_and_never_scores_one(client, home,
+                                                                          monkeypatch):
+    """Past MAX_GAMES the least recently used game nobody has moved in is forgotten; when
+    every game held is in play, a new one is refused (429) and no game is scored."""
+    from mancala.web import games
+    monkeypatch.setattr(games, "MAX_GAMES", 2)
+    untouched = new_game(client, north="ai:easy")
+    first = new_game(client, north="ai:easy")
+    rated(client, first, "move", pit_index=0)
+    second = new_game(client, north="ai:easy")              # forgets the untouched one
+    assert_refused(rated(client, untouched, "state"), 404, "no rated game")
+    rated(client, second, "move", pit_index=0)
+    assert_refused(client.post("/api/rated/new", json={"players": {"south": "human",
+                                                                   "north": "ai:easy"}}),
+                   429, "holds 2 rated games in play")
+    assert kept_games(home) == []
+    for game in (first, second):                            # both go on
+        assert rated(client, game, "reply").status_code == 200
+
+
+def test_a_client_holds_one_rated_game_at_a_time(client, home):
+    """A new game asked with the client's token is its next one: the game it has moved in
+    must be resigned first (409), and one ended goes (404 after)."""
+    game = new_game(client, north="ai:easy")
+    rated(client, game, "move", pit_index=0)
+    assert_refused(client.post("/api/rated/new", json={
+        "players": {"south": "human", "north": "ai:easy"}, "token": game["token"]}), 409,
+        "is not over: resign it first")
+    assert rated(client, game, "reply").status_code == 200              # it goes on
+    rated(client, game, "resign")
+    after = new_game(client, north="ai:easy", token=game["token"])
+    assert after["token"] == game["token"] and after["game"] != game["game"]
+    assert_refused(rated(client, game, "state"), 404, "no rated game")
+    unmoved = new_game(client, north="ai:easy", token=game["token"])   # an unmoved one just goes
+    assert_refused(rated(client, after, "state"), 404, "no rated game")
+    assert rated(client, unmoved, "state").status_code == 200
+    assert len(kept_games(home)) == 1                                   # the resigned one
+
+
+def test_another_client_cannot_score_move_or_resign_the_players_rated_game(client, home):
+    """Issue 38, item 3, replayed: another client flooded /api/rated/new (256 evicted the
+    person's game and kept it as a resigned loss, 822.6 -> 540.3) and then new games with
+    one move each (44 more losses kept as their games were evicted). Now the flood forgets
+    only its own unmoved games, is refused (429) once every game held is in play, and
+    moves, replies, resigns or reads the person's game without its token are refused: the
+    history is untouched and the person's game goes on."""
+    from mancala.web import games
+    person = new_game(client, north="ai:easy")
+    rated(client, person, "move", pit_index=0)
+    answer = rated(client, person, "reply").json()
+    while answer["state"]["to_move"] != 0:
+        answer = rated(client, person, "reply").json()
+    before = answer["state"]
+    players = {"south": "human", "north": "ai:easy"}
+    for _ in range(games.MAX_GAMES):                            # new games, unmoved
+        assert client.post("/api/rated/new", json={"players": players}).status_code == 200
+    statuses = {}
+    for _ in range(300):                                        # new games and a move each
+        response = client.post("/api/rated/new", json={"players": players})
+        statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+        if response.status_code == 200:
+            flood = response.json()
+            assert rated(client, flood, "move", pit_index=0).status_code == 200
+    assert kept_games(home) == []                               # no loss kept
+    assert statuses == {200: games.MAX_GAMES - 1, 429: 300 - games.MAX_GAMES + 1}, statuses
+    for token in (None, flood["token"], "", person["token"][:-1] + "x"):
+        for path, body in (("move", {"pit_index": 1}), ("reply", {}), ("resign", {}), ("state", {})):
+            sent = {"game": person["game"], **body}
+            if token is not None:
+                sent["token"] = token
+            response = client.post(f"/api/rated/{path}", json=sent)
+            assert response.status_code == (400 if token is None else 403), response.text
+    assert kept_games(home) == []                               # still none
+    now = rated(client, person, "state").json()
+    assert now["state"] == before and now["resigned"] is None
+    assert rated(client, person, "move", pit_index=before["legal_moves"][0]).status_code == 200
+
+
+def test_rated_games_are_only_the_rules_the_levels_were_measured_on(client, home):
+    """Issue 38, item 4: one Kalah(6,1) game as South against ai:perfect (a forced win for
+    the first mover) took a new player from nothing to 1750.8. The levels' Elos were
+    measured on Kalah(6,4), standard capture: other rules are refused as rated, in one
+    line, and /api/info says which rules are rated."""
+    assert client.get("/api/info").json()["rated_rules"] == [{"seeds": 4, "capture": "standard"}]
+    for seeds, capture in ((1, "standard"), (6, "standard"), (4, "empty"), (4, "none")):
+        response = client.post("/api/rated/new", json={
+            "players": {"south": "human", "north": "ai:perfect"}, "seeds": seeds,
+            "capture": capture})
+        assert_refused(response, 400, "measured on Kalah(6,4) with capture standard",
+                       f"not Kalah(6,{seeds}) with capture {capture}")
+    assert len(client.app.state.server.rated.games) == 0 and kept_games(home) == []
 
 
 def test_no_endpoint_helps_with_the_position_of_a_rated_game_in_play(client, home):
     """Refused by the server, not just hidden: the hint, the computer's move, the analysis,
     the search trees and the review refuse the position a rated game stands at, however
-    it is written (its moves, or its board), until the game is over."""
-    game = new_game(client, north="ai:easy", seeds=3)
-    client.post("/api/rated/move", json={"game": game["game"], "pit_index": 0})
-    moved = client.post("/api/rated/reply", json={"game": game["game"]}).json()
+    it is written (its moves; its board; its board with a seed moved between the stores;
+    its board mirrored, North to move: issue 38, item 5, where both got a 200 from
+    /api/hint and /api/ai), until the game is over."""
+    game = new_game(client, north="ai:easy")
+    rated(client, game, "move", pit_index=2)            # into the store: an extra turn
+    rated(client, game, "move", pit_index=0)
+    moved = rated(client, game, "reply").json()
     while moved["state"]["to_move"] != 0:
-        moved = client.post("/api/rated/reply", json={"game": game["game"]}).json()
+        moved = rated(client, game, "reply").json()
     state = moved["state"]
-    as_board = {"board": state["slots"], "to_move": 0, "capture": "standard"}
-    for position in (state["position"], as_board):
+    slots = state["slots"]
+    assert slots[6] >= 1
+    as_board = {"board": slots, "to_move": 0, "capture": "standard"}
+    shifted = dict(as_board, board=slots[:6] + [slots[6] - 1] + slots[7:13] + [slots[13] + 1])
+    mirrored = dict(as_board, board=slots[7:] + slots[:7], to_move=1)
+    for position in (state["position"], as_board, shifted, mirrored):
         for path, body in (("/api/hint", {"position": position}),
                            ("/api/ai", {"position": position, "level": "ai:hard"}),
                            ("/api/explain", {"position": position, "depth": 2})):
             assert_refused(client.post(path, json=body), 403, "rated game being played")
+        with client.websocket_connect("/api/analyze") as ws:
+            ws.send_json({"type": "analyze", "position": position})
+            message = ws.receive_json()
+            assert message["type"] == "error" and "rated game being played" in message["error"]
     assert_refused(client.post("/api/review", json={"position": state["position"]}), 403,
                    "rated game being played")
-    with client.websocket_connect("/api/analyze") as ws:
-        ws.send_json({"type": "analyze", "position": as_board})
-        message = ws.receive_json()
-        assert message["type"] == "error" and "rated game being played" in message["error"]
     other = dict(state["position"], moves=state["position"]["moves"][:1])     # not where it stands
     assert client.post("/api/hint", json={"position": other}).status_code == 200
-    client.post("/api/rated/resign", json={"game": game["game"]})
-    assert client.post("/api/hint", json={"position": as_board}).status_code == 200   # over now
+    other_rule = dict(as_board, capture="none")                               # another game
+    assert client.post("/api/hint", json={"position": other_rule}).status_code == 200
+    rated(client, game, "resign")
+    assert client.post("/api/hint", json={"position": mirrored}).status_code == 200   # over now
 
 
 @pytest.mark.parametrize("players", [{"south": "human", "north": "human"},
@@ -182,12 +304,15 @@ def test_only_a_person_against_a_rated_level_is_a_rated_game(client, players):
 
 def test_the_page_cannot_play_the_computers_side_or_feed_a_game(client, home):
     game = new_game(client, south="ai:easy", north="human")
-    for body in ({"game": game["game"], "pit_index": 0, "player": 0},
-                 {"game": game["game"], "moves": [0, 1]}):
+    mine = {"game": game["game"], "token": game["token"]}
+    for body in (dict(mine, pit_index=0, player=0), dict(mine, moves=[0, 1])):
         assert_refused(client.post("/api/rated/move", json=body), 400, "unknown field")
-    assert_refused(client.post("/api/rated/move", json={"game": "nope", "pit_index": 0}), 404,
+    assert_refused(client.post("/api/rated/move", json=dict(mine, game="nope", pit_index=0)), 404,
                    "no rated game")
-    assert_refused(client.post("/api/rated/reply", json={"game": "x" * 99}), 400)
+    assert_refused(client.post("/api/rated/reply", json=dict(mine, game="x" * 99)), 400)
+    for token in ("x" * 99, 7, "caf\u00e9", "\ud800"):       # json.dumps escapes the lone surrogate
+        assert_refused(client.post("/api/rated/reply", content=json.dumps(dict(mine, token=token)),
+                                   headers={"content-type": "application/json"}), 400, "token")
     assert kept_games(home) == []
 
 
@@ -211,7 +336,8 @@ def test_a_made_up_win_over_the_strongest_level_is_never_rated(client, home):
 def bodies(client):
     """A request each endpoint would answer with work (or a change of state) from this
     server's own page: method and JSON body by path."""
-    game = new_game(client, north="random", seeds=4)["game"]
+    game = new_game(client, north="random")
+    mine = {"game": game["game"], "token": game["token"]}
     attempt = client.get("/api/puzzle").json()["attempt"]
     start = {"seeds": 2, "capture": "standard", "moves": []}
     board = mancala.Board(seeds=1)
@@ -235,10 +361,10 @@ def bodies(client):
         "/api/puzzle/answer": ("POST", {"attempt": attempt, "give_up": True}),
         "/api/explain": ("POST", {"position": start, "depth": 2}),
         "/api/rated/new": ("POST", {"players": {"south": "human", "north": "random"}}),
-        "/api/rated/move": ("POST", {"game": game, "pit_index": 0}),
-        "/api/rated/reply": ("POST", {"game": game}),
-        "/api/rated/state": ("POST", {"game": game}),
-        "/api/rated/resign": ("POST", {"game": game}),
+        "/api/rated/move": ("POST", dict(mine, pit_index=0)),
+        "/api/rated/reply": ("POST", mine),
+        "/api/rated/state": ("POST", mine),
+        "/api/rated/resign": ("POST", mine),
     }
 
 
@@ -279,6 +405,36 @@ def test_every_endpoint_refuses_another_sites_page_before_any_work(client, home)
                                                      "sec-fetch-site": "same-origin"})
         assert response.status_code == 200, (path, response.text)
     assert len(kept_games(home)) == 2                      # the casual game, the resigned one
+
+
+@pytest.mark.parametrize("headers", [
+    {"origin": "https://testserver"},               # another scheme: another origin
+    {"origin": "http://testserver:8080"},           # another port
+    {"origin": "ftp://testserver"},
+    {"origin": "http://testserver:99999"},          # no port at all
+    {"sec-fetch-site": "Cross-Site"},               # the header's value in any case
+    {"sec-fetch-site": " SAME-SITE "},
+])
+def test_an_origin_is_its_scheme_host_and_port_and_the_fetch_site_any_case(client, home, headers):
+    """Issue 38, item 10: the Origin check compared the host and port only (https://
+    passed), and read Sec-Fetch-Site case-sensitively (Cross-Site passed)."""
+    table = bodies(client)
+    for path in ("/api/hint", "/api/rated/resign", "/api/info"):
+        method, body = table[path]
+        assert_refused(send(client, method, path, body, headers), 403, "another site's page")
+    assert kept_games(home) == []
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect("/api/analyze", headers=headers) as ws:
+            ws.receive_json()
+    assert closed.value.code == 1008
+
+
+@pytest.mark.parametrize("origin", ["http://testserver", "HTTP://TestServer", "http://testserver:80"])
+def test_the_same_origin_however_it_is_spelled_is_answered(client, origin):
+    response = send(client, "POST", "/api/hint", {"position": {"seeds": 2, "moves": []}},
+                    {"origin": origin, "sec-fetch-site": "Same-Origin"})
+    assert response.status_code == 200, response.text
 
 
 def test_every_post_takes_json_said_so(client):

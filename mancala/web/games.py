@@ -1,31 +1,44 @@
-"""Rated games, held and played by the server (issue 31, item 7; issue 34, "rated means unaided").
+"""Rated games, held and played by the server (issue 31, item 7; issue 34, "rated means unaided";
+issue 38, "a rated game belongs to the client that started it").
 
-A rated game is a person against a computer level with an Elo, from a start. The
-server holds its board, plays the computer's moves itself and takes only the
-person's moves from the page, so a result cannot be made up; when the game ends
-(played out, or resigned) the server keeps it in the history, rated
-(:func:`mancala.history.record_game`), and says the result and the rating it moved.
-Nothing here shows a score: no hint, no analysis, no takeback, no search's numbers
-in the computer's replies; the endpoints that give those (:mod:`mancala.web.play`,
-the review, the explorer) refuse the position a rated game stands at while it is
-played (:meth:`mancala.web.server.Server.unaided`), however it is written. A casual game (hints, takebacks, analysis allowed) is the page's
-own and is kept unrated (:mod:`mancala.web.records`' ``/api/finish``).
+A rated game is a person against a computer level with an Elo, from a start, under the
+rules the levels were measured on (:func:`mancala.game.can_be_rated`). The server holds
+its board, plays the computer's moves itself and takes only the person's moves from the
+page, so a result cannot be made up; when the game ends (played out, or resigned) the
+server keeps it in the history, rated (:func:`mancala.history.record_game`), and says the
+result and the rating it moved. Nothing here shows a score: no hint, no analysis, no
+takeback, no search's numbers in the computer's replies; the endpoints that give those
+(:mod:`mancala.web.play`, the review, the explorer) refuse the position a rated game
+stands at while it is played (:meth:`mancala.web.server.Server.unaided`), however it is
+written. A casual game (hints, takebacks, analysis allowed) is the page's own and is kept
+unrated (:mod:`mancala.web.records`' ``/api/finish``).
 
 ==========================  ===============================================
-``POST /api/rated/new``     a rated game: ``{"players", "seeds"?, "capture"?}``
-``POST /api/rated/move``    the person's move: ``{"game", "pit_index"}``
-``POST /api/rated/reply``   the computer's next move: ``{"game"}``
+``POST /api/rated/new``     a rated game: ``{"players", "seeds"?, "capture"?, "token"?}``
+``POST /api/rated/move``    the person's move: ``{"game", "token", "pit_index"}``
+``POST /api/rated/reply``   the computer's next move: ``{"game", "token"}``
 ``POST /api/rated/resign``  the person resigns (a loss, kept and rated)
 ``POST /api/rated/state``   the game as it stands (a page reloaded)
 ==========================  ===============================================
 
-A game is known by a name the server makes (``game``); at most :data:`MAX_GAMES`
-are held. A game unused for :data:`IDLE_SECONDS`, or the least recently used one past
-:data:`MAX_GAMES`, is dropped: kept as the person's resignation once they have played a
-move (leaving a game is no escape from a loss), forgotten when they have not.
+**Whose game.** A game is known by a name the server makes (``game``) and belongs to the
+client that started it: ``/api/rated/new`` answers a ``token`` that only this client
+holds (the page keeps it in its tab's sessionStorage), and every other request about
+the game carries it; a request without it (400) or with another (403) is refused and
+changes nothing, so another client can neither move, resign, read nor keep the game alive. A ``/api/rated/new``
+that carries the client's token starts its next game: a client holds one game at a time
+(:data:`GAMES_PER_CLIENT`), and its game in play must be resigned first (409).
+
+**What is dropped, and how.** No client's traffic scores another's game. A game unused for
+:data:`IDLE_SECONDS` is dropped when the next game is asked for, kept as the person's
+resignation once they had played a move (leaving a game is no escape from a loss), forgotten
+when they had not. Past :data:`MAX_GAMES`, the least recently used game nobody has moved in
+(or one already kept) is forgotten, never scored; when every game held is in play the new
+one is refused (429) until one ends or is left six hours.
 """
 from __future__ import annotations
 
+import hmac
 import secrets
 import time
 from collections import OrderedDict
@@ -34,6 +47,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from mancala import history as _history
 from mancala.board import Board
 from mancala.errors import HistoryError, RequestError, quote
+from mancala.game import unrated_because
 from mancala.geometry import SIDE_KEYS, SIDE_NAMES
 from mancala.limits import DEFAULT_SEEDS, check_seeds
 from mancala.web import api
@@ -41,17 +55,21 @@ from mancala.web.records import kept_answer
 from mancala.web.server import Refused, Server, endpoint, json_body, replaced
 
 ASSETS: Dict[str, tuple] = {}        # the game's page is mancala.web.play's
-MAX_GAMES = 256                     # rated games held at once (the least recently used goes first)
+MAX_GAMES = 256                     # rated games held at once, all clients together
+GAMES_PER_CLIENT = 1                # rated games one client (one token) holds: the page plays one
 IDLE_SECONDS = 6 * 3600.0           # a game unused this long is dropped
 GAME_CHARS = 32                     # a game's name: at most this long
+TOKEN_CHARS = 64                    # a client's token: at most this long
 
 
 class RatedGame:
     """One rated game on the server: the board, who plays which side, and, once it
     ended, how it was kept (:attr:`kept`, the answer of :func:`kept_answer`)."""
 
-    def __init__(self, name: str, south: str, north: str, seeds: int, capture: str) -> None:
+    def __init__(self, name: str, token: str, south: str, north: str, seeds: int,
+                 capture: str) -> None:
         self.name = name
+        self.token = token                              # the client's, whose game this is
         self.players = (south, north)
         self.human = 0 if south == _history.HUMAN else 1
         self.level = self.players[1 - self.human]
@@ -76,6 +94,14 @@ class RatedGame:
     def over(self) -> bool:
         return self.resigned is not None or self.board.is_game_over()
 
+    @property
+    def forgettable(self) -> bool:
+        """Nothing is lost by forgetting it: nobody has moved in it, or it ended and was kept."""
+        return not self.human_moved or self.kept is not None
+
+    def owned_by(self, token: str) -> bool:
+        return hmac.compare_digest(self.token.encode(), token.encode())
+
     def position(self) -> Dict[str, Any]:
         return {"seeds": self.seeds, "capture": self.capture, "moves": self.moves}
 
@@ -87,16 +113,21 @@ class RatedGame:
                 "resigned": self.resigned, "kept": self.kept, "kept_error": self.kept_error}
 
 
-def players_request(data: Any) -> Tuple[str, str]:
-    """A rated game's players: one person, one computer level with an Elo, else RequestError."""
+def players_request(data: Any, seeds: int, capture: str) -> Tuple[str, str]:
+    """A rated game's players: one person and one computer level with an Elo, under rules
+    the levels were measured on (:func:`mancala.game.unrated_because`), else RequestError."""
     south, north = api.players(data, required=True)
-    humans = [spec == _history.HUMAN for spec in (south, north)]
-    rated = api.rated_levels()
-    level = north if humans[0] else south
-    if sum(humans) != 1 or level not in rated:
-        raise RequestError(f"a rated game is human against one of {', '.join(rated)}, not "
-                           f"{south} against {north} (play it casual: it is kept, not rated)")
+    why = unrated_because(south, north, seeds, capture)
+    if why is not None:
+        raise RequestError(f"not a rated game: {why} (play it casual: it is kept, not rated)")
     return south, north
+
+
+def token_field(value: Any) -> str:
+    """A request's ``token``: a string of at most :data:`TOKEN_CHARS` ASCII characters."""
+    if not isinstance(value, str) or len(value) > TOKEN_CHARS or not value.isascii():
+        raise RequestError(f"token is the one /api/rated/new gave, not {quote(value)}")
+    return value
 
 
 class RatedGames:
@@ -105,35 +136,71 @@ class RatedGames:
     def __init__(self) -> None:
         self.games: "OrderedDict[str, RatedGame]" = OrderedDict()
 
-    def new(self, south: str, north: str, seeds: int, capture: str) -> Tuple[RatedGame, List[RatedGame]]:
-        """A new game, and the games dropped to make room (or left too long) that the
-        person had played a move in and had not finished: the caller keeps them resigned."""
+    def new(self, south: str, north: str, seeds: int, capture: str,
+            token: Optional[str] = None) -> Tuple[RatedGame, List[RatedGame]]:
+        """A new game for the client holding ``token`` (a new client without one), and
+        the games left :data:`IDLE_SECONDS` that the person had moved in and not finished:
+        the caller keeps them resigned. In turn:
+
+        1. every game left too long is dropped;
+        2. the client's own games: one in play refuses the new one (409), the others go;
+        3. past :data:`MAX_GAMES`, the least recently used game that is
+           :attr:`~RatedGame.forgettable` goes; none is: the new one is refused (429).
+        """
         now = time.monotonic()
-        dropped = []
-        for name, game in list(self.games.items()):
-            if now - game.used > IDLE_SECONDS:
-                dropped.append(self.games.pop(name))
-        game = RatedGame(secrets.token_hex(12), south, north, seeds, capture)
+        dropped = [self.games.pop(name) for name, game in list(self.games.items())
+                   if now - game.used > IDLE_SECONDS]
+        left = [old for old in dropped if old.human_moved and not old.over]
+        if token is not None:
+            mine = [game for game in self.games.values() if game.owned_by(token)]
+            if not mine:
+                token = None                    # its games were dropped: a new client
+            going = mine[:max(0, len(mine) - GAMES_PER_CLIENT + 1)]     # least recently used
+            for game in going:
+                if game.over and not game.forgettable:
+                    raise Refused(409, f"your rated game {game.name} is over but not kept yet: "
+                                       "POST /api/rated/state keeps it")
+                if not game.forgettable:
+                    raise Refused(409, f"your rated game {game.name} is not over: resign it "
+                                       "first (POST /api/rated/resign)")
+            for game in going:
+                del self.games[game.name]
+        if len(self.games) >= MAX_GAMES:
+            spare = next((game for game in self.games.values() if game.forgettable), None)
+            if spare is None:
+                raise Refused(429, f"the server holds {MAX_GAMES} rated games in play; one must "
+                                   f"end (or be left {IDLE_SECONDS / 3600:g} hours) before another "
+                                   "starts")
+            del self.games[spare.name]
+        game = RatedGame(secrets.token_hex(12), token or secrets.token_urlsafe(24),
+                         south, north, seeds, capture)
         self.games[game.name] = game
-        while len(self.games) > MAX_GAMES:
-            dropped.append(self.games.popitem(last=False)[1])
-        return game, [old for old in dropped if old.human_moved and not old.over]
+        return game, left
 
     def in_play(self, board: Board) -> bool:
-        """Whether ``board`` (its slots, side to move and rule) is where a rated game not
-        yet over stands: no endpoint helps with that position (:meth:`Server.unaided`).
-        A start no move was played from is not one: every game begins there."""
-        return any(not game.over and game.board.move_stack and game.board.to_move == board.to_move
-                   and game.capture == board.capture and game.board.pits == board.pits
+        """Whether ``board`` is where a rated game not yet over stands, as a search sees it
+        (:meth:`mancala.board.Board.search_key`: its pits from the mover's side, however
+        the stores hold or the sides are written) under its capture rule: no endpoint helps
+        with that position (:meth:`Server.unaided`). A start no move was played from is
+        not one: every game begins there."""
+        key = board.search_key()
+        return any(not game.over and game.board.move_stack and game.capture == board.capture
+                   and game.board.search_key() == key
                    for game in self.games.values())
 
-    def get(self, name: Any) -> RatedGame:
+    def get(self, name: Any, token: Any) -> RatedGame:
+        """The game ``name`` for the client holding ``token``: 404 when the server holds no
+        such game, 403 when it is another client's (and it is left as it was)."""
         if not isinstance(name, str) or len(name) > GAME_CHARS:
             raise RequestError(f"game is the name /api/rated/new gave, not {quote(name)}")
+        token = token_field(token)
         game = self.games.get(name)
         if game is None:
             raise Refused(404, f"no rated game {quote(name)} (it was dropped after "
                                f"{IDLE_SECONDS / 3600:g} hours unused, or the server restarted)")
+        if not game.owned_by(token):
+            raise Refused(403, f"the rated game {name} is another client's: only the page "
+                               "that started it plays it")
         game.used = time.monotonic()
         self.games.move_to_end(name)
         return game
@@ -166,9 +233,9 @@ def routes(server: Server) -> list:
                                "(POST /api/rated/state tries again)")
 
     async def open_game(request: Request, fields: set = frozenset()) -> Tuple[RatedGame, Dict]:
-        data = api.fields(await json_body(request), "the request", {"game"} | set(fields),
-                          {"game"} | set(fields))
-        game = games.get(data["game"])
+        data = api.fields(await json_body(request), "the request", {"game", "token"} | set(fields),
+                          {"game", "token"} | set(fields))
+        game = games.get(data["game"], data["token"])
         if game.lock is None:
             game.lock = anyio.Lock()
         return game, data
@@ -181,15 +248,16 @@ def routes(server: Server) -> list:
     @endpoint
     async def new(request: Request) -> Dict[str, Any]:
         data = api.fields(await json_body(request), "the request",
-                          {"players", "seeds", "capture"}, {"players"})
-        south, north = players_request(data["players"])
+                          {"players", "seeds", "capture", "token"}, {"players"})
         seeds = check_seeds(data.get("seeds", DEFAULT_SEEDS))
         capture = api.capture_rule(data.get("capture", "standard"))
-        game, left = games.new(south, north, seeds, capture)
-        for old in left:                # a game left unfinished: the person's resignation
+        south, north = players_request(data["players"], seeds, capture)
+        token = token_field(data["token"]) if "token" in data else None
+        game, left = games.new(south, north, seeds, capture, token)
+        for old in left:                # a game left six hours unfinished: its resignation
             old.resigned = old.human
             await keep(old)
-        return game.answer()
+        return dict(game.answer(), token=game.token)     # the client's alone: said only here
 
     @endpoint
     async def move(request: Request) -> Dict[str, Any]:
@@ -245,5 +313,5 @@ def routes(server: Server) -> list:
                                   ("resign", resign), ("state", state))]
 
 
-__all__ = ["routes", "RatedGame", "RatedGames", "players_request",
-           "MAX_GAMES", "IDLE_SECONDS"]
+__all__ = ["routes", "RatedGame", "RatedGames", "players_request", "token_field",
+           "MAX_GAMES", "GAMES_PER_CLIENT", "IDLE_SECONDS"]

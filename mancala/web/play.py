@@ -27,6 +27,7 @@ from mancala._version import __version__
 from mancala.analysis import HINT_DEPTH
 from mancala.analysis import hint as suggest
 from mancala.engine import Engine
+from mancala.game import RATED_RULES
 from mancala.errors import RequestError
 from mancala.geometry import layout
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, SMALL_HASH_MB
@@ -56,9 +57,12 @@ ASSETS = {
 
 
 def info() -> Dict[str, Any]:
-    """GET /api/info: what every page draws from (levels, rules, geometry, limits)."""
+    """GET /api/info: what every page draws from (levels, rules, geometry, limits); which
+    games can be rated is :func:`mancala.game.can_be_rated`'s answer, in its parts: the
+    levels with an Elo (``rated_levels``) and the rules they were measured on (``rated_rules``)."""
     return {"version": __version__, "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
             "level_elo": api.level_elo(), "rated_levels": api.rated_levels(),
+            "rated_rules": [{"seeds": seeds, "capture": capture} for seeds, capture in RATED_RULES],
             "capture_rules": list(api.CAPTURE_RULES), "capture_words": api.CAPTURE_WORDS,
             "seeds": [MIN_SEEDS, MAX_SEEDS_PER_PIT],
             "default_seeds": DEFAULT_SEEDS, "geometry": layout(),
@@ -139,7 +143,7 @@ def routes(server: Server) -> list:
         return api.load_text(await read_body(request))
 
     async def analyze(socket: WebSocket) -> None:
-        why = cross_site(socket.headers)       # the endpoints' origin policy, for the socket
+        why = cross_site(socket.headers, socket.url.scheme)    # the endpoints' origin policy
         if why is not None:
             await socket.close(code=1008, reason=why[:120])
             return

@@ -10,8 +10,9 @@ endgame databases every analysis shares. The pages' modules (:mod:`mancala.web.p
 requests to it, each through :func:`endpoint`; :mod:`mancala.web.analysis` runs the
 live analyses in it.
 
-The origin policy: a request whose ``Origin`` names another host, or that a
-browser marks as sent from another site (``Sec-Fetch-Site``), is refused (403)
+The origin policy: a request whose ``Origin`` names another scheme, host or port than
+the request's own, or that a browser marks as sent from another site
+(``Sec-Fetch-Site``, in any case), is refused (403)
 by every endpoint and the analysis socket, before any work: a page of another
 site may not run this server's engine or change what it keeps. A POST's body is
 JSON and says so (``Content-Type: application/json``, else 415): the content
@@ -86,24 +87,46 @@ async def json_body(request: "Request") -> Any:
     return decode(await read_body(request))
 
 
-def cross_site(headers: Any) -> Optional[str]:
+#: the port an origin or a Host header leaves out, by scheme (a socket's is its page's)
+DEFAULT_PORTS = {"http": 80, "https": 443}
+PAGE_SCHEMES = {"ws": "http", "wss": "https"}
+
+
+def _origin(scheme: str, netloc: str) -> Optional[Tuple[str, str, int]]:
+    """(scheme, host, port) of an origin, names in lower case and the default port
+    written out; None for one that cannot be read (no host, a port that is not one)."""
+    scheme = PAGE_SCHEMES.get(scheme.lower(), scheme.lower())
+    try:
+        parts = urlsplit(f"//{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or scheme not in DEFAULT_PORTS:
+        return None
+    return scheme, parts.hostname, DEFAULT_PORTS[scheme] if port is None else port
+
+
+def cross_site(headers: Any, scheme: str = "http") -> Optional[str]:
     """Why a request comes from another site's page (one line), or None when it comes from
     this server's own pages or from a client that is not a browser (no ``Origin``, no
-    ``Sec-Fetch-Site``): an ``Origin`` naming another host:port, or a browser's word
-    that the request was sent from another site."""
+    ``Sec-Fetch-Site``): an ``Origin`` whose scheme, host or port is not the request's
+    own (``scheme``: the request's, ``ws`` counting as ``http``; the Host header's host
+    and port), or a browser's word that the request was sent from another site (in any case)."""
     origin = headers.get("origin")
-    host = (headers.get("host") or "").lower()
-    if origin is not None and urlsplit(origin).netloc.lower() != host:
-        return f"another site's page ({quote(origin)}) may not use this server"
-    site = headers.get("sec-fetch-site")
+    if origin is not None:
+        sent = urlsplit(origin)
+        own = _origin(scheme, headers.get("host") or "")
+        if own is None or _origin(sent.scheme, sent.netloc) != own:
+            return f"another site's page ({quote(origin)}) may not use this server"
+    site = (headers.get("sec-fetch-site") or "").strip().lower()
     if site in ("cross-site", "same-site"):
         return "another site's page may not use this server"
     return None
 
 
-def same_origin(headers: Any) -> bool:
+def same_origin(headers: Any, scheme: str = "http") -> bool:
     """No word of another site in the headers (:func:`cross_site`)."""
-    return cross_site(headers) is None
+    return cross_site(headers, scheme) is None
 
 
 def json_type(headers: Any) -> bool:
@@ -139,7 +162,7 @@ def endpoint(handler: Callable[["Request"], Awaitable[Any]]):
     async def call(request: "Request") -> "Response":
         start = time.perf_counter()
         try:
-            why = cross_site(request.headers)
+            why = cross_site(request.headers, request.url.scheme)
             if why is not None:
                 raise Refused(403, why)
             if request.method == "POST" and not json_type(request.headers):

@@ -20,6 +20,7 @@ import { Analysis } from "/analysis.js";
 
 const TAB = tabName();
 const RATED_KEY = "kalah-rated";      // sessionStorage: this tab's rated game, kept across a reload
+const TOKEN_KEY = "kalah-rated-token";   // sessionStorage: this tab's token, its rated games' key
 let info = null;        // /api/info
 let geo = null;         // the board's geometry (client.js's Geometry)
 let board = null;       // the BoardView drawn in #board-box
@@ -40,6 +41,7 @@ let view = null;      // the server's state of the position shown
 let epoch = 0;        // every change bumps it: answers to older questions are dropped
 let busy = false;     // a move is being played (animated)
 let hinted = null;
+let token = null;     // the token /api/rated/new gave this tab: only it plays the tab's rated game
 
 function position(count = game.cursor) { return { ...game.start, moves: game.moves.slice(0, count) }; }
 function sideKey(side) { return geo.side_keys[side]; }
@@ -50,6 +52,9 @@ function committed() { return game.rated && !over() && game.played.some((move) =
 function atEnd() { return game.cursor === game.moves.length; }
 function over() { return view && (view.game_over || game.resigned !== null); }
 function levelName(level) { return info.level_names[level] || level; }
+
+// a request about this tab's rated game, with the token that makes it this tab's
+function ratedCall(path, body = {}) { return call(`/api/rated/${path}`, { game: game.rated, token, ...body }); }
 
 function say(text) { $("announce").textContent = text; }
 function fail(text, asIs = false) { $("error").textContent = text && !asIs ? capital(text) : text || ""; }
@@ -177,7 +182,7 @@ async function play(pit, how = "", answered = null) {
   const before = view.slots.slice();
   try {
     const answer = answered || (game.rated
-      ? await call("/api/rated/move", { game: game.rated, pit_index: pit })
+      ? await ratedCall("move", { pit_index: pit })
       : await call("/api/move", { position: position(), pit_index: pit }));
     if (mine !== epoch) return;
     draw();
@@ -234,7 +239,7 @@ async function computerMove() {
   const mine = epoch;
   const started = performance.now();
   try {
-    const answer = game.rated ? await call("/api/rated/reply", { game: game.rated })
+    const answer = game.rated ? await ratedCall("reply")
       : await call("/api/ai", { position: position(), level, tab: TAB });
     const wait = speedNow().pause - (performance.now() - started);
     if (wait > 0) await sleep(wait);          // the computer's chains paced: one move at a time
@@ -369,7 +374,7 @@ async function resign() {
   epoch++;
   if (game.rated) {
     try {
-      const answer = await call("/api/rated/resign", { game: game.rated });
+      const answer = await ratedCall("resign");
       game.kept = answer.kept;
       game.resigned = answer.resigned;
     } catch (error) { fail(error.message); return; }
@@ -413,16 +418,21 @@ function setGame(state, players, { rated = null, kept = null, resigned = null } 
 }
 
 async function startRated(players, seeds, capture) {
-  const answer = await call("/api/rated/new", { players, seeds, capture });
+  const answer = await call("/api/rated/new", { players, seeds, capture, ...(token ? { token } : {}) });
+  token = answer.token;
+  try { sessionStorage.setItem(TOKEN_KEY, token); } catch (error) { /* no storage */ }
   setGame(answer.state, players, { rated: answer.game });
 }
 
 async function resume() {
   let name = null;
-  try { name = sessionStorage.getItem(RATED_KEY); } catch (error) { /* no storage */ }
-  if (!name) return false;
   try {
-    const answer = await call("/api/rated/state", { game: name });
+    name = sessionStorage.getItem(RATED_KEY);
+    token = sessionStorage.getItem(TOKEN_KEY);
+  } catch (error) { /* no storage */ }
+  if (!name || !token) return false;
+  try {
+    const answer = await call("/api/rated/state", { game: name, token });
     setGame(answer.state, answer.players, { rated: answer.game, kept: answer.kept, resigned: answer.resigned });
     say("Your rated game goes on.");
     return true;
@@ -433,11 +443,15 @@ async function resume() {
   }
 }
 
-function eligible(south, north) {
+// the server's answer (/api/info: mancala.game.can_be_rated's levels and rules)
+function ratedPlayers(south, north) {
   const people = [south, north].filter((p) => p === "human").length;
-  const level = south === "human" ? north : south;
-  return people === 1 && info.rated_levels.includes(level);
+  return people === 1 && info.rated_levels.includes(south === "human" ? north : south);
 }
+function ratedRules(seeds, capture) {
+  return info.rated_rules.some((rule) => rule.seeds === seeds && rule.capture === capture);
+}
+function eligible(south, north, seeds, capture) { return ratedPlayers(south, north) && ratedRules(seeds, capture); }
 
 function fillLevels(select, chosen) {
   select.replaceChildren(...Object.entries(info.level_names).map(([level, name]) => {
@@ -447,13 +461,17 @@ function fillLevels(select, chosen) {
 }
 
 function ratedChoice() {
-  const ok = eligible($("south-player").value, $("north-player").value);
+  const players = ratedPlayers($("south-player").value, $("north-player").value);
+  const rules = ratedRules(whole($("seeds").value), $("capture").value);
+  const ok = players && rules;
   $("rated").disabled = !ok;
   if (!ok) $("rated").checked = false;
+  const measured = info.rated_rules.map((rule) => `${plural(rule.seeds, "seed")}, capture ${rule.capture}`).join(" or ");
   $("rated-why").textContent = ok
     ? ($("rated").checked ? "Rated: played unaided (no hints, analysis or takebacks); the result moves your rating."
       : "Casual: hints, analysis and takebacks allowed; kept in your history, not rated.")
-    : "Casual: a rated game is you against one computer level.";
+    : !players ? "Casual: a rated game is you against one computer level."
+    : `Casual: rated games are ${measured}, the rules the levels' Elos were measured on.`;
 }
 
 function openNewGame() {
@@ -470,9 +488,9 @@ async function startNewGame() {
   const players = { south: $("south-player").value, north: $("north-player").value };
   try {
     if (committed()) {     // a rated game left unfinished is resigned: no escape from a loss
-      await call("/api/rated/resign", { game: game.rated });
+      await ratedCall("resign");
     }
-    if ($("rated").checked && eligible(players.south, players.north)) {
+    if ($("rated").checked && eligible(players.south, players.north, seeds, start.capture)) {
       await startRated(players, seeds, start.capture);
       say("New rated game.");
     } else {
@@ -676,7 +694,8 @@ async function main() {
   $("result-review").addEventListener("click", reviewKept);
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", (event) => { if (event.submitter?.id === "new-start") startNewGame(); });
-  for (const id of ["south-player", "north-player", "rated"]) $(id).addEventListener("change", ratedChoice);
+  for (const id of ["south-player", "north-player", "rated", "capture"]) $(id).addEventListener("change", ratedChoice);
+  $("seeds").addEventListener("input", ratedChoice);
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("hint").addEventListener("click", hint);
