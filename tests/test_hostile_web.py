@@ -181,3 +181,67 @@ def test_the_socket_past_the_cap_is_closed_with_1013(server):
         with pytest.raises(ConnectionClosed) as closed:                  # accepted, then closed
             extra.recv(timeout=10)
         assert closed.value.rcvd.code == 1013 and "64" in closed.value.rcvd.reason
+
+
+@contextlib.contextmanager
+def serving_on(tmp_path, host):
+    """``python -m mancala serve --host HOST --port 0``: (the process, the port it printed)."""
+    import signal
+    import subprocess
+    import sys
+    env = dict(os.environ, MANCALA_HOME=str(tmp_path / "home"), MANCALA_CACHE=str(tmp_path / "cache"))
+    process = subprocess.Popen([sys.executable, "-m", "mancala", "serve", "--host", host, "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = process.stdout.readline()
+        assert " on http://" in line, line + process.stderr.read()
+        yield process, int(line.split(" on ", 1)[1].split()[0].rstrip("/").rsplit(":", 1)[1])
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+        process.stderr.close()
+
+
+def raw_get(address, port, host, origin=None):
+    """GET /api/info from ``address``:``port`` with the Host (and Origin) a browser sends:
+    (status, body)."""
+    extra = f"Origin: {origin}\r\n" if origin else ""
+    request = f"GET /api/info HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n"
+    with socket.create_connection((address, port), timeout=30) as sock:
+        sock.sendall(request.encode("latin-1"))
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+@pytest.mark.parametrize("listen, address, allowed, refused", [
+    ("127.0.0.2", "127.0.0.2", ["127.0.0.2", "localhost", socket.gethostname()], ["127.0.0.1"]),
+    ("127.1", "127.0.0.1", ["127.0.0.1", "127.1", "localhost"], ["127.0.0.2"]),
+    ("0.0.0.0", "127.0.0.1", ["127.0.0.1", "127.0.0.2", "localhost"], ["192.0.2.1"]),
+])
+def test_a_rebound_name_is_refused_on_every_address_the_server_listens_on(
+        tmp_path, listen, address, allowed, refused):
+    """Issue 38, item 6: ``serve --host 127.0.0.2``, ``--host 127.1`` and ``--host 0.0.0.0``
+    answered a request whose Host and Origin were ``rebind.example:PORT`` (a domain made to
+    point at this machine: DNS rebinding) with 200. Now a name is answered only when it is
+    this machine's or --host's, an address only when the server is reached on it (192.0.2.1,
+    a documentation address, is no address of this machine)."""
+    with serving_on(tmp_path, listen) as (process, port):
+        for name in ("rebind.example", "Rebind.Example.", "evil.localhost.example", *refused):
+            host = f"{name}:{port}"
+            status, body = raw_get(address, port, host, origin=f"http://{host}")
+            assert status == 400, (host, body)
+            error = json.loads(body)["error"]
+            assert "this server answers to" in error and "\n" not in error
+        for name in allowed:
+            host = f"{name}:{port}"
+            status, body = raw_get(address, port, host, origin=f"http://{host}")
+            assert status == 200, (host, body)
+            assert "version" in json.loads(body)

@@ -11,7 +11,6 @@ from mancala.cli import options
 from mancala.errors import CommandError
 
 ALL_INTERFACES = ("0.0.0.0", "::", "")
-LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -59,14 +58,15 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(web.INSTALL_HINT)
     import uvicorn
 
-    # on this machine only, answer only the names of this machine (not a rebound domain's)
-    loopback = args.host in LOOPBACK
-    application = web.create_app(allowed_hosts=list(LOOPBACK) if loopback else None)
+    sock = listen(args.host, args.port)
+    url = url_of(sock)
+    # wherever it listens, answer only this machine's names and the addresses it is
+    # reached on, never a domain made to point here (DNS rebinding)
+    hosts = web.AllowedHosts(sock.getsockname()[0], args.host)
+    application = web.create_app(allowed_hosts=hosts)
     if args.host in ALL_INTERFACES:
         print("mancala: warning: listening on all interfaces: anyone who can reach this "
               "machine can use the server", file=sys.stderr)
-    sock = listen(args.host, args.port)
-    url = url_of(sock)
     # log_config=None: uvicorn leaves the process's logging as it is (its warnings
     # and errors still reach stderr through logging's last-resort handler)
     config = uvicorn.Config(application, log_config=None, log_level="warning",

@@ -28,8 +28,11 @@ package imports without it; :func:`create_app` then raises CommandError.
 """
 from __future__ import annotations
 
+import functools
 import importlib.resources
-from typing import Any, Dict, List, Optional
+import ipaddress
+import socket
+from typing import Any, Container, Dict, List, Optional
 
 from mancala.errors import CommandError, quote
 from mancala.web import games, learn, play, records, reviews
@@ -66,12 +69,13 @@ def _asset(name: str) -> bytes:
     return (importlib.resources.files("mancala.web") / "static" / name).read_bytes()
 
 
-def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
+def create_app(allowed_hosts: Optional[Container[str]] = None) -> "Starlette":
     """The ASGI app. Raises CommandError naming the extra if Starlette is missing.
 
-    ``allowed_hosts``: the Host headers answered (others get 400), so a page
-    whose domain name is made to point at this machine cannot use the server
-    from a visitor's browser; None answers any (the test client's ``testserver``).
+    ``allowed_hosts``: the Host names answered (others get 400; ``serve`` gives an
+    :class:`AllowedHosts`), so a page whose domain name is made to point at this machine
+    cannot use the server from a visitor's browser; None answers any (the test client's
+    ``testserver``).
     """
     if MISSING is not None:
         raise CommandError(f"{INSTALL_HINT} ({MISSING})")
@@ -95,7 +99,7 @@ def create_app(allowed_hosts: Optional[List[str]] = None) -> "Starlette":
     middleware = []
     if allowed_hosts is not None:
         from starlette.middleware import Middleware
-        middleware.append(Middleware(HostCheck, hosts=tuple(allowed_hosts)))
+        middleware.append(Middleware(HostCheck, hosts=allowed_hosts))
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={HTTPException: not_found, Exception: failed})
     app.state.server = server
@@ -109,11 +113,70 @@ def host_name(header: str) -> str:
     return header.split(":", 1)[0]
 
 
-class HostCheck:
-    """ASGI middleware: requests whose Host is not one of ``hosts`` get a one-line 400
-    (a WebSocket is closed with 1008)."""
+@functools.lru_cache(maxsize=256)
+def local_address(address: str) -> bool:
+    """Whether ``address`` (an IP address) is one of this machine's: a socket can be bound
+    to it (every one of 127.0.0.0/8 and ::1, and each interface's)."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.bind((address, 0))
+    except OSError:
+        return False
+    return True
 
-    def __init__(self, app, hosts: tuple) -> None:
+
+class AllowedHosts:
+    """The Host names a server on this machine answers, wherever it listens: a page whose
+    domain name was made to point at this machine (DNS rebinding) sends that name as its
+    Host, and is refused.
+
+    A name is allowed when it is this machine's (``localhost``, its host name, its fully
+    qualified name) or ``named`` (what ``serve --host`` was given); an IP address only
+    when the server is reachable on it: ``listening`` itself, or, listening on every
+    interface (``0.0.0.0``, ``::``), any address of this machine (:func:`local_address`).
+    """
+
+    def __init__(self, listening: str, named: str = "") -> None:
+        self.listening = ipaddress.ip_address(listening)
+        names = ["localhost", socket.gethostname(), socket.getfqdn(), named]
+        self.names = sorted({self._plain(name) for name in names if name and not self._ip(name)})
+
+    @staticmethod
+    def _plain(name: str) -> str:
+        return name.lower().rstrip(".")
+
+    @staticmethod
+    def _ip(name: str):
+        try:
+            return ipaddress.ip_address(name.strip("[]"))
+        except ValueError:
+            return None
+
+    def __contains__(self, host: object) -> bool:
+        if not isinstance(host, str):
+            return False
+        address = self._ip(host)
+        if address is None:
+            return self._plain(host) in self.names
+        if self.listening.is_unspecified:
+            return local_address(str(address))
+        return address == self.listening
+
+    def __iter__(self):
+        """What the server answers to, in words (for the refusal's one line)."""
+        yield from self.names
+        if self.listening.is_unspecified:
+            yield "this machine's addresses"
+        else:
+            yield f"[{self.listening}]" if self.listening.version == 6 else str(self.listening)
+
+
+class HostCheck:
+    """ASGI middleware: requests whose Host is not one of ``hosts`` (a container of names,
+    such as :class:`AllowedHosts`) get a one-line 400 (a WebSocket is closed with 1008)."""
+
+    def __init__(self, app, hosts: Container[str]) -> None:
         self.app = app
         self.hosts = hosts
 
@@ -130,4 +193,4 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-__all__ = ["create_app", "MAX_BODY", "MAX_SEARCHES", "ASSETS", "PAGES", "INSTALL_HINT", "MISSING"]
+__all__ = ["create_app", "AllowedHosts", "HostCheck", "MAX_BODY", "MAX_SEARCHES", "ASSETS", "PAGES", "INSTALL_HINT", "MISSING"]
