@@ -151,6 +151,28 @@ def test_a_rated_game_is_the_default_and_refuses_hint_undo_and_analysis(browser,
         assert status in (403, "error") and "rated game being played" in error, (path, status, error)
 
 
+def test_a_reloaded_rated_game_goes_on_with_the_tabs_token(browser, server, server_home):
+    """Issue 38, item 3: the tab keeps its rated game's token beside its name; a reload
+    asks for the game with it and the game goes on; the same request without the token
+    (what another client could send) is refused and the game is not resigned."""
+    open_game(browser, server)
+    browser.find_element(By.ID, "pit-0").click()
+    wait(browser, lambda d: moves_listed(d) >= 2 and south_turn_or_over(d) == "turn")
+    played = moves_played(browser)
+    before = len(kept_games(server_home))
+    status = browser.execute_async_script(
+        "const done = arguments[0];"
+        "fetch('/api/rated/resign', {method: 'POST', headers: {'content-type': 'application/json'},"
+        " body: JSON.stringify({game: sessionStorage.getItem('kalah-rated'), token: 'not-mine'})})"
+        ".then((r) => done(r.status));")
+    assert status == 403
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    assert text(browser, "announce") == "Your rated game goes on."
+    assert text(browser, "game-kind") == "Rated" and moves_played(browser) == played
+    assert len(kept_games(server_home)) == before
+
+
 def test_a_rated_game_played_to_the_end_is_kept_rated_with_a_result_card(browser, server, server_home):
     open_game(browser, server)
     new_game(browser, north="ai:easy")
