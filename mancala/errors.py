@@ -16,6 +16,7 @@
         BookError                   an opening book that cannot be used
         EndgameFileError            an endgame database file that cannot be used
           EndgameMissingError       no database file where one was looked for
+          EndgameUntrustedError     a level this installation did not seal (mancala.endgame.files)
         PositionFileError           a bench position file that cannot be read
         RequestError                a web request that is not what the API takes (mancala.web)
       JournalError (ValueError)     a cluster solve's journal that cannot be used for this solve
@@ -89,6 +90,10 @@ class EndgameFileError(InputError):
 
 class EndgameMissingError(EndgameFileError):
     """No database file where one was looked for (nothing wrong with the cache)."""
+
+
+class EndgameUntrustedError(EndgameFileError):
+    """A sound-looking level this installation neither built nor checked in full (left where it is)."""
 
 
 class PositionFileError(InputError):
@@ -175,7 +180,7 @@ def one_line(exc: BaseException) -> str:
 __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
-    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError", "ClusterError", "PositionFileError",
+    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameUntrustedError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError", "JournalError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
     "HistoryError", "SealError",

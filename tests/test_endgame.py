@@ -163,7 +163,8 @@ def test_save_load_round_trip_and_find(tmp_path, monkeypatch):
     endgame.save(big)
     loaded = endgame.load("empty", 6)
     assert [bytes(level) for level in loaded.levels] == [bytes(level) for level in big.levels]
-    assert sorted(os.listdir(tmp_path / "endgame-empty")) == [f"level-{n:02d}.bin" for n in range(7)]
+    assert sorted(os.listdir(tmp_path / "endgame-empty")) == \
+        sorted(f"level-{n:02d}.{kind}" for n in range(7) for kind in ("bin", "seal"))
     assert endgame.find("empty").max_seeds == 6
     assert endgame.find("standard") is None
     with pytest.raises(endgame.EndgameMissingError):

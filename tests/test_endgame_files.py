@@ -15,6 +15,7 @@ import pytest
 import mancala
 from mancala import _core, _system, endgame
 from mancala.endgame import files
+from mancala.endgame.verifying import deep_verify
 from mancala.errors import InvalidLimitError
 
 SEEDS = 8                                    # 125,970 positions: milliseconds to build
@@ -406,8 +407,12 @@ def test_a_level_is_written_under_a_temporary_name_of_its_writer(good, cache, mo
 
     monkeypatch.setattr(os, "replace", spy)
     endgame.save(good)
-    assert len(seen) == SEEDS + 1 and seen[0].startswith(f"level-00.bin.{os.getpid()}.")
+    levels = [name for name in seen if ".bin." in name]
+    assert len(levels) == SEEDS + 1 and levels[0].startswith(f"level-00.bin.{os.getpid()}.")
     assert all(files.TEMP_NAME.fullmatch(name) for name in seen)
+    # each level's seal is in place before the level: no reader meets a level without it
+    assert [name.split(".")[:2] for name in seen] == \
+        [[f"level-{n:02d}", kind] for n in range(SEEDS + 1) for kind in ("seal", "bin")]
 
 
 def legacy_file(path, levels, seeds, capture_code=0, checksum=None):
@@ -422,13 +427,17 @@ def legacy_file(path, levels, seeds, capture_code=0, checksum=None):
 def test_a_single_file_database_of_format_1_is_split_into_levels_once(good, cache, caplog):
     legacy_file(cache / f"endgame-standard-{SEEDS}.bin", good.levels, SEEDS)
     with caplog.at_level(logging.WARNING):
-        db = endgame.find("standard")
-        again = endgame.find("standard")
+        assert endgame.find("standard") is None
+        assert endgame.find("standard") is None
     said = [r.getMessage() for r in caplog.records]
-    assert len(said) == 1 and "converted" in said[0] and f"endgame-standard-{SEEDS}.bin" in said[0]
-    assert db.max_seeds == again.max_seeds == SEEDS
-    assert [bytes(level) for level in db.levels] == [bytes(level) for level in good.levels]
+    assert len(said) == 3 and "converted" in said[0] and f"endgame-standard-{SEEDS}.bin" in said[0]
+    # nothing says where an old file came from: its levels wait for a deep check, then serve
+    assert all(f"left out levels 0..{SEEDS}" in line and "not sealed" in line for line in said[1:])
     assert not (cache / f"endgame-standard-{SEEDS}.bin").exists()
+    assert all(verdict.sealed for verdict in deep_verify("standard", SEEDS))
+    db = endgame.find("standard")
+    assert db.max_seeds == SEEDS
+    assert [bytes(level) for level in db.levels] == [bytes(level) for level in good.levels]
 
 
 def test_a_corrupt_file_of_format_1_is_refused_and_converts_nothing(good, cache, caplog):

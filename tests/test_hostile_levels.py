@@ -1,8 +1,11 @@
 """Hostile endgame levels, as a user meets them: a level forged with its
 checksums recomputed (every value negated, or one byte changed) passes the
-plain ``endgame verify`` and is named by ``endgame verify --deep``, which
-builds each level again from the levels below it and compares (issue 31: the
-databases a proof stands on need the same checks as its journal)."""
+plain checks of the file but not its seal, so the plain ``endgame verify``
+calls it not trusted, and ``endgame verify --deep``, which builds each level
+again from the levels below it and compares, names the first position that
+differs and sets the level aside (issue 31: the databases a proof stands on
+need the same checks as its journal; issue 38: and a level found wrong is
+never used again)."""
 import json
 import os
 import subprocess
@@ -18,7 +21,8 @@ def run(args, env, timeout=120):
 
 def forge_negated(cache, capture, n):
     """Level n of a rule's database with every value negated and its chunk hashes
-    and checksum recomputed, as a forger who knows the format would write it."""
+    and checksum recomputed, as a forger who knows the format (but not this
+    installation's key) would write it."""
     from mancala import _core
     from mancala.endgame import files
     level = files.open_level(capture, n, cache)
@@ -26,7 +30,7 @@ def forge_negated(cache, capture, n):
     level.close()
     hashes, problem = _core.egdb_check_level(values, n)
     assert problem is None                  # -v is a value of the level whenever v is
-    files.write_level(files.level_path(capture, n, cache), capture, n, values, hashes)
+    files.write_level(files.level_path(capture, n, cache), capture, n, values, hashes, sealed=False)
     return files.level_path(capture, n, cache)
 
 
@@ -40,7 +44,8 @@ def test_deep_verify_catches_a_negated_level_that_passes_the_plain_checks(tmp_pa
     before = path.read_bytes()
     env = dict(os.environ, MANCALA_CACHE=str(cache))
     plain = run(["endgame", "verify", "--capture", capture], env)
-    assert plain.returncode == 0 and f"level {forged:2d}  ok" in plain.stdout, plain.stdout
+    assert plain.returncode == 1 and f"level {forged:2d}  NOT TRUSTED" in plain.stdout, plain.stdout
+    assert plain.stdout.count("NOT TRUSTED") == 1 and plain.stdout.count("  ok") == top
     deep = run(["endgame", "verify", "--capture", capture, "--deep", "--threads", "2", "--json"], env)
     assert deep.returncode == 1, deep.stderr
     verdicts = json.loads(deep.stdout)
@@ -53,10 +58,12 @@ def test_deep_verify_catches_a_negated_level_that_passes_the_plain_checks(tmp_pa
     assert _reference.alphabeta(mover + [0] + other + [0], 0, 200, capture)[0] == bad["value"]
     assert all(v["error"].startswith(f"not checked: built from level {forged}")
                for v in verdicts[forged + 1:])
+    assert bad["set_aside"] == f"renamed to {path.name}.refused" and not path.exists()
+    assert path.with_name(path.name + ".refused").read_bytes() == before     # set aside as it was
+    path.with_name(path.name + ".refused").rename(path)
     text = run(["endgame", "verify", "--capture", capture, "--deep"], env)
     assert text.returncode == 1 and f"level {forged:2d}  DIFFERS: position {bad['index']:,}" in text.stdout
-    assert f"--keep {forged - 1}" in text.stdout
-    assert path.read_bytes() == before                     # nothing written
+    assert "set aside" in text.stdout and "endgame build --seeds" in text.stdout
 
 
 def test_deep_verify_passes_an_honest_database(tmp_path):

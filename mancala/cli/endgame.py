@@ -9,7 +9,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 from mancala import endgame
 from mancala._system import reason
@@ -67,15 +67,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     v = sub_commands.add_parser("verify", help="check every level file",
                                 description="Read every level file whole and check it (header, "
-                                            "size, each value's range, checksum); a file that "
-                                            "fails is set aside as *.refused. With --deep, also "
-                                            "build each level again from the levels below it and "
-                                            "compare byte for byte (nothing is written).")
+                                            "size, each value's range, checksum, this "
+                                            "installation's seal); a file that fails is set aside "
+                                            "as *.refused, one without the seal is reported as not "
+                                            "trusted. With --deep, also build each level again "
+                                            "from the levels below it and compare byte for byte: "
+                                            "a level found right is sealed (then used), one found "
+                                            "wrong is set aside.")
     v.add_argument("--capture", choices=CAPTURE_RULES, default=None,
                    help="only this rule (default: all)")
     v.add_argument("--deep", action="store_true",
                    help="rebuild each level from the levels below and compare: catches a level "
-                        "forged with its checksums recomputed (seconds for 22 seeds, minutes for 30)")
+                        "forged with its checksums recomputed, and seals levels brought from "
+                        "elsewhere that it finds right (seconds for 22 seeds, minutes for 30)")
     v.add_argument("--seeds", type=options.endgame_seeds, default=None, metavar="N",
                    help="with --deep: levels 0..N (default: every level of the database cached)")
     v.add_argument("--threads", type=options.threads, default=os.cpu_count() or 1, metavar="N",
@@ -207,17 +211,7 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ranges(numbers: List[int]) -> str:
-    """1,2,3,5 -> '1..3, 5'."""
-    parts, run = [], [numbers[0]]
-    for n in numbers[1:]:
-        if n == run[-1] + 1:
-            run.append(n)
-            continue
-        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}..{run[-1]}")
-        run = [n]
-    parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}..{run[-1]}")
-    return ", ".join(parts)
+_ranges = files.ranges
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -228,21 +222,30 @@ def run_verify(args: argparse.Namespace) -> int:
     report, bad = [], 0
     for capture in ([args.capture] if args.capture else CAPTURE_RULES):
         endgame.convert_legacy(capture, args.cache)
-        for n in files.levels_on_disk(capture, args.cache):
+        on_disk = files.levels_on_disk(capture, args.cache)
+        for n in on_disk:
+            entry = {"capture": capture, "level": n, "ok": False, "trusted": False, "error": None}
             try:
-                files.open_level(capture, n, args.cache).close()
-                report.append({"capture": capture, "level": n, "ok": True, "error": None})
+                level = files.open_level(capture, n, args.cache, require_seal=False)
             except EndgameMissingError:
                 continue
             except EndgameFileError as exc:
-                bad += 1
-                report.append({"capture": capture, "level": n, "ok": False, "error": str(exc)})
+                entry["error"] = str(exc)
+            else:
+                level.close()
+                entry["ok"], entry["trusted"] = True, level.trust is None
+                if level.trust is not None:
+                    entry["error"] = (f"not sealed by this installation ({level.trust}): "
+                                      f"{files.advice(capture, on_disk[-1], args.cache)}")
+            bad += not entry["trusted"]
+            report.append(entry)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         for entry in report:
             print(f"{entry['capture']:8}  level {entry['level']:2d}  "
-                  + ("ok" if entry["ok"] else f"REFUSED: {entry['error']}"))
+                  + ("ok" if entry["trusted"] else
+                     f"NOT TRUSTED: {entry['error']}" if entry["ok"] else f"REFUSED: {entry['error']}"))
         if not report:
             print("no level files")
     return 1 if bad else 0
@@ -264,15 +267,17 @@ def run_deep_verify(args: argparse.Namespace) -> int:
                 print(f"{verdict.capture:8}  level{'s' if first < top else ''} "
                       f"{first if first == top else f'{first}..{top}'}  {verdict.error}", flush=True)
         elif verdict.ok:
-            print(f"{where}ok, rebuilt and identical ({duration(verdict.seconds)})", flush=True)
+            print(f"{where}ok, rebuilt and identical ({duration(verdict.seconds)})"
+                  + ("; sealed" if verdict.sealed else
+                     f"; NOT SEALED (it cannot be used): {verdict.unsealed}"), flush=True)
         elif verdict.error is not None:
             print(f"{where}{verdict.error}", flush=True)
         else:
             print(f"{where}DIFFERS: position {verdict.index:,} (pits "
                   f"{','.join(map(str, verdict.position))}, the mover's first) holds "
-                  f"{verdict.file_value:+d}, rebuilt {verdict.value:+d}: remove it with `python -m "
-                  f"mancala endgame remove --capture {verdict.capture} --keep {verdict.level - 1}`"
-                  if verdict.level else f"{where}DIFFERS", flush=True)
+                  f"{verdict.file_value:+d}, rebuilt {verdict.value:+d}; set aside "
+                  f"({verdict.set_aside}), never to be used: build it again with "
+                  f"`{files.commands(verdict.capture, top, args.cache)[1]}`", flush=True)
 
     def progress(level: int, done: int, total: int) -> None:
         if not args.json and sys.stderr.isatty():
@@ -292,7 +297,7 @@ def run_deep_verify(args: argparse.Namespace) -> int:
         print(json.dumps([v.as_json() for v in report], indent=2))
     elif not report:
         print("no level files")
-    return 0 if all(v.ok for v in report) else 1
+    return 0 if all(v.ok and v.sealed for v in report) else 1
 
 
 def run_remove(args: argparse.Namespace) -> int:
@@ -304,7 +309,12 @@ def run_remove(args: argparse.Namespace) -> int:
         doomed = [n for n in files.levels_on_disk(args.capture, args.cache)
                   if args.keep is None or n > args.keep]
         for n in doomed:
-            os.unlink(files.level_path(args.capture, n, args.cache))
+            path = files.level_path(args.capture, n, args.cache)
+            os.unlink(path)
+            try:
+                os.unlink(files.seal_path(path))
+            except FileNotFoundError:
+                pass
     if args.keep is None:
         shutil.rmtree(directory, ignore_errors=True)
     print(f"{args.capture}: removed "

@@ -13,6 +13,12 @@ lower ones; a build that is stopped resumes at its first missing level
 - :func:`load` -- levels 0..N, each checked, or EndgameFileError.
 - :func:`ensure` -- :func:`load`, building what is missing first.
 - :func:`build` -- a database in memory, no files (small ones, tests).
+
+Only levels under this installation's seal are used (built here, or found
+right by ``endgame verify --deep``): :func:`load` and :func:`ensure` refuse
+others with one line naming the commands that check or rebuild them (an
+EndgameUntrustedError), :func:`find` uses the sealed levels from 0 up and
+says in one line which it left out (:mod:`mancala.endgame.files` has why).
 """
 from __future__ import annotations
 
@@ -21,13 +27,15 @@ from typing import Callable, List, Optional, Sequence
 
 from mancala import _core
 from mancala.board import Board, capture_code
-from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError, quote
+from mancala.errors import (EndgameFileError, EndgameMissingError, EndgameSpaceError,
+                            EndgameUntrustedError, SealError, quote)
 from mancala.geometry import seeds_in_pits
 from mancala.limits import check_threads
+from mancala.storage import shown_path
 from mancala.endgame.building import open_levels
-from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, convert_legacy, level_path,
-                                   levels_on_disk, open_level, remove_stale_temp_files, rule_dir,
-                                   warn, write_level)
+from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, advice, cache_dir, convert_legacy,
+                                   level_path, levels_on_disk, open_level, ranges,
+                                   remove_stale_temp_files, rule_dir, untrusted, warn, write_level)
 
 DEFAULT_SEEDS = 16                   # 30 million positions: seconds to build, 30 MB
 
@@ -104,7 +112,8 @@ def build(capture: str, max_seeds: int, progress: Optional[Progress] = None,
 
 
 def save(db: EndgameDatabase, root: Optional[Path] = None) -> Path:
-    """Write every level of a database as a file (atomically); the rule's folder."""
+    """Write every level of a database as a file (atomically), sealed as this
+    installation's (its values were computed here); the rule's folder."""
     for n, values in enumerate(db.levels):
         hashes, problem = _core.egdb_check_level(values, n)
         if problem is not None:
@@ -114,40 +123,76 @@ def save(db: EndgameDatabase, root: Optional[Path] = None) -> Path:
     return rule_dir(db.capture, root)
 
 
-def load(capture: str, max_seeds: int, root: Optional[Path] = None) -> EndgameDatabase:
+def load(capture: str, max_seeds: int, root: Optional[Path] = None,
+         vouched: Optional[Sequence[str]] = None) -> EndgameDatabase:
     """Levels 0..max_seeds of a rule, each mapped after every check
     (:func:`mancala.endgame.files.open_level`); EndgameMissingError if one is
-    missing, EndgameFileError (the file set aside) if one is refused."""
+    missing, EndgameFileError (the file set aside) if one is refused,
+    EndgameUntrustedError (one line naming them all) if some do not carry this
+    installation's seal. ``vouched``: for a cluster worker, which holds another
+    key, the levels' ``digest`` as the process that checked their seals found
+    them (``[level.digest for level in db.files]``)."""
     _core.egdb_size(max_seeds)           # InvalidLimitError out of 0..36
+    if vouched is not None and len(vouched) != max_seeds + 1:
+        raise ValueError(f"{len(vouched)} digests vouched for levels 0..{max_seeds}")
     convert_legacy(capture, root)
-    files = [open_level(capture, n, root) for n in range(max_seeds + 1)]
+    files: List[Level] = []
+    unsealed = {}
+    try:
+        for n in range(max_seeds + 1):
+            level = open_level(capture, n, root, require_seal=False,
+                               vouched=None if vouched is None else vouched[n])
+            files.append(level)
+            if level.trust is not None:
+                unsealed[n] = level.trust
+    except BaseException:
+        for level in files:
+            level.close()
+        raise
+    if unsealed:
+        for level in files:
+            level.close()
+        raise untrusted(capture, unsealed, max_seeds, root)
     return EndgameDatabase(capture, [level.values for level in files], files)
 
 
 def find(capture: str, root: Optional[Path] = None) -> Optional[EndgameDatabase]:
     """The largest sound database cached for a capture rule (levels 0..N, all
-    present and sound), or None.
+    present, sound and sealed by this installation), or None.
 
     What ``Engine(endgame="auto")`` uses: it never raises and never blocks on a
-    hostile cache; a refused level is set aside and said in one line, and the
-    levels below it still serve.
+    hostile cache; a refused level is set aside and said in one line, a level
+    without this installation's seal is left out with the levels above it (one
+    line naming them and the commands that check or rebuild them), and the
+    levels below still serve.
     """
     capture_code(capture)
+    files: List[Level] = []
     try:
         convert_legacy(capture, root)
         remove_stale_temp_files(capture, root)
         present = levels_on_disk(capture, root)
-        files: List[Level] = []
+        top = cached_seeds(capture, root)
         for n in range(len(present)):
             if present[n] != n:
                 break
             try:
-                files.append(open_level(capture, n, root))
+                level = open_level(capture, n, root, require_seal=False)
             except EndgameMissingError:
                 break                                       # gone since the listing
             except EndgameFileError as exc:
                 warn(f"refused {exc}")
                 break
+            if level.trust is not None:
+                level.close()
+                warn(f"left out level{'s' if n < top else ''} {ranges(range(n, top + 1))} of the "
+                     f"{capture} database in {shown_path(rule_dir(capture, root))}: level {n} is "
+                     f"not sealed by this installation ({level.trust}); {advice(capture, top, root)}")
+                break
+            files.append(level)
+    except SealError as exc:
+        warn(f"left out the {capture} database: {exc}")
+        files = []
     except (OSError, ValueError, MemoryError) as exc:       # never let a cache stop a search
         warn(f"refused {rule_dir(capture, root)}: {exc}")
         return None
@@ -169,8 +214,10 @@ def cached_seeds(capture: str, root: Optional[Path] = None) -> int:
 def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS, progress: Optional[Progress] = None,
            threads: int = 1, root: Optional[Path] = None) -> EndgameDatabase:
     """Levels 0..max_seeds, built first where missing or refused (a refused file
-    is set aside and said in one line). Raises EndgameSpaceError when the disk
-    or the memory cannot take a missing level."""
+    is set aside and said in one line). Raises EndgameUntrustedError (before
+    building anything) when some are not sealed by this installation, naming
+    them and the commands that check or rebuild them; EndgameSpaceError when the
+    disk or the memory cannot take a missing level."""
     _, levels = open_levels(capture, max_seeds, threads=threads, root=root,
                             progress=None if progress is None else (
                                 lambda p: progress(p.level, p.all_done, p.all_total, p.seconds)))
@@ -178,5 +225,6 @@ def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS, progress: Optional[Prog
 
 
 __all__ = ["EndgameDatabase", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError",
-           "build", "save", "load", "find", "cached_seeds", "ensure", "convert_legacy", "cache_dir", "rule_dir",
+           "EndgameUntrustedError",
+    "build", "save", "load", "find", "cached_seeds", "ensure", "convert_legacy", "cache_dir", "rule_dir",
            "level_path", "DEFAULT_SEEDS", "MAGIC", "VERSION", "HEADER"]

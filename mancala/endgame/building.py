@@ -10,6 +10,11 @@ waits for it and then finds its levels done.
 
 The disk must hold every missing level, and memory the largest of them, before
 anything is written: a shortfall raises EndgameSpaceError naming both figures.
+
+A level made here is sealed as this installation's (:mod:`mancala.endgame.files`);
+a level found without its seal is built again by ``endgame build`` (the same
+work as checking it), and refused by a solve's :func:`open_levels`, with one
+line naming the commands: it may be a database of hours, brought on purpose.
 """
 from __future__ import annotations
 
@@ -25,10 +30,12 @@ from typing import Callable, Dict, List, Optional, Tuple
 from mancala import _core
 from mancala._system import available_bytes
 from mancala.board import capture_code
-from mancala.endgame.files import (Level, convert_legacy, level_path, open_level, remove_stale_temp_files,
-                                   rule_dir, values_offset, warn, write_level)
+from mancala.endgame.files import (Level, convert_legacy, level_path, open_level, ranges,
+                                   remove_stale_temp_files, rule_dir, seal_level, untrusted,
+                                   values_offset, warn, write_level)
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError
 from mancala.limits import check_threads
+from mancala.storage import shown_path
 
 
 @dataclass(frozen=True)
@@ -58,18 +65,26 @@ def gigabytes(size: int) -> str:
     return f"{size / 1e9:.2f} GB" if size >= 1e8 else f"{size / 1e6:.1f} MB"
 
 
-def present_levels(capture: str, max_seeds: int, root: Optional[Path] = None) -> Dict[int, Level]:
-    """The sound levels among 0..max_seeds, opened (a refused one is set aside and
-    said in one line); a build makes the others."""
-    present = {}
+def present_levels(capture: str, max_seeds: int,
+                   root: Optional[Path] = None) -> Tuple[Dict[int, Level], Dict[int, str]]:
+    """The sound levels among 0..max_seeds that carry this installation's seal,
+    opened (a refused one is set aside and said in one line), and why each sound
+    one without it is not trusted (closed again); a build makes the others."""
+    present, unsealed = {}, {}
     for n in range(max_seeds + 1):
         try:
-            present[n] = open_level(capture, n, root)
+            level = open_level(capture, n, root, require_seal=False)
         except EndgameMissingError:
-            pass
+            continue
         except EndgameFileError as exc:
             warn(f"refused {exc}")
-    return present
+            continue
+        if level.trust is None:
+            present[n] = level
+        else:
+            unsealed[n] = level.trust
+            level.close()
+    return present, unsealed
 
 
 def check_space(capture: str, missing: List[int], root: Optional[Path] = None,
@@ -159,11 +174,13 @@ def build_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[
                  progress: Optional[Callable[[BuildProgress], None]] = None,
                  waiting: Optional[Callable[[str], None]] = None,
                  maker: Optional[Callable] = None) -> List[int]:
-    """Make every level 0..max_seeds of a rule that is missing or refused, in
-    order; returns the levels built (empty when all were there). What
-    :func:`open_levels` does, the levels closed after.
+    """Make every level 0..max_seeds of a rule that is missing, refused or not
+    sealed by this installation (said in one line), in order; returns the
+    levels built (empty when all were there). What :func:`open_levels` does,
+    the levels closed after.
     """
-    built, levels = open_levels(capture, max_seeds, threads, root, progress, waiting, maker)
+    built, levels = open_levels(capture, max_seeds, threads, root, progress, waiting, maker,
+                                rebuild_unsealed=True)
     for level in levels:
         level.close()
     return built
@@ -172,10 +189,14 @@ def build_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[
 def open_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[Path] = None,
                 progress: Optional[Callable[[BuildProgress], None]] = None,
                 waiting: Optional[Callable[[str], None]] = None,
-                maker: Optional[Callable] = None) -> Tuple[List[int], List[Level]]:
+                maker: Optional[Callable] = None,
+                rebuild_unsealed: bool = False) -> Tuple[List[int], List[Level]]:
     """Levels 0..max_seeds of a rule, each opened (checked once), the missing
     or refused ones made first, in order; returns the levels built and the
-    opened levels, 0 first.
+    opened levels, 0 first. Levels without this installation's seal raise
+    EndgameUntrustedError (one line naming them and the commands that check or
+    build them) before anything is made, or with ``rebuild_unsealed`` are made
+    again (said in one line). A level made is sealed.
 
     ``maker(capture, n, below, root, report)`` makes level n's file from the
     levels below (opened); by default :class:`LocalLevels` on ``threads``
@@ -191,7 +212,17 @@ def open_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[P
     with BuildLock(rule_dir(capture, root), waiting):
         convert_legacy(capture, root)
         remove_stale_temp_files(capture, root)
-        have = present_levels(capture, max_seeds, root)
+        have, unsealed = present_levels(capture, max_seeds, root)
+        if unsealed and not rebuild_unsealed:
+            for level in have.values():
+                level.close()
+            raise untrusted(capture, unsealed, max_seeds, root)
+        if unsealed:
+            levels = sorted(unsealed)
+            many = len(levels) > 1
+            warn(f"level{'s' if many else ''} {ranges(levels)} of the {capture} database in "
+                 f"{shown_path(rule_dir(capture, root))} {'are' if many else 'is'} not sealed by this "
+                 f"installation ({unsealed[levels[0]]}): building {'them' if many else 'it'} again")
         missing = [n for n in range(max_seeds + 1) if n not in have]
         check_space(capture, missing, root, memory=getattr(maker, "needs_memory", True))
         start = time.perf_counter()
@@ -206,7 +237,9 @@ def open_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[P
 
             maker(capture, n, [have[k] for k in range(n)], root, report)
             finished += _core.egdb_level_size(n)
-            have[n] = open_level(capture, n, root)
+            made = have[n] = open_level(capture, n, root, require_seal=False)
+            if made.trust is not None:          # a maker that does not seal (a cluster's)
+                seal_level(made)
         return missing, [have[n] for n in range(max_seeds + 1)]
 
 

@@ -7,8 +7,12 @@ since -v is a value a position of the level can have whenever v is). The
 deep check builds each level again from the levels below it, as a build
 would (the levels below having passed first), and compares the bytes with
 the file's: the first position that differs is named, with both values, and
-the levels above it are left unchecked (they were built from it). Nothing is
-written; a file the plain check refuses is set aside as the plain check does.
+the levels above it are left unchecked (they were built from it). A level
+found right is sealed as this installation's (it is now as good as one built
+here: how a database brought from elsewhere, or cached before seals, comes to
+be used); one found wrong is set aside (``*.refused``) and never used again,
+and the build makes it anew. A file the plain check refuses is set aside as
+the plain check does.
 
 Memory: a level is rebuilt a few classes at a time (a class: the positions
 whose mover holds a or n - a of the n seeds, which no move that banks nothing
@@ -27,8 +31,8 @@ from typing import Callable, List, Optional, Tuple
 from mancala import _core
 from mancala._system import available_bytes
 from mancala.board import capture_code
-from mancala.endgame.files import open_level
-from mancala.errors import EndgameFileError, EndgameMissingError
+from mancala.endgame.files import open_level, refuse, seal_level
+from mancala.errors import EndgameFileError, EndgameMissingError, SealError
 from mancala.limits import check_threads
 
 Ranges = List[Tuple[int, int]]
@@ -70,11 +74,15 @@ class LevelVerdict:
     position: Optional[List[int]] = None     # its pits, the mover's six first
     file_value: Optional[int] = None         # what the file holds there
     value: Optional[int] = None              # what the rebuild gives
+    sealed: bool = False                     # found right and sealed as this installation's
+    unsealed: Optional[str] = None           # found right, but its seal could not be written: why
+    set_aside: Optional[str] = None          # found wrong: the name it was renamed to (or what befell it)
 
     def as_json(self) -> dict:
         return {"capture": self.capture, "level": self.level, "ok": self.ok,
                 "seconds": round(self.seconds, 3), "error": self.error, "index": self.index,
-                "position": self.position, "file_value": self.file_value, "value": self.value}
+                "position": self.position, "file_value": self.file_value, "value": self.value,
+                "sealed": self.sealed, "unsealed": self.unsealed, "set_aside": self.set_aside}
 
 
 def verify_level(capture: str, n: int, below: list, level, threads: int = 1, memory: Optional[int] = None,
@@ -122,15 +130,29 @@ def _forget(out: mmap.mmap, begin: int, stop: int) -> None:
         out.madvise(mmap.MADV_DONTNEED, low, high - low)
 
 
+def settle(verdict: LevelVerdict, level) -> None:
+    """Act on a level's verdict: seal it when found right, set it aside when wrong."""
+    if verdict.ok:
+        try:
+            seal_level(level)
+            verdict.sealed = True
+        except (OSError, EndgameFileError, SealError) as exc:
+            verdict.unsealed = str(exc)
+        return
+    text = str(refuse(level.path, "differs from the level rebuilt from the levels below it"))
+    verdict.set_aside = text.rsplit("; ", 1)[-1]
+
+
 def deep_verify(capture: str, max_seeds: int, root: Optional[Path] = None, threads: int = 1,
                 memory: Optional[int] = None,
                 progress: Optional[Callable[[int, int, int], None]] = None,
                 done: Optional[Callable[[LevelVerdict], None]] = None) -> List[LevelVerdict]:
     """Levels 0..max_seeds of a rule, each opened (the plain check) and built
     again from the levels below it on ``threads``, compared byte for byte; a
-    verdict each, lowest first. The first level that differs or cannot be
-    checked ends the check: the levels above it are built from it, so they
-    get a verdict saying so. progress(level, done, total) as each is rebuilt;
+    verdict each, lowest first. A level found identical is sealed; one that
+    differs is set aside. The first level that differs or cannot be checked
+    ends the check: the levels above it are built from it, so they get a
+    verdict saying so. progress(level, done, total) as each is rebuilt;
     done(verdict) as each is decided. Raises InvalidLimitError for seeds or
     threads out of range."""
     capture_code(capture)
@@ -146,7 +168,7 @@ def deep_verify(capture: str, max_seeds: int, root: Optional[Path] = None, threa
                 verdict = LevelVerdict(capture, n, False, error=broken)
             else:
                 try:
-                    level = open_level(capture, n, root)
+                    level = open_level(capture, n, root, require_seal=False)
                 except EndgameMissingError as exc:
                     verdict = LevelVerdict(capture, n, False, error=f"missing ({exc})")
                 except EndgameFileError as exc:
@@ -157,6 +179,7 @@ def deep_verify(capture: str, max_seeds: int, root: Optional[Path] = None, threa
                                            None if progress is None else
                                            (lambda d, t, n=n: progress(n, d, t)))
                     below.append(level.values)
+                    settle(verdict, level)
                 if not verdict.ok:
                     broken = f"not checked: built from level {n}, which " + (
                         "differs" if verdict.error is None else "could not be checked")
