@@ -106,7 +106,11 @@ def header(board, id):
 
 def written(head, body, reseal):
     """A journal's bytes: each record as is (its old check kept: an edit in
-    place), or sealed again, as a forger who knows the format would."""
+    place), or sealed again, as a forger who knows the format would: all the
+    forger can compute is format 2's unkeyed checks (this installation's seal
+    needs its key), so a journal resealed so is format 2, foreign here."""
+    if reseal:
+        head = header(Board(head["pits"], head["to_move"], capture=head["capture"]), head["id"])
     lines, last = [canonical(head)], head.get("check", "")
     for record in body:
         if reseal:
@@ -253,18 +257,19 @@ def test_random_damage_is_refused_or_drops_only_a_torn_tail(tmp_path, real, how,
     honest = [r for r in records(real)[1] if "claim" not in r]
     try:
         found = read_records(path, Board(seeds=3))
-        with Journal(path, Board(seeds=3), create=False):
-            pass
+        with Journal(path, Board(seeds=3), create=False) as journal:
+            jobs = list(journal.jobs())
     except JournalError as exc:
         assert "\n" not in str(exc)
         assert path.read_bytes() == damaged
         return
-    jobs = [] if found is None else found.jobs
     if found is not None:                           # what was read is the journal's, byte for byte
         assert damaged[:found.whole] == real[:found.whole]
-    assert [dict(j, key=[list(j["key"][0]), j["key"][1]]) for j in jobs] == \
+    assert [{k: v for k, v in j.items() if k != "on_trust"} | {"key": [list(j["key"][0]), j["key"][1]]}
+            for j in jobs] == \
         [{"after": None, **{k: v for k, v in r.items() if k != "check"}}     # parse_job's default
          for r in honest[:len(jobs)]]
+    assert not any(j["on_trust"] for j in jobs)       # sealed here
 
 
 @pytest.mark.parametrize("bound, says", [
@@ -322,7 +327,8 @@ def test_resealed_results_that_contradict_each_other_through_the_moves_are_refus
 
 def test_a_resealed_line_the_solve_finds_false_is_refused_not_used(tmp_path, env, real):
     """The same false line as above without the true one beside it: the lines
-    fit together, so the solve starts; then either a worker's answer about that
+    fit together, but the journal is foreign (resealed without this
+    installation's key): refused. Taken on trust anyway, the solve starts; then either a worker's answer about that
     position contradicts it, or the answer the solve reaches does not follow
     from its journal: refused either way, never the +30 the line implies."""
     head, body = records(real)
@@ -332,6 +338,8 @@ def test_a_resealed_line_the_solve_finds_false_is_refused_not_used(tmp_path, env
     journal = tmp_path / "j.jsonl"
     journal.write_bytes(written(head, body, reseal=True))
     said = never_wrong(run(SOLVE + ["--journal", str(journal)], env, timeout=300))
+    assert said is not None and "is format 2, before journals were sealed" in said, said
+    said = never_wrong(run(SOLVE + ["--journal", str(journal), "--trust-journal"], env, timeout=300))
     assert said is not None and ("they contradict each other" in said or "which contradicts" in said
                                  or "does not follow" in said), said
 
@@ -538,3 +546,210 @@ def test_a_bound_question_s_journal_ends_with_a_claim_the_verification_proves(tm
     assert checked.returncode == 0, checked.stdout + checked.stderr
     report = json.loads(checked.stdout)
     assert report["disagreements"] == [] and [c["missing"] for c in report["claims"]] == [[]]
+
+
+# -- the trust model: what this installation sealed, verified, or took on trust -------------
+
+ISSUE_SOLVE = ["solve", "--seeds", "3", "--endgame", "0", "--cluster", "local:2", "--threads", "1",
+               "--job-nodes", "2000", "--json"]      # the issue's command, as typed
+
+
+def sealed_elsewhere(head, body, home):
+    """A journal's bytes as another installation (its data folder: home) seals them,
+    with the project's own functions: what a forger with a key of their own makes."""
+    from mancala.cluster import journal as format3
+    old = os.environ.get("MANCALA_HOME")
+    os.environ["MANCALA_HOME"] = str(home)
+    try:
+        head = format3.journal_header(Board(head["pits"], head["to_move"], capture=head["capture"]),
+                                      head["id"])
+        lines, last = [canonical(head)], head["check"]
+        for record in body:
+            record = format3.sealed({k: v for k, v in record.items() if k != "check"}, last)
+            last = record["check"]
+            lines.append(canonical(record))
+    finally:
+        os.environ["MANCALA_HOME"] = old
+    return b"".join(line + b"\n" for line in lines)
+
+
+def elsewhere(env, home):
+    """env as another installation runs: its own data folder, so its own key."""
+    return dict(env, MANCALA_HOME=str(home))
+
+
+def resolved(body):
+    """Indices of the jobs with a result whose opposite stays within range."""
+    return [i for i, r in enumerate(body) if "claim" not in r and r["bound"] is not None
+            and abs(r["bound"]) + 2 <= sum(r["key"][0])]
+
+
+@pytest.mark.parametrize("how", ["format 2", "another key"])
+def test_a_resealed_flipped_bound_is_never_resumed(tmp_path, env, real, how):
+    """The issue's attack: one resolved job's bound flipped in a true journal and
+    its checks recomputed (34 of 37 such flips passed the statement checks, and
+    the resumed solve printed "value": 0, exit 0; the value is +2). A forger can
+    recompute format 2's unkeyed checks or seal with a key of their own, never
+    this installation's: refused in one line, the file kept, for every flip."""
+    head, body = records(real)
+    picks = resolved(body)
+    for k in picks[::max(1, len(picks) // 6)]:
+        forged = list(body)
+        forged[k] = opposite(body[k])
+        forged = [r for r in forged if "claim" not in r]
+        data = written(head, forged, reseal=True) if how == "format 2" else \
+            sealed_elsewhere(head, forged, tmp_path / "forger")
+        journal = tmp_path / "j.jsonl"
+        journal.write_bytes(data)
+        done = run(ISSUE_SOLVE + ["--journal", str(journal)], env)
+        said = never_wrong(done)
+        assert said is not None, done.stdout                 # never resumed: never a value
+        assert journal.read_bytes() == data
+        if "contradict" not in said:                         # a flip the statements catch is named so
+            whose = "is format 2, before journals were sealed" if how == "format 2" else \
+                "is another installation's (key "
+            assert whose in said and "--verify-journal" in said and "--trust-journal" in said, said
+
+
+@pytest.mark.parametrize("how", ["format 2", "another key"])
+def test_a_journal_written_from_nothing_is_refused(tmp_path, env, how):
+    """One root line "at most -2" gave -2, exit 0; one root line "at least +4"
+    made `--at-least 4` answer proved with 0 jobs run. Both refused now."""
+    board = Board(seeds=3)
+    head = {"pits": list(board.pits), "to_move": 0, "capture": "standard", "id": "0" * 16}
+    for line, extra in (({**FORGED, "beta": -1, "bound": -2}, []),
+                        ({**FORGED, "beta": 4, "bound": 4}, ["--at-least", "4"])):
+        data = written(head, [line], reseal=True) if how == "format 2" else \
+            sealed_elsewhere(head, [line], tmp_path / "forger")
+        journal = tmp_path / "j.jsonl"
+        journal.write_bytes(data)
+        said = never_wrong(run(ISSUE_SOLVE + ["--journal", str(journal)] + extra, env))
+        assert said is not None and "--trust-journal" in said, said
+        assert journal.read_bytes() == data
+
+
+def test_a_journal_taken_on_trust_says_so_beside_every_answer(tmp_path, env):
+    """--trust-journal is the person's explicit choice: the forged "at least +4"
+    is then used, and the answer says it rests on one line taken on trust, in
+    the text and in --json; the node counts read from it are said to be read."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    board = Board(seeds=3)
+    head = {"pits": list(board.pits), "to_move": 0, "capture": "standard", "id": "0" * 16}
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(sealed_elsewhere(head, [{**FORGED, "beta": 4, "bound": 4, "nodes": 777}],
+                                         tmp_path / "forger"))
+    done = run(ISSUE_SOLVE + ["--journal", str(journal), "--at-least", "4", "--trust-journal"], env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["proved"] is True and report["nodes"] == 0            # nothing measured here
+    assert report["journal"] == {"jobs_read": 1, "nodes_read": 777, "jobs_the_answer_rests_on": 1,
+                                 "taken_on_trust": 1}
+    text = run(ISSUE_SOLVE[:-1] + ["--journal", str(journal), "--at-least", "4"], env)
+    assert text.returncode == 0, text.stderr                # the trust was sealed: no flag again
+    assert "Yes: proved" in text.stdout
+    assert "1 jobs read (777 nodes, as the journal says: not measured here); the answer rests on 1 " \
+           "of them, 1 taken on trust and not recomputed here" in text.stdout, text.stdout
+
+
+def test_another_installations_journal_is_verified_then_resumed_as_its_own(tmp_path, env, real):
+    """A true journal carried to another installation: refused there until
+    --verify-journal recomputes it (and re-seals it), then resumed with nothing
+    on trust; a torn copy or an edit after the re-seal is refused again."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    other = elsewhere(env, tmp_path / "other")
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(real)
+    said = never_wrong(run(ISSUE_SOLVE + ["--journal", str(journal)], other))
+    assert said is not None and "is another installation's (key " in said, said
+    checked = run(["solve", "--verify-journal", str(journal), "--endgame", "0", "--threads", "1"],
+                  other, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "re-sealed: every line of the journal now counts as verified here" in checked.stdout
+    assert journal.read_bytes().startswith(real)           # appended to, nothing changed
+    done = run(ISSUE_SOLVE + ["--journal", str(journal)], other)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["value"] == TRUE_VALUE and report["journal"]["taken_on_trust"] == 0
+    assert report["journal"]["jobs_the_answer_rests_on"] > 0
+    assert report["journal"]["nodes_read"] == sum(r["nodes"] for r in jobs_of(real))
+    # the first installation now meets the other's attestation: from there on, foreign to it
+    said = never_wrong(run(ISSUE_SOLVE + ["--journal", str(journal)], env))
+    assert said is not None and "is another installation's (key " in said and " from line " in said
+
+
+def test_a_sampled_verification_reseals_only_what_it_recomputed(tmp_path, env, real):
+    """A share recomputed: those statements count as verified, the rest stay
+    foreign (refused), and taken on trust afterwards fewer of the lines the
+    answer rests on are on trust than without the sample."""
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    plain, sampled = tmp_path / "plain.jsonl", tmp_path / "sampled.jsonl"
+    plain.write_bytes(real)
+    sampled.write_bytes(real)
+    other = elsewhere(env, tmp_path / "other")
+    checked = run(["solve", "--verify-journal", str(sampled), "--endgame", "0", "--threads", "1",
+                   "--sample", "0.5", "--seed", "3", "--json"], other, timeout=300)
+    assert checked.returncode == 0, checked.stderr
+    assert "recomputed statements now count as verified here" in json.loads(checked.stdout)["resealed"]
+    said = never_wrong(run(ISSUE_SOLVE + ["--journal", str(sampled)], other))
+    assert said is not None and "--trust-journal" in said
+    on_trust = {}
+    for path in (plain, sampled):
+        done = run(ISSUE_SOLVE + ["--journal", str(path), "--trust-journal"], other)
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        assert report["value"] == TRUE_VALUE
+        on_trust[path] = report["journal"]
+    assert on_trust[plain]["taken_on_trust"] == on_trust[plain]["jobs_the_answer_rests_on"] > 0
+    assert on_trust[sampled]["taken_on_trust"] < on_trust[plain]["taken_on_trust"]
+
+
+@pytest.mark.parametrize("problem, says", [("mode", "may be read by others (mode 0644)"),
+                                           ("size", "is not a key (5 bytes, not 32)"),
+                                           ("folder", "is not a regular file")])
+def test_a_bad_key_file_is_one_line(tmp_path, env, real, problem, says):
+    """This installation's key (seal.key in the data folder): made once, mode 0600;
+    one that others may read, of the wrong size, or no file, is refused in one line."""
+    home = tmp_path / "home"
+    home.mkdir()
+    key = home / "seal.key"
+    if problem == "folder":
+        key.mkdir()
+    else:
+        key.write_bytes(os.urandom(32) if problem == "mode" else b"short")
+        key.chmod(0o644 if problem == "mode" else 0o600)
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(real)
+    done = run(["solve", "--verify-journal", str(journal), "--endgame", "0"], elsewhere(env, home))
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and says in lines[0], done.stderr
+    assert journal.read_bytes() == real
+
+
+def test_the_key_is_made_once_and_kept_private(tmp_path, env):
+    home = tmp_path / "home"
+    board = Board(seeds=3)
+    head = {"pits": list(board.pits), "to_move": 0, "capture": "standard", "id": "0" * 16}
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(written(head, [], reseal=True))
+    for _ in range(2):
+        run(["solve", "--verify-journal", str(journal), "--endgame", "0"], elsewhere(env, home))
+    key = home / "seal.key"
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 32
+    assert os.listdir(home) == ["seal.key"]
+
+
+def test_a_gigabyte_of_zeros_is_refused_from_its_first_bytes(tmp_path, env):
+    """A 1 GB sparse file took 2.3 GB of memory just to be refused: now its first
+    bytes are enough (no line 1 in the first 4 kB: no journal)."""
+    import resource
+    journal = tmp_path / "zeros.jsonl"
+    with open(journal, "wb") as f:
+        f.truncate(1 << 30)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    said = never_wrong(run(SOLVE + ["--journal", str(journal)], env))
+    assert said is not None and "is not a cluster solve journal" in said
+    said = never_wrong(run(["solve", "--verify-journal", str(journal), "--endgame", "0"], env))
+    assert said is not None and "is not a cluster solve journal" in said
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak_kb < 400_000 or peak_kb == before          # a Python with the package: about 100 MB
+    assert os.path.getsize(journal) == 1 << 30

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -15,7 +16,8 @@ from mancala.cli.signals import Stops, stop_signals
 from mancala.errors import CommandError
 from mancala.cli.position import add_position_arguments, board_from
 from mancala.cluster import Address, joined, parse_address
-from mancala.cluster.solve import DEFAULT_JOB_NODES, read_journal, solve as solve_on
+from mancala.cluster.journal import Journal
+from mancala.cluster.solve import DEFAULT_JOB_NODES, solve as solve_on
 from mancala.engine import Engine
 from mancala.geometry import SIDE_NAMES, seeds_in_pits
 from mancala.limits import MAX_SEEDS_PER_PIT, MIN_SEEDS, solve_table_mb
@@ -68,7 +70,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--journal", type=Path, default=None, metavar="FILE",
                    help="with --cluster: append every finished job to FILE, each line checked; a "
                         "solve started again with it does no finished job twice; a file that is not "
-                        "this solve's journal is refused, never written (see --verify-journal)")
+                        "this solve's journal is refused, never written; one another installation "
+                        "sealed is refused too, unless verified here (--verify-journal) or taken on "
+                        "trust (--trust-journal)")
+    p.add_argument("--trust-journal", action="store_true",
+                   help="with --journal: take the lines another installation sealed (or an older "
+                        "version wrote) on trust, without recomputing them; every answer then says "
+                        "how many of the jobs it rests on were taken on trust")
     p.add_argument("--job-nodes", type=options.whole("--job-nodes", 1000, 2 ** 62), default=None,
                    metavar="N", help="with --cluster: the node budget of one job, after which its position is "
                         "split into its moves (default 4,000,000: seconds of one core)")
@@ -170,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--at-least and --at-most ask one question: not with --all or --book")
     if (args.journal or args.job_nodes) and args.cluster is None:
         raise CommandError("--journal and --job-nodes go with --cluster")
+    if args.trust_journal and args.journal is None:
+        raise CommandError("--trust-journal goes with --journal")
     if address is not None and (args.book or args.update_book):
         raise CommandError("--cluster solves by search, not from the opening book")
     if address is not None:
@@ -204,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
           f" by {abs(report['value'])} ({report['value']:+d} for {side}; {source})")
     label = "optimal moves" if args.all or report["from_book"] else "best move"
     print(f"{label}: " + ", ".join(f"pit {m + 1}" for m in report["optimal_moves"]))
+    say_journal(report)
     if len(report["pv"]) > 1:
         print("line: " + " ".join(str(m + 1) for m in report["pv"][:30]))
     return 0
@@ -216,8 +227,15 @@ def cluster_solve(board: Board, args: argparse.Namespace, address: Address, stop
     default table is divided among the workers (they share this machine's
     memory), a table given is each worker's. stops: checked as the solve reports."""
     threads, hash_mb = args.threads, table_mb(args, board)
-    if args.journal is not None:
-        read_journal(args.journal, board)       # another solve's journal: one line, before Ray starts
+    with contextlib.ExitStack() as stack:       # the journal opened, locked and checked once, before Ray
+        journal = None if args.journal is None else stack.enter_context(
+            Journal(args.journal, board, foreign="trust" if args.trust_journal else "refuse"))
+        return _cluster_solve(board, args, address, stops, at_least, threads, hash_mb, journal)
+
+
+def _cluster_solve(board: Board, args: argparse.Namespace, address: Address, stops: Stops,
+                   at_least: Optional[int], threads: Optional[int], hash_mb: float,
+                   journal: Optional[Journal]) -> dict:
     seeds = args.endgame
     if seeds is None:
         found = endgame.find(board.capture)
@@ -245,7 +263,7 @@ def cluster_solve(board: Board, args: argparse.Namespace, address: Address, stop
 
     with joined(address, "solving", say, details) as cpus:
         result = solve_on(board, hash_mb=table(cpus), endgame_seeds=seeds or None, cache=cache,
-                          journal=args.journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
+                          journal=journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
                           all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)),
                           at_least=at_least)
     return {
@@ -254,8 +272,12 @@ def cluster_solve(board: Board, args: argparse.Namespace, address: Address, stop
         "pv": [result.move] if result.move is not None else [], "nodes": result.nodes, "seconds": round(result.seconds, 3),
         "endgame_seeds": seeds or None, "exact": True, "from_book": False,
         "holds": result.holds, "lower": result.lower, "upper": result.upper,
+        "journal": None if journal is None else {
+            "jobs_read": result.jobs_from_journal, "nodes_read": result.nodes_from_journal,
+            "jobs_the_answer_rests_on": result.rests_on, "taken_on_trust": result.on_trust},
         "cluster": {"workers": result.workers, "threads": result.threads, "jobs": result.jobs,
                     "jobs_from_journal": result.jobs_from_journal, "nodes": result.nodes,
+                    "nodes_from_journal": result.nodes_from_journal,
                     "seconds": round(result.seconds, 3), "cpu_seconds": round(result.cpu, 3),
                     "useful_nodes": result.useful_nodes, "wasted_nodes": result.wasted,
                     "driver_cpu_seconds": round(result.manager_seconds, 3)},
@@ -276,7 +298,21 @@ def say_bound(report: dict, board: Board, args: argparse.Namespace) -> int:
                             for bound in (report["lower"], report["upper"])) + "]"
     print(f"\nIs the value for {side} (to move) {asked}? {'Yes: proved' if proved else 'No: refuted'} "
           f"({report['nodes']:,} nodes, {report['seconds']:.1f} s; the value is in {known})")
+    say_journal(report)
     return 0
+
+
+def say_journal(report: dict) -> None:
+    """What an answer resumed from a journal rests on: the journal's jobs it uses,
+    how many were taken on trust, the nodes read and not measured."""
+    used = report.get("journal")
+    if not used or not used["jobs_read"]:
+        return
+    trust = used["taken_on_trust"]
+    print(f"from the journal: {used['jobs_read']:,} jobs read ({used['nodes_read']:,} nodes, as the "
+          f"journal says: not measured here); the answer rests on {used['jobs_the_answer_rests_on']:,} "
+          f"of them, " + (f"{trust:,} taken on trust and not recomputed here" if trust else
+                           "none taken on trust"))
 
 
 class Throttled:

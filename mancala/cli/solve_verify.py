@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 from mancala.cli import options
-from mancala.cluster.journal import FORMATS_READ, read_records, shown
-from mancala.cluster.verify import verify_journal
+from mancala.cluster.verify import open_journal, verify_journal
 from mancala.errors import CommandError, quote
 
 # what --verify-journal leaves aside: the position is the journal's, the search this machine's
 NOT_WITH_VERIFY = (("--seeds", "seeds", None), ("--board", "board", None), ("--moves", "moves", []),
                    ("--to-move", "to_move", None), ("--cluster", "cluster", None),
                    ("--journal", "journal", None), ("--job-nodes", "job_nodes", None),
+                   ("--trust-journal", "trust_journal", False),
                    ("--book", "book", False), ("--update-book", "update_book", False),
                    ("--all", "all", False))
 
@@ -38,7 +38,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="check a cluster solve's journal: recompute every job's result here (the "
                         "position is the journal's; --endgame, --hash-mb, --threads as for a solve), "
                         "say the nodes, and check that the journal's claim follows from its jobs; "
-                        "exit 1 naming each line that disagrees")
+                        "exit 1 naming each line that disagrees; what it recomputed and found true "
+                        "is re-sealed, so a solve resumes from it as from its own")
     p.add_argument("--sample", type=fraction, default=None, metavar="SHARE",
                    help="with --verify-journal: recompute this share of the jobs (0.1: a tenth), "
                         "drawn at random (the seed is said)")
@@ -58,24 +59,29 @@ def run(args: argparse.Namespace, engine_for) -> int:
                            f"{', '.join(given)} do not go with it")
     if args.seed is not None and args.sample is None:
         raise CommandError("--seed goes with --sample")
+    if not args.verify_journal:
+        raise CommandError("--verify-journal needs a file's name, not ''")
     path = Path(args.verify_journal)
-    records = read_records(path, None, FORMATS_READ)     # refused in one line before any search
-    if records is None:
-        raise CommandError(f"no journal at {shown(path)} (or it is empty)")
+    journal = open_journal(path)                          # refused in one line before any search
+    records = journal.records
     board = records.board
-    engine = engine_for(args, board.capture, board)
+    try:
+        engine = engine_for(args, board.capture, board)
+    except BaseException:
+        journal.close()
+        raise
     database = getattr(engine.endgame, "max_seeds", None)
     say(f"verifying {path} ({board.seeds} seeds, capture {board.capture}, format {records.format}; "
-        f"{len(records.jobs):,} jobs) on {engine.threads} thread(s), table {engine.hash_mb:g} MB"
+        f"{records.jobs:,} jobs) on {engine.threads} thread(s), table {engine.hash_mb:g} MB"
         + (f", endgame database of {database} seeds" if database is not None else ""))
     last = [0.0]
 
     def progress(done: int, total: int, nodes: int, seconds: float) -> None:
         if seconds - last[0] >= 1.0 or done == total:
             last[0] = seconds
-            say(f"  {done:,} of {total:,} searches, {nodes:,} nodes, {seconds:.1f} s")
+            say(f"  {done:,} of {total:,} statements, {nodes:,} nodes, {seconds:.1f} s")
 
-    found = verify_journal(path, engine, args.sample or 1.0, args.seed, progress)
+    found = verify_journal(journal, engine, args.sample or 1.0, args.seed, progress)
     if args.json:
         print(json.dumps(found.as_json(), indent=2))
         return 0 if found.ok else 1
@@ -109,4 +115,8 @@ def run(args: argparse.Namespace, engine_for) -> int:
                                                  " (if the jobs not recomputed hold)"))
     if not found.claims:
         print("no claim: the solve that wrote it did not finish")
+    standing = ", ".join(f"{count:,} {name.replace('_', ' ')}" for name, count in found.standing.items()
+                         if count)
+    print(f"its job lines: {standing or 'none'}" + (f"; re-sealed: {found.resealed}" if found.resealed
+                                                   else ""))
     return 0 if found.ok else 1

@@ -1,226 +1,94 @@
-"""A cluster solve's journal: every finished job, one fsync'd JSON line.
+"""A cluster solve's journal: every finished job, one fsync'd JSON line, sealed.
 
-The first line names the solve (format, position, rule, and a random id
-drawn when the journal was begun); a driver started again with the same
-journal replays it and does no finished job twice. Every line is written in
-one canonical form (sorted keys, no spaces) and carries ``check``, a BLAKE2b
-hash of the line before it (its ``check``) and its own content: so a line
-damaged on the disk, edited, moved, or copied from another journal (whose
-chain starts from another header) is refused with its number, and the file is
-left as it is. A torn last line (a kill mid-write) is cut off, once the rest
-is known to be this solve's journal; a file that is not is never written.
+The first line names the solve (format, position, rule, a random id drawn
+when the journal was begun, and ``sealer``: the fingerprint of the key of the
+installation that began it); a driver started again with the same journal
+replays it and does no finished job twice. Every line is written in one
+canonical form (sorted keys, no spaces) and carries ``check``: this
+installation's seal (:mod:`mancala.seal`, a keyed BLAKE2b) over the line
+before it (its ``check``) and its own content. Nobody without the key can make
+a line this installation takes for its own, so a line damaged, edited, moved,
+copied from another journal or forged whole is refused with its number, and
+the file is left as it is. A torn last line (a kill mid-write) is cut off,
+once the rest is known to be this solve's journal; a file that is not is
+never written.
 
-Checksums catch accidents, not intent (anyone can compute them), so what the
-lines say is checked too (:mod:`mancala.cluster.proof`): a bound outside what
-the seeds allow, a bound of the wrong kind, or results that contradict each
-other are refused with the line. A forged line that passes all that is caught
-by recomputing the jobs (:mod:`mancala.cluster.verify`,
-``solve --verify-journal``).
+**The trust model** (docs/cluster.md, "What a result rests on"). A line is
+*sealed* (this installation wrote it), *verified* (recomputed here in full by
+``solve --verify-journal``), *on trust* (brought from elsewhere and taken on
+trust by the person's explicit choice, ``--trust-journal``), or *foreign*
+(another installation's, or format 2's unkeyed lines). A foreign line is
+never resumed from: the journal is refused in one line naming the two ways
+on. Those choices are themselves lines the installation seals, *attestations*:
+
+- ``{"attest": "trust", "lines": N, "digest": D}``: the N lines before, whose
+  bytes hash (BLAKE2b) to D, were taken on trust here;
+- ``{"attest": "verified", "lines": N, "digest": D}``: they were recomputed
+  here, every statement, and held;
+- ``{"attest": "recomputed", "statements": [[key, "at least"/"at most", b], ...]}``:
+  these statements were recomputed here (a sampled verification) and held.
+
+Every number a solve prints says how many of the lines it rests on were taken
+on trust and not recomputed. What the lines say is checked whatever their
+standing (:mod:`mancala.cluster.proof`): a bound outside what the seeds allow,
+a bound of the wrong kind, or statements that contradict each other, directly
+or through the moves, are refused with the line.
+
+Reading streams: memory grows with the positions the journal holds (a few
+dozen bytes each), a byte a line, and not with the file; a file that is not a
+journal is refused from its first bytes.
 
 Lines are jobs (``key``, ``beta``, ``bound``...: see :func:`parse_job`; the
 move that reached a bound and what an exhausted search settled below,
 ``move`` and ``facts``, are statements of their own, checked the same way:
-:func:`mancala.cluster.proof.derived`; other fields ride along unchecked) or,
-at the end of a solve, its claim (``claim``: the value and the optimal moves,
-or a bound question's answer) that the verification checks the jobs prove.
+:func:`mancala.cluster.proof.derived`; other fields ride along unchecked),
+attestations, or, at the end of a solve, its claim (``claim``: the value and
+the optimal moves, or a bound question's answer) that the verification
+checks the jobs prove.
 """
 from __future__ import annotations
 
 import errno
 import fcntl
 import hashlib
-import json
 import os
-import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
-from mancala._system import FileTooLarge, NotARegularFile, open_regular, read_regular_file, reason
+from mancala._system import NotARegularFile, open_regular, reason
 from mancala.board import Board
-from mancala.cluster.proof import (Ledger, check_claim, claim_holds, contradiction, derived, parse_job,
-                                   proves, statements)
+from mancala.cluster.journal_lines import (FOREIGN, FORMAT, FORMATS_READ, KIND, ON_TRUST, SEALED,
+                                           STANDING, VERIFIED, Records, Statement, canonical,
+                                           foreign_message, job_lines, journal_header, line_check,
+                                           lines_of, scan, sealed, statement, statement_lines)
+from mancala.cluster.proof import Ledger, check_claim, claim_holds, contradiction, derived, parse_job, proves
 from mancala.errors import JournalError, quote
 
-FORMAT = 2
-FORMATS_READ = (1, 2)                # format 1 (no checks) only by the verification
-KIND = "mancala cluster solve journal"
-READ_LIMIT = 1 << 30                 # a journal read whole: a million jobs is about 300 MB
-_PERSON = b"mancala journal"         # BLAKE2b's personalisation: these hashes are no other's
+RECOMPUTED_BATCH = 1000              # statements an attestation line carries
 
-
-def canonical(record: dict) -> bytes:
-    """The one way a record is written: sorted keys, no spaces, ASCII."""
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
-
-
-def line_check(previous: str, record: dict) -> str:
-    """The ``check`` of a line: BLAKE2b over the previous line's check and the
-    record's canonical form (``check`` itself left out)."""
-    digest = hashlib.blake2b(digest_size=16, person=_PERSON)
-    digest.update(previous.encode() + b"\n")
-    digest.update(canonical({k: v for k, v in record.items() if k != "check"}))
-    return digest.hexdigest()
-
-
-def journal_header(board: Board, id: Optional[str] = None) -> dict:
-    """The first line of a new journal of board's solve (a fresh id unless given)."""
-    head = {"kind": KIND, "format": FORMAT, "pits": list(board.pits), "to_move": board.to_move,
-            "capture": board.capture, "id": id or secrets.token_hex(8)}
-    head["check"] = line_check("", head)
-    return head
-
-
-def sealed(record: dict, previous: str) -> dict:
-    """record with its ``check`` after the line whose check is previous."""
-    out = {k: v for k, v in record.items() if k != "check"}
-    out["check"] = line_check(previous, out)
-    return out
-
-
-@dataclass
-class Records:
-    """What a journal holds: its header, its jobs (parsed: :func:`parse_job`) with
-    their line numbers, its claims with theirs."""
-    header: dict
-    board: Board                         # the solve's position (the header's)
-    jobs: List[dict] = field(default_factory=list)
-    job_lines: List[int] = field(default_factory=list)
-    claims: List[Tuple[int, dict]] = field(default_factory=list)
-    whole: int = 0                       # bytes up to the end of the last whole line
-    last_check: str = ""                 # the last line's check (the next line chains on it)
-    torn: bool = False                   # a torn last line follows ``whole``
-    ledger: Optional[Ledger] = None      # each position's bounds, by the jobs
-
-    @property
-    def format(self) -> int:
-        return self.header["format"]
-
-
-def parse(data: bytes, name: str, board: Optional[Board] = None,
-          formats: Tuple[int, ...] = (FORMAT,)) -> Records:
-    """The records of a journal's bytes (board: the solve it must be; None: any).
-    JournalError (one line, naming the line) for anything that is not a sound
-    journal of that solve: see the module docstring."""
-    cut = data.rfind(b"\n") + 1                 # after it: a torn last line (or none)
-    lines = data[:cut].split(b"\n")[:-1] if cut else []
-    first = lines[0] if lines else data
-    try:
-        head = json.loads(first)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        head = None
-    if not isinstance(head, dict) or head.get("kind") != KIND:
-        raise JournalError(f"{name} is not a cluster solve journal (it is left as it is)")
-    version = head.get("format")
-    if version not in formats:
-        if version == 1:
-            raise JournalError(f"the journal {name} has format 1, whose lines carry no checksums: "
-                               f"this version resumes only format {FORMAT}; check it with "
-                               f"`python -m mancala solve --verify-journal`, or start a new journal")
-        raise JournalError(f"the journal {name} has format {quote(version)}; this version reads "
-                           f"format {' or '.join(map(str, formats))}")
-    if not lines:
-        raise JournalError(f"the journal {name} line 1 is torn; the file is left as it is")
-    if version >= 2 and not _sealed_as(first, head, ""):
-        raise JournalError(f"the journal {name} line 1 is damaged (its checksum does not match)")
-    try:
-        own = Board(head["pits"], head["to_move"], capture=head["capture"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise JournalError(f"the journal {name} line 1 names no position: {exc}") from None
-    if board is not None:
-        for key, mine in (("pits", list(board.pits)), ("to_move", board.to_move),
-                          ("capture", board.capture)):
-            if head[key] != mine:
-                raise JournalError(f"the journal {name} is of another solve: its {key} "
-                                   f"is {quote(head[key])}, not {quote(mine)}")
-    ledger = Ledger(own)
-    found = Records(head, own, whole=cut, last_check=head.get("check", ""), torn=cut < len(data),
-                    ledger=ledger)
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            record = json.loads(line)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            record = None
-        if not isinstance(record, dict):
-            raise JournalError(f"the journal {name} line {number} is not a record: "
-                               f"{quote(line[:80].decode('utf-8', 'replace'))}")
-        if version >= 2:
-            if not _sealed_as(line, record, found.last_check):
-                raise JournalError(f"the journal {name} line {number} is damaged (its checksum does "
-                                   f"not match: changed, moved, or from another journal); "
-                                   f"the file is left as it is")
-            found.last_check = record["check"]
-        where = f"the journal {name} line {number}"
-        if "claim" in record:
-            found.claims.append((number, check_claim(record, own, where)))
-            continue
-        job = parse_job(record, own, where)
-        for said in [job] + derived(job, own.capture, where):
-            ledger.add(said, number, where)
-        found.jobs.append(job)
-        found.job_lines.append(number)
-    problem = contradiction(*statements(found.jobs, found.job_lines, own.capture), own)
-    if problem is not None:
-        raise JournalError(f"the journal {name} line {problem}")
-    return found
-
-
-def _sealed_as(line: bytes, record: dict, previous: str) -> bool:
-    """Whether line is record's canonical form and carries its check after previous."""
-    try:
-        return line == canonical(record) and record.get("check") == line_check(previous, record)
-    except (ValueError, TypeError, RecursionError):         # NaN, a nesting too deep
-        return False
-
-
-def read_records(path: Path, board: Optional[Board] = None,
-                 formats: Tuple[int, ...] = (FORMAT,)) -> Optional[Records]:
-    """A journal file's records (None when there is no file, or it is empty);
-    nothing is written. JournalError for a file that is not a sound journal
-    of this solve (a FIFO, a device or a folder too: never read)."""
-    try:
-        data = read_regular_file(path, READ_LIMIT)
-    except FileNotFoundError:
-        return None
-    except (NotARegularFile, FileTooLarge, OSError) as exc:
-        raise JournalError(_cannot(path, "read", exc)) from None
-    if not data:
-        return None
-    return parse(data, shown(path), board, formats)
-
-
-def read_journal(path: Path, board: Optional[Board] = None, repair: bool = True) -> List[dict]:
-    """The finished jobs a journal holds for this solve (for board; None: any
-    solve's), each a dict (:func:`parse_job`). A torn last line is cut off the
-    file if repair (so the next line appended is whole), and only once the rest
-    is known to be this solve's journal. JournalError for anything else."""
-    if repair and path is not None and board is not None:
-        with Journal(path, board, create=False) as journal:
-            return journal.records.jobs if journal.records is not None else []
-    found = read_records(path, board)
-    return found.jobs if found is not None else []
-
+# -- the journal a solve appends to ------------------------------------------------------
 
 class Journal:
-    """The journal a solve appends to (path None: none). Opened without
-    following into anything but a regular file, locked (one driver at a time),
-    read and checked whole before a byte is written: ``records`` is what it
-    held (None for a new one). JournalError for a file that is not this solve's
-    journal, left as it was."""
+    """A journal file, opened without following into anything but a regular
+    file, locked (one process at a time), read and checked whole before a byte
+    is written: ``records`` is what it held (None for a new one).
 
-    def __init__(self, path: Optional[Path], board: Board, create: bool = True) -> None:
-        self.path = path
+    ``foreign``: what to do with lines this installation did not seal or verify:
+    "refuse" (JournalError, one line naming the two ways on: a solve's default),
+    "trust" (an attestation that they are taken on trust is appended:
+    ``--trust-journal``), "keep" (read as they are: the verification).
+    ``board`` None: the header's solve. ``create``: a missing or empty file
+    becomes a new journal (else ``records`` stays None). ``write`` False: opened
+    to read only (a read-only file can be verified). JournalError for a file
+    that is not a sound journal of this solve, left as it was."""
+
+    def __init__(self, path: Path, board: Optional[Board], create: bool = True,
+                 foreign: str = "refuse", write: bool = True) -> None:
+        self.path, self.name = path, shown(path)
         self.fd = -1
         self.records: Optional[Records] = None
-        self.ledger = Ledger(board)
-        self.jobs: List[dict] = []                      # its jobs (read and added) and their lines
-        self.lines: List[int] = []
-        self.count = 1                                  # lines in the file
-        self.last = ""                                  # the last line's check
-        if path is None:
-            return
-        name = shown(path)
-        flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
+        self.writable = write
+        flags = (os.O_RDWR | os.O_APPEND if write else os.O_RDONLY) | (os.O_CREAT if create else 0)
         try:
             self.fd = open_regular(path, flags)         # a FIFO, a device, a folder: refused unopened
         except FileNotFoundError as exc:
@@ -230,47 +98,48 @@ class Journal:
         except OSError as exc:
             raise JournalError(_cannot(path, "open", exc)) from None
         try:
-            self._open(path, board, name, create)
+            self._open(board, create, foreign)
         except BaseException:
             self.close()
             raise
 
-    def _open(self, path: Path, board: Board, name: str, create: bool) -> None:
+    def _open(self, board: Optional[Board], create: bool, foreign: str) -> None:
         try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self.fd, (fcntl.LOCK_EX if self.writable else fcntl.LOCK_SH) | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise JournalError(f"the journal {name} is in use by another solve") from None
-            raise JournalError(_cannot(path, "lock", exc)) from None
-        data = self._read(path)
-        if data:
-            self.records = parse(data, name, board)
-            self.ledger = self.records.ledger
-            self.jobs, self.lines = list(self.records.jobs), list(self.records.job_lines)
-            self.count = data[:self.records.whole].count(b"\n")
-            self.last = self.records.last_check
-            if self.records.torn:
+                raise JournalError(f"the journal {self.name} is in use by another solve") from None
+            raise JournalError(_cannot(self.path, "lock", exc)) from None
+        if os.fstat(self.fd).st_size:
+            formats = FORMATS_READ if foreign == "keep" else (2, FORMAT)
+            self.records = scan(self.fd, self.name, board, formats)
+            if self.records.foreign is not None and foreign == "refuse":
+                raise JournalError(foreign_message(self.name, self.records))
+            if self.writable and self.records.torn:
                 os.ftruncate(self.fd, self.records.whole)
-        elif create:
+                self.records.torn = False
+            if self.records.foreign is not None and foreign == "trust":
+                self._attest("trust")
+        elif create and self.writable:
             head = journal_header(board)
             self._write(head)
-            self.last = head["check"]
-            self.count = 1
+            self.records = Records(head, board, Ledger(board), standing=bytearray([0, SEALED]),
+                                   last_check=head["check"], whole=len(canonical(head)) + 1)
+            self.records.digest = hashlib.blake2b(canonical(head) + b"\n", digest_size=32).hexdigest()
 
-    def _read(self, path: Path) -> bytes:
-        size = os.fstat(self.fd).st_size
-        if size > READ_LIMIT:
-            raise JournalError(_cannot(path, "read", FileTooLarge(size)))
-        parts, offset = [], 0
-        while offset <= READ_LIMIT:
-            part = os.pread(self.fd, 1 << 20, offset)
-            if not part:
-                break
-            parts.append(part)
-            offset += len(part)
-        if offset > READ_LIMIT:
-            raise JournalError(_cannot(path, "read", FileTooLarge()))
-        return b"".join(parts)
+    @property
+    def ledger(self) -> Ledger:
+        return self.records.ledger
+
+    def jobs(self) -> Iterator[dict]:
+        """The journal's jobs as they were read (parsed: :func:`parse_job`), in
+        order, each with ``on_trust``: a result resting on it rests on trust.
+        A fresh pass over the file: nothing of it is held."""
+        if self.records is None:
+            return
+        for job, line in job_lines(self.fd, self.records):
+            job["on_trust"] = self.records.on_trust(line, job)
+            yield job
 
     def _write(self, record: dict) -> None:
         line = canonical(record) + b"\n"
@@ -278,19 +147,67 @@ class Journal:
             line = line[os.write(self.fd, line):]
         os.fsync(self.fd)
 
+    def _append(self, record: dict) -> None:
+        found = self.records
+        record = sealed(record, found.last_check)
+        self._write(record)
+        found.last_check = record["check"]
+        found.lines += 1
+        found.standing.append(SEALED if "attest" not in record and "claim" not in record else 0)
+
     def add(self, job: dict) -> None:
         """A finished job, checked (JournalError if it contradicts the journal's
         lines: one of them is false), then appended and flushed to the disk."""
         if self.fd < 0:
             return
         record = {**job, "key": [list(job["key"][0]), job["key"][1]]}
+        record.pop("on_trust", None)
         where = f"a job's result (key {quote(record['key'])})"
         checked = parse_job(record, self.ledger.board, where)
         for said in [checked] + derived(checked, self.ledger.board.capture, where):
             self.ledger.add(said, None, where)
         self._append(record)
-        self.jobs.append(checked)
-        self.lines.append(self.count)
+        self.records.jobs += 1
+
+    def _attest(self, kind: str, statements_done: Iterable[Statement] = ()) -> None:
+        """This installation's word on the lines before: see the module docstring."""
+        if kind == "recomputed":
+            said = [[[list(key[0]), key[1]], how, bound] for key, how, bound in statements_done]
+            for start in range(0, len(said), RECOMPUTED_BATCH):
+                self._append({"attest": "recomputed", "statements": said[start:start + RECOMPUTED_BATCH]})
+                self.records.recomputed.update(
+                    ((tuple(k[0]), k[1]), how, b) for k, how, b in said[start:start + RECOMPUTED_BATCH])
+            return
+        found = self.records
+        digest = hashlib.blake2b(digest_size=32)
+        for offset, line, whole in lines_of(self.fd):
+            if not whole:
+                break
+            digest.update(line)
+        self._append({"attest": kind, "lines": found.lines, "digest": digest.hexdigest()})
+        lifted = (FOREIGN,) if kind == "trust" else (FOREIGN, ON_TRUST)
+        for standing in lifted:
+            found.standing = found.standing.replace(bytes([standing]),
+                                                    bytes([ON_TRUST if kind == "trust" else VERIFIED]))
+        found.foreign = None
+
+    def verified(self, done: Iterable[Statement], everything: bool) -> Optional[str]:
+        """Re-seal what a verification recomputed and found true: every line
+        (everything), or those statements; what was written, said in a few
+        words (None: nothing needed it, or the file cannot be written)."""
+        if self.fd < 0 or not self.writable or self.records is None or self.records.format < 2:
+            return None
+        found = self.records
+        if everything:
+            if found.count(FOREIGN) + found.count(ON_TRUST) == 0 and found.foreign is None:
+                return None
+            self._attest("verified")
+            return "every line of the journal now counts as verified here"
+        fresh = sorted({s for s in done if s not in found.recomputed}, key=repr)
+        if not fresh or found.count(FOREIGN) + found.count(ON_TRUST) == 0:
+            return None
+        self._attest("recomputed", fresh)
+        return f"{len(fresh):,} recomputed statements now count as verified here"
 
     def claim(self, value: int, moves, all_moves: bool, expanded=()) -> None:
         """The solve's answer, last: what the verification checks the jobs prove;
@@ -309,27 +226,31 @@ class Journal:
     def _claim(self, record: dict, expanded) -> None:
         if self.fd < 0:
             return
-        board, name = self.ledger.board, shown(self.path)
-        keys = {job["key"] for job in self.jobs}
+        board, found = self.ledger.board, self.records
+        # the positions whose jobs the journal holds: a fresh pass, as for the statements below
+        keys = {job["key"] for job, _ in job_lines(self.fd, self._whole())}
         record["expanded"] = sorted([list(key[0]), int(key[1])] for key in expanded
                                     if (tuple(key[0]), key[1]) not in keys)
         claim = check_claim(record, board, "the solve's claim")
-        every, lines = statements(self.jobs, self.lines, board.capture)
-        problem = contradiction(every, lines, board)
+        problem = contradiction(found.ledger.known, lambda: statement_lines(self.fd, self._whole()), board)
         if problem is not None:
-            raise JournalError(f"the journal {name} line {problem}")
-        missing = claim_holds(claim, *proves(every, board, claim["expanded"]))
+            raise JournalError(f"the journal {self.name} line {problem}")
+        missing = claim_holds(claim, *proves(found.ledger.known, board, claim["expanded"]))
         if missing:
             raise JournalError(f"the solve's answer does not follow from the jobs of the journal "
-                               f"{name} ({missing[0]}): one of its lines is false; check it with "
+                               f"{self.name} ({missing[0]}): one of its lines is false; check it with "
                                f"`python -m mancala solve --verify-journal`")
         self._append(record)
 
-    def _append(self, record: dict) -> None:
-        record = sealed(record, self.last)
-        self._write(record)
-        self.last = record["check"]
-        self.count += 1
+    def _whole(self) -> Records:
+        """The records as they stand now, for a fresh pass to the file's end."""
+        found = self.records
+        found.whole = os.fstat(self.fd).st_size
+        digest = hashlib.blake2b(digest_size=32)
+        for _, line, whole in lines_of(self.fd):
+            digest.update(line)
+        found.digest = digest.hexdigest()
+        return found
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -343,18 +264,44 @@ class Journal:
         self.close()
 
 
+def read_records(path: Path, board: Optional[Board] = None,
+                 formats: Tuple[int, ...] = (2, FORMAT)) -> Optional[Records]:
+    """A journal file's records (None when there is no file, or it is empty);
+    nothing is written, foreign lines are kept as they are (their standing says
+    so). JournalError for a file that is not a sound journal of this solve (a
+    FIFO, a device or a folder too: never read)."""
+    journal = Journal(path, board, create=False, foreign="keep", write=False)
+    try:
+        found = journal.records
+        if found is not None and found.format not in formats:
+            raise JournalError(f"the journal {journal.name} has format {found.format}; this "
+                               f"version resumes format 2 or {FORMAT}")
+        return found
+    finally:
+        journal.close()
+
+
+def read_journal(path: Path, board: Optional[Board] = None, trust: bool = False) -> List[dict]:
+    """The finished jobs a journal holds for this solve (for board; None: any
+    solve's), each a dict (:func:`parse_job`, with ``on_trust``). A torn last
+    line is cut off the file (so the next line appended is whole), and only once
+    the rest is known to be this solve's journal. JournalError for anything
+    else, a foreign journal unless trust (then it is taken on trust)."""
+    with Journal(path, board, create=False, foreign="trust" if trust else "refuse") as journal:
+        return list(journal.jobs())
+
+
 def shown(path: Path) -> str:
     """A journal's path in a message: quoted, cut only when absurdly long."""
     return quote(str(path), limit=400)
 
 
 def _cannot(path: Path, what: str, exc: BaseException) -> str:
-    if isinstance(exc, FileTooLarge):
-        return f"the journal {shown(path)} is over {READ_LIMIT >> 20} MB: not read"
     if isinstance(exc, NotARegularFile):
         return f"the journal {shown(path)} is not a regular file (a FIFO, a device or a folder)"
     return f"cannot {what} the journal {shown(path)}: {reason(exc)}"
 
 
-__all__ = ["JournalError", "Journal", "Records", "read_journal", "read_records", "parse",
-           "journal_header", "line_check", "canonical", "sealed", "shown", "FORMAT", "KIND"]
+__all__ = ["JournalError", "Journal", "Records", "read_journal", "read_records", "journal_header",
+           "line_check", "canonical", "sealed", "shown", "statement", "foreign_message", "FORMAT",
+           "KIND", "SEALED", "VERIFIED", "ON_TRUST", "FOREIGN", "STANDING"]

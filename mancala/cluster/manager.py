@@ -45,10 +45,11 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Tuple
 
 from mancala.board import Board
+from mancala.cluster.finished import Finished, ProofResult
 from mancala.engine import Engine
 from mancala.errors import JournalError
 from mancala.cluster.tree import INF, Key, Question, Tree, board_of, child_t, key_of, store_lead, tighten
@@ -92,26 +93,6 @@ class Pool(Protocol):
     def now(self) -> float: ...
 
 
-@dataclass
-class ProofResult:
-    value: Optional[int]           # None for a bound question
-    move: Optional[int]
-    optimal_moves: Tuple[int, ...]
-    lower: int                     # bounds on the value known at the end
-    upper: int
-    holds: Optional[bool]          # a bound question's answer
-    jobs: int
-    jobs_from_journal: int
-    nodes: int                     # every job's, the journal's included
-    cpu: float
-    seconds: float                 # the pool's clock
-    useful_nodes: int
-    wasted: Dict[str, int] = field(default_factory=dict)   # nodes: exhausted, cancelled, unused
-    manager_seconds: float = 0.0   # the driver's own CPU time
-    workers: int = 0
-    threads: int = 0
-
-
 Progress = Callable[[dict], None]
 
 
@@ -150,9 +131,8 @@ class ProofManager:
         self.running: Dict[int, Job] = {}
         self.rounds, self.goals_checked = 0, []
         self.ids = itertools.count()
-        self.finished: List[dict] = [{"cancelled": False, "speculative": False, "facts": [], **entry}
-                                     for entry in done]
-        self.resumed = 0
+        self.done = done                                       # the journal's, read once by run()
+        self.finished = Finished()
         self.cpu_used = 0.0
 
     # -- the loop ------------------------------------------------------------------------
@@ -305,7 +285,7 @@ class ProofManager:
                      "speculative": job.speculative, "cancelled": cancelled,
                      "facts": answer.get("facts") or [], "move": answer.get("move")}
             self._learn(entry, len(self.finished))
-            self.finished.append(entry)
+            self.finished.add(entry, Finished.RUN)
             if self.journal is not None:
                 self.journal.add(entry)
         if answers:
@@ -362,15 +342,17 @@ class ProofManager:
 
     # -- the journal, the report, the result -----------------------------------------------
     def _resume(self) -> None:
-        for number, entry in enumerate(self.finished):
-            self._learn(entry, number)
-        self.resumed = len(self.finished)
+        for entry in self.done:
+            entry = {"cancelled": False, "speculative": False, "facts": [], **entry}
+            self._learn(entry, len(self.finished))
+            self.finished.add(entry, Finished.ON_TRUST if entry.get("on_trust") else Finished.JOURNAL)
+        self.done = ()
 
     def _report(self) -> None:
         if self.progress is None:
             return
-        spent = sum(e["nodes"] for e in self.finished)
-        lost = sum(e["nodes"] for e in self.finished if e["bound"] is None)
+        total = self.finished.total
+        spent, lost = sum(total), total[Finished.EXHAUSTED] + total[Finished.CANCELLED]
         t = self.goals[0][0][1] + self.lead if self.goals and self.value is None else None
         self.progress({"t": t, "lower": self._absolute(self.lo), "upper": self._absolute(self.hi),
                        "done": len(self.finished), "running": len(self.running),
@@ -423,18 +405,23 @@ class ProofManager:
             value += self.lead
         parity = self.tree.nodes[self.root].parity
         useful = self.tree.proof(claims)
-        entries = self.finished
+        done = self.finished
         wasted = {"exhausted": 0, "cancelled": 0, "unused": 0}
-        for number, entry in enumerate(entries):
-            if number not in useful:
-                kind = "cancelled" if entry["cancelled"] else "exhausted" if entry["bound"] is None else "unused"
-                wasted[kind] += entry["nodes"]
-        useful_nodes = sum(entries[n]["nodes"] for n in useful)
+        names = {Finished.ANSWERED: "unused", Finished.EXHAUSTED: "exhausted",
+                 Finished.CANCELLED: "cancelled"}
+        for kind, nodes in enumerate(done.total):
+            wasted[names[kind]] += nodes
+        for number in useful:
+            wasted[names[done.kind[number]]] -= done.nodes[number]
+        journal_jobs, journal_nodes = done.from_journal
         return ProofResult(value, move, optimal, self._absolute(tighten(lo, parity, True)),
                            self._absolute(tighten(hi, parity, False)), holds,
-                           len(entries) - self.resumed, self.resumed,
-                           sum(e["nodes"] for e in entries), sum(e["cpu"] for e in entries),
-                           self.pool.now(), useful_nodes, wasted, self.cpu_used)
+                           len(done) - journal_jobs, journal_jobs, sum(done.total) - journal_nodes,
+                           sum(cpu for cpu, origin in zip(done.cpu, done.origin) if origin == Finished.RUN),
+                           self.pool.now(), sum(done.nodes[n] for n in useful), wasted, self.cpu_used,
+                           nodes_from_journal=journal_nodes,
+                           rests_on=sum(done.origin[n] != Finished.RUN for n in useful),
+                           on_trust=sum(done.origin[n] == Finished.ON_TRUST for n in useful))
 
 
 def estimator(capture: str) -> Callable[[Key], int]:
@@ -443,4 +430,4 @@ def estimator(capture: str) -> Callable[[Key], int]:
     return lambda key: engine.search(board_of(key, capture), depth=ESTIMATE_DEPTH).score
 
 
-__all__ = ["ProofManager", "ProofResult", "Job", "Pool", "estimator", "WAIT", "TESTS", "HYPOTHESES"]
+__all__ = ["ProofManager", "ProofResult", "Finished", "Job", "Pool", "estimator", "WAIT", "TESTS", "HYPOTHESES"]

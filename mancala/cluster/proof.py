@@ -18,11 +18,13 @@ root's bounds close on it.
 """
 from __future__ import annotations
 
+import itertools
 import math
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from mancala.board import MAX_SEEDS, Board
-from mancala.cluster.tree import Edge, Key, board_of, child_t, expand, key_of, store_lead
+from mancala.cluster.tree import (Edge, Key, Packed, board_of, child_t, expand, key_of, pack, store_lead,
+                                  unpack)
 from mancala.errors import JournalError, quote
 
 Bounds = Tuple[int, int]        # (lowest, highest) a relative value can be
@@ -158,16 +160,12 @@ def _said(job: dict, key: Key, beta: int, bound: int) -> dict:
             "budget": 0, "derived": True}
 
 
-def statements(jobs: Sequence[dict], lines: Sequence[int], capture: str
-               ) -> Tuple[List[dict], List[int]]:
-    """Every job with what its line says beside (:func:`derived`), and their lines."""
-    every: List[dict] = []
-    where: List[int] = []
-    for job, line in zip(jobs, lines):
-        for said in [job] + derived(job, capture, f"line {line}"):
-            every.append(said)
-            where.append(line)
-    return every, where
+def statements(jobs: Iterable[Tuple[dict, int]], capture: str) -> Iterator[Tuple[dict, int]]:
+    """Every job with what its line says beside (:func:`derived`), each with its line."""
+    for job, line in jobs:
+        yield job, line
+        for said in derived(job, capture, f"line {line}"):
+            yield said, line
 
 
 def check_claim(record: dict, board: Board, where: str) -> dict:
@@ -217,28 +215,33 @@ def _key(given: object, board: Board, where: str) -> Key:
 
 
 class Ledger:
-    """Each position's bounds as the jobs so far give them, and the lines that
-    gave them: a job that contradicts them is refused."""
+    """Each position's bounds as the statements so far give them, and the lines
+    that gave them: a statement that contradicts them is refused. Memory: one
+    entry a position, whatever the number of lines."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.known: Dict[Key, List] = {}            # key: [lo, lo's line, hi, hi's line]
+        self.known: Dict[Packed, List] = {}         # position: [lo, hi, lo's line, hi's line]
 
     def add(self, job: dict, line: Optional[int], where: str) -> None:
+        """A statement (a job that ran out of budget states nothing, but its
+        position is kept: the closure propagates through it)."""
+        key = job["key"]
+        seeds = seeds_of(key)
+        packed = pack(key)
+        entry = self.known.get(packed)
+        if entry is None:
+            entry = self.known[packed] = [-seeds, seeds, None, None]
         said = claimed(job)
         if said is None:
             return
-        key = job["key"]
-        seeds = seeds_of(key)
-        low, high = value_range(key)
-        entry = self.known.setdefault(key, [low, None, high, None])
         if said[0] == "at least" and at_least(said[1], seeds) > entry[0]:
-            entry[0], entry[1] = at_least(said[1], seeds), line
-        elif said[0] == "at most" and at_most(said[1], seeds) < entry[2]:
-            entry[2], entry[3] = at_most(said[1], seeds), line
-        if entry[0] > entry[2]:
-            other = entry[3] if said[0] == "at least" else entry[1]
-            other_said = f"at most {entry[2]}" if said[0] == "at least" else f"at least {entry[0]}"
+            entry[0], entry[2] = at_least(said[1], seeds), line
+        elif said[0] == "at most" and at_most(said[1], seeds) < entry[1]:
+            entry[1], entry[3] = at_most(said[1], seeds), line
+        if entry[0] > entry[1]:
+            other = entry[3] if said[0] == "at least" else entry[2]
+            other_said = f"at most {entry[1]}" if said[0] == "at least" else f"at least {entry[0]}"
             raise _error(f"{where} says the value of {_shown(key)} is {said[0]} {said[1]}; "
                          + (f"line {other}" if other else "the journal") + f" says {other_said}: "
                          f"they contradict each other")
@@ -248,20 +251,21 @@ def _shown(key: Key) -> str:
     return f"pits {','.join(map(str, key[0]))} ({'South' if key[1] == 0 else 'North'} to move)"
 
 
-def own_bounds(jobs: Iterable[dict]) -> Dict[Key, Bounds]:
-    """Each position's bounds from its own jobs (the parity of its seeds applied)."""
-    own: Dict[Key, List[int]] = {}
+def own_bounds(jobs: Iterable[dict]) -> Dict[Packed, List[int]]:
+    """Each position's bounds from its own statements (the parity of its seeds
+    applied), as a :class:`Ledger` keeps them ([lo, hi, ...])."""
+    ledger = Ledger(Board())
     for job in jobs:
+        key, seeds = job["key"], seeds_of(job["key"])
+        entry = ledger.known.setdefault(pack(key), [-seeds, seeds, None, None])
         said = claimed(job)
         if said is None:
             continue
-        key = job["key"]
-        entry = own.setdefault(key, list(value_range(key)))
         if said[0] == "at least":
-            entry[0] = max(entry[0], at_least(said[1], seeds_of(key)))
+            entry[0] = max(entry[0], at_least(said[1], seeds))
         else:
-            entry[1] = min(entry[1], at_most(said[1], seeds_of(key)))
-    return {key: (lo, hi) for key, (lo, hi) in own.items()}
+            entry[1] = min(entry[1], at_most(said[1], seeds))
+    return ledger.known
 
 
 def through(edge: Edge, child: Bounds) -> Bounds:
@@ -274,60 +278,68 @@ def through(edge: Edge, child: Bounds) -> Bounds:
 
 
 class Closure:
-    """Every position's bounds from its own jobs and its moves' (the best move's
-    value is the position's), propagated through the positions the jobs hold;
-    a position's moves are worked out once."""
+    """Every position's bounds from its own statements (``own``: a ledger's
+    entries) and its moves' (the best move's value is the position's),
+    propagated through the positions the statements hold. Memory: a pair of
+    bounds a position; a position's moves are worked out when it is visited."""
 
-    def __init__(self, jobs: Sequence[dict], capture: str, expanded: Iterable[Key] = ()) -> None:
+    def __init__(self, own: Dict[Packed, List[int]], capture: str, expanded: Iterable[Key] = ()) -> None:
         self.capture = capture
-        self.own = own_bounds(jobs)
-        self.nodes = {job["key"] for job in jobs} | set(expanded)    # propagated through
-        self.memo: Dict[Key, Bounds] = {}
-        self._edges: Dict[Key, List[Edge]] = {}
+        self.own = own
+        self.extra = {pack(key) for key in expanded} - own.keys()   # propagated through too
+        self.memo: Dict[Packed, Bounds] = {}
 
-    def edges(self, key: Key) -> List[Edge]:
-        if key not in self._edges:
-            self._edges[key] = expand(key, self.capture)
-        return self._edges[key]
+    def holds(self, packed: Packed) -> bool:
+        return packed in self.own or packed in self.extra
 
-    def known(self, key: Key) -> Bounds:
+    def known(self, packed: Packed) -> Bounds:
         """What is known of a position reached by a move: its closure when computed,
-        its own jobs' bounds, else its range."""
-        return self.memo.get(key) or self.own.get(key) or value_range(key)
+        its own statements' bounds, else its range."""
+        found = self.memo.get(packed)
+        if found is not None:
+            return found
+        entry = self.own.get(packed)
+        if entry is not None:
+            return entry[0], entry[1]
+        seeds = sum(packed[:12])
+        return -seeds, seeds
 
     def bounds(self, start: Key) -> Bounds:
         """start's bounds (depth first without recursion: a forged chain may be long)."""
+        return self._bounds(pack(start))
+
+    def _bounds(self, start: Packed) -> Bounds:
         if start in self.memo:
             return self.memo[start]
-        frames: List[List] = [[start, 0]]
+        frames: List[List] = [[start, expand(unpack(start), self.capture), 0]]
         path = {start}
         while frames:
-            frame = frames[len(frames) - 1]
-            key, i = frame
-            edges = self.edges(key)
+            frame = frames[-1]
+            packed, edges, i = frame
             if i < len(edges):
-                frame[1] = i + 1
-                child = edges[i].child
-                if child is not None and child in self.nodes and child not in self.memo \
-                        and child not in path:
-                    frames.append([child, 0])
-                    path.add(child)
+                frame[2] = i + 1
+                if edges[i].child is not None:
+                    child = pack(edges[i].child)
+                    if self.holds(child) and child not in self.memo and child not in path:
+                        frames.append([child, expand(edges[i].child, self.capture), 0])
+                        path.add(child)
                 continue
             frames.pop()
-            path.discard(key)
-            self.memo[key] = self._combine(key, edges)
+            path.discard(packed)
+            self.memo[packed] = self._combine(packed, edges)
         return self.memo[start]
 
-    def _combine(self, key: Key, edges: List[Edge]) -> Bounds:
-        seeds = seeds_of(key)
-        lo, hi = self.own.get(key, value_range(key))
+    def _combine(self, packed: Packed, edges: List[Edge]) -> Bounds:
+        seeds = sum(packed[:12])
+        entry = self.own.get(packed)
+        lo, hi = (entry[0], entry[1]) if entry is not None else (-seeds, seeds)
         if edges:
-            ways = [through(edge, None if edge.child is None else self.known(edge.child))
+            ways = [through(edge, None if edge.child is None else self.known(pack(edge.child)))
                     for edge in edges]
             lo = max(lo, max(w[0] for w in ways))
             hi = min(hi, max(w[1] for w in ways))
         else:                                   # the game is over: its margin, exactly
-            board = board_of(key, self.capture)
+            board = board_of(unpack(packed), self.capture)
             if board.is_game_over():
                 final = board.outcome().score.pov(board.to_move)
                 lo, hi = max(lo, final), min(hi, final)
@@ -335,48 +347,62 @@ class Closure:
 
     def first_broken(self) -> Optional[Key]:
         """A position whose bounds contradict each other, or None."""
-        for key in self.nodes:
-            lo, hi = self.bounds(key)
+        for packed in itertools.chain(self.own, self.extra):
+            lo, hi = self._bounds(packed)
             if lo > hi:
-                return key
+                return unpack(packed)
         return None
 
 
-def contradiction(jobs: Sequence[dict], lines: Sequence[int], board: Board) -> Optional[str]:
-    """None when the jobs' results fit together; else the first line whose job
-    makes them contradict each other, said as "N ...". Found by halving: a
-    contradiction among the first k jobs stays one among more."""
-    if not jobs or Closure(jobs, board.capture).first_broken() is None:
+Statements = Callable[[], Iterable[Tuple[dict, int]]]    # a fresh pass over (statement, its line)
+
+
+def contradiction(own: Dict[Packed, List[int]], again: Statements, board: Board) -> Optional[str]:
+    """None when the statements' results fit together (own: their ledger's
+    entries); else the first line whose statement makes them contradict each
+    other, said as "N ...". Found by halving over fresh passes (``again``): a
+    contradiction among the first k statements stays one among more. Only a
+    journal that is refused pays for the passes."""
+    if not own or Closure(own, board.capture).first_broken() is None:
         return None
-    good, bad = 0, len(jobs)                       # the first good jobs fit; the first bad do not
+
+    def first(count: int) -> Tuple[Optional[Key], Optional[Tuple[dict, int]]]:
+        taken = list(itertools.islice(again(), count))
+        broken = Closure(own_bounds(s for s, _ in taken), board.capture).first_broken()
+        return broken, (taken[-1] if taken else None)
+
+    good, bad = 0, sum(1 for _ in again())         # the first good fit; the first bad do not
     while bad - good > 1:
         middle = (good + bad) // 2
-        if Closure(jobs[:middle], board.capture).first_broken() is None:
+        if first(middle)[0] is None:
             good = middle
         else:
             bad = middle
-    key = Closure(jobs[:bad], board.capture).first_broken()
-    job = jobs[bad - 1]
+    key, (job, line) = first(bad)
     said = claimed(job)
     where = "what the lines before it say of its moves" if key == job["key"] else \
         f"the lines before it through the moves of {_shown(key)}"
-    return (f"{lines[bad - 1]} says the value of {_shown(job['key'])} is {said[0]} {said[1]}, "
+    return (f"{line} says the value of {_shown(job['key'])} is {said[0]} {said[1]}, "
             f"which contradicts {where}")
 
 
-def proves(jobs: Sequence[dict], board: Board, expanded: Iterable[Key] = ()
+def proves(own: Dict[Packed, List[int]], board: Board, expanded: Iterable[Key] = ()
            ) -> Tuple[Bounds, Dict[int, Bounds]]:
-    """What the jobs prove about the solve's root (stores included: the value
-    from the mover's view) and about each of its moves; expanded: positions
-    the solve split whose own jobs are not in the journal (the claim's)."""
-    closure = Closure(jobs, board.capture, expanded)
+    """What the statements prove about the solve's root (own: their ledger's
+    entries; stores included: the value from the mover's view) and about each
+    of its moves; expanded: positions the solve split whose own jobs are not in
+    the journal (the claim's)."""
+    closure = Closure(own, board.capture, expanded)
     root = key_of(board)
     lead = store_lead(board)
     lo, hi = closure.bounds(root)
-    moves = {edge.move: through(edge, None if edge.child is None else
-                                (closure.bounds(edge.child) if edge.child in closure.nodes
-                                 else closure.known(edge.child)))
-             for edge in closure.edges(root)}
+    moves = {}
+    for edge in expand(root, board.capture):
+        child = None
+        if edge.child is not None:
+            packed = pack(edge.child)
+            child = closure._bounds(packed) if closure.holds(packed) else closure.known(packed)
+        moves[edge.move] = through(edge, child)
     return (lo + lead, hi + lead), {m: (a + lead, b + lead) for m, (a, b) in moves.items()}
 
 

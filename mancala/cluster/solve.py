@@ -240,32 +240,41 @@ class RayPool:
 
 
 def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
-          cache: Optional[Path] = None, journal: Optional[Path] = None,
-          job_nodes: int = DEFAULT_JOB_NODES, all_moves: bool = False, progress=None,
-          workers: Optional[int] = None, threads: Optional[int] = None,
-          at_least: Optional[int] = None) -> ProofResult:
+          cache: Optional[Path] = None, journal=None, job_nodes: int = DEFAULT_JOB_NODES,
+          all_moves: bool = False, progress=None, workers: Optional[int] = None,
+          threads: Optional[int] = None, at_least: Optional[int] = None) -> ProofResult:
     """Solve board on the cluster :func:`mancala.cluster.connect` joined, or with
     ``at_least`` answer one question: is its value at least that? Each worker runs
     ``threads`` threads sharing its table of ``hash_mb`` (default: a node's CPUs,
     one worker a node); ``workers`` defaults to as many as the nodes' CPUs hold.
+    ``journal``: an open :class:`Journal` of this solve (its jobs are resumed,
+    the new ones appended), or a path to open (a foreign journal refused).
     Raises JournalError for another solve's journal, ClusterError when the
     cluster fails, MancalaError for a finished game, ValueError."""
     if board.is_game_over():
         raise MancalaError("the game is over: nothing to solve")
-    done = read_journal(journal, board) if journal is not None else []
-    log = Journal(journal, board)
+    if journal is None or isinstance(journal, Journal):
+        return _solve(board, journal, hash_mb, endgame_seeds, cache, job_nodes, all_moves, progress,
+                      workers, threads, at_least)
+    with Journal(Path(journal), board) as opened:
+        return _solve(board, opened, hash_mb, endgame_seeds, cache, job_nodes, all_moves, progress,
+                      workers, threads, at_least)
+
+
+def _solve(board, journal, hash_mb, endgame_seeds, cache, job_nodes, all_moves, progress, workers,
+           threads, at_least) -> ProofResult:
     threads, count = worker_shape(threads, workers)
     pool = RayPool(count, threads, (board.capture, hash_mb, endgame_seeds,
                                     str(cache) if cache else None, threads))
     try:
-        manager = ProofManager(board, pool, job_nodes=job_nodes, journal=log, done=done,
+        manager = ProofManager(board, pool, job_nodes=job_nodes, journal=journal,
+                               done=journal.jobs() if journal is not None else (),
                                all_moves=all_moves, at_least=at_least, progress=progress)
         result = manager.run()
         result.workers, result.threads = count, threads
         return result
     finally:
         pool.close()
-        log.close()
 
 
 __all__ = ["solve", "run_job", "harvest", "place", "RayPool", "SolveWorker", "JournalError", "read_journal",

@@ -29,6 +29,7 @@ from mancala.geometry import NORTH, PITS, SOUTH, PovScore, row, store_slot
 INF = 1 << 40
 Key = Tuple[Tuple[int, ...], int]   # (the twelve pits, the side to move)
 Question = Tuple[Key, int]          # is the relative value of key at least beta?
+Packed = bytes                      # a key in 13 bytes (twelve pits, the side): what a journal's ledger keeps
 Numbers = Tuple[int, int, bool]     # proof number, disproof number, a question left to ask below
 
 
@@ -37,6 +38,16 @@ Numbers = Tuple[int, int, bool]     # proof number, disproof number, a question 
 def key_of(board: Board) -> Key:
     slots = board.pits
     return tuple(row(slots, SOUTH) + row(slots, NORTH)), board.to_move
+
+
+def pack(key: Key) -> Packed:
+    """A position's key in 13 bytes (a pit holds at most 144 seeds): a journal's
+    positions are kept so, a few dozen bytes each instead of a few hundred."""
+    return bytes(key[0]) + bytes((key[1],))
+
+
+def unpack(packed: Packed) -> Key:
+    return tuple(packed[:12]), packed[12]
 
 
 def store_lead(board: Board) -> int:
@@ -345,5 +356,5 @@ class Tree:
         return jobs
 
 
-__all__ = ["Key", "Question", "INF", "Edge", "Node", "Tree", "key_of", "store_lead", "board_of",
+__all__ = ["Key", "Packed", "Question", "INF", "pack", "unpack", "Edge", "Node", "Tree", "key_of", "store_lead", "board_of",
            "expand", "child_t", "tighten"]

@@ -22,10 +22,11 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from mancala.cluster.journal import FORMATS_READ, shown, JournalError, Records, read_records
-from mancala.cluster.proof import Bounds, claim_holds, claimed, proves, statements
+from mancala.cluster.journal import Journal, JournalError, shown
+from mancala.cluster.journal_lines import STANDING, Records, Statement, job_lines, statement
+from mancala.cluster.proof import Bounds, claim_holds, proves, statements
 from mancala.cluster.tree import Key, board_of
 from mancala.errors import quote
 
@@ -52,6 +53,8 @@ class Verification:
     disagreements: List[dict] = field(default_factory=list)
     claims: List[dict] = field(default_factory=list)     # each: line, its fields (proof.check_claim), missing
     proves: Optional[Bounds] = None                  # the root's value as all the jobs give it
+    standing: Dict[str, int] = field(default_factory=dict)   # job lines by standing, as read
+    resealed: Optional[str] = None                   # what was re-sealed, in a few words
 
     @property
     def ok(self) -> bool:
@@ -67,13 +70,7 @@ class Verification:
                 "nodes_recomputed": self.nodes_recomputed,
                 "seconds": round(self.seconds, 3), "disagreements": self.disagreements,
                 "claims": self.claims, "proves": list(self.proves) if self.proves else None,
-                "ok": self.ok}
-
-
-def statement(job: dict) -> Tuple[Key, str, int]:
-    """(position, "at least"/"at most", bound): what a job with a result says."""
-    kind, bound = claimed(job)
-    return job["key"], kind, bound
+                "standing": self.standing, "resealed": self.resealed, "ok": self.ok}
 
 
 def holds(engine, key: Key, kind: str, bound: int, capture: str) -> Tuple[bool, int, int]:
@@ -85,61 +82,93 @@ def holds(engine, key: Key, kind: str, bound: int, capture: str) -> Tuple[bool, 
     return (found >= beta) == (kind == "at least"), found, nodes
 
 
-def verify_journal(path: Path, engine, sample: float = 1.0, seed: Optional[int] = None,
-                   progress: Optional[Progress] = None) -> Verification:
+def open_journal(path: Path) -> Journal:
+    """A journal to verify, opened to re-seal it where it can be written, else to
+    read; foreign lines kept as they are. JournalError, one line, for a file that
+    is no sound journal (checked whole before anything is searched)."""
+    try:
+        journal = Journal(path, None, create=False, foreign="keep")
+    except JournalError as exc:
+        if not str(exc).startswith("cannot open"):
+            raise
+        journal = Journal(path, None, create=False, foreign="keep", write=False)
+    if journal.records is None:
+        journal.close()
+        raise JournalError(f"no journal at {shown(path)} (or it is empty)")
+    return journal
+
+
+def verify_journal(path, engine, sample: float = 1.0, seed: Optional[int] = None,
+                   progress: Optional[Progress] = None, reseal: bool = True) -> Verification:
     """Recompute a journal's jobs (all of them with a result, or a ``sample``
     share drawn with ``seed``; None: a fresh seed, said in the result) with
     ``engine`` (a :class:`mancala.Engine`), and check its claims follow from
-    them. JournalError for a file that is no sound journal (damaged lines,
-    contradictions: refused before anything is searched)."""
+    them. What it recomputed and found true is re-sealed (``reseal``): the
+    whole journal when every statement held, else the statements. The file is
+    streamed twice; memory grows with its positions, not its lines.
+    JournalError for a file that is no sound journal (damaged lines,
+    contradictions: refused before anything is searched). path: a file, or a
+    journal :func:`open_journal` opened (it is closed)."""
     if not 0 < sample <= 1:
         raise ValueError(f"the share of jobs to check is above 0 and at most 1, not {quote(sample)}")
-    records = read_records(path, None, FORMATS_READ)
-    if records is None:
-        raise JournalError(f"no journal at {shown(path)} (or it is empty)")
-    capture = records.board.capture
-    every, lines = statements(records.jobs, records.job_lines, capture)   # moves and facts too
-    with_result = [i for i, job in enumerate(every) if job["bound"] is not None]
-    chosen = with_result
-    if sample < 1 and with_result:
-        if seed is None:
-            seed = secrets.randbelow(2 ** 63)
-        count = max(1, math.ceil(sample * len(with_result)))
-        chosen = sorted(random.Random(seed).sample(with_result, count))
-    else:
-        seed = None
-    start = time.perf_counter()
-    found: Dict[Tuple[Key, str, int], Tuple[bool, int, int]] = {}
-    wanted = {statement(every[i]) for i in chosen}
-    disagreements, claimed_nodes = [], 0
-    for i in chosen:
-        job = every[i]
-        said = statement(job)
-        claimed_nodes += job["nodes"]
-        if said not in found:
-            found[said] = holds(engine, *said, capture)
-            if progress is not None:
-                progress(len(found), len(wanted), sum(n for _, _, n in found.values()),
-                         time.perf_counter() - start)
-        true, bound, _ = found[said]
-        if not true:
-            disagreements.append({"line": lines[i], "key": [list(said[0][0]), said[0][1]],
-                                  "beta": job["beta"], "bound": job["bound"], "says": said[1],
-                                  "recomputed_bound": bound})
-    return Verification(str(path), records.format, records.board, len(records.jobs), len(with_result),
-                        len(chosen), len(found), sample, seed, claimed_nodes,
-                        sum(job["nodes"] for job in records.jobs), sum(n for _, _, n in found.values()),
-                        time.perf_counter() - start, disagreements, *_claims(records))
+    with (path if isinstance(path, Journal) else open_journal(Path(path))) as journal:
+        path = journal.path
+        records = journal.records
+        capture = records.board.capture
+        total = records.with_result
+        chosen: Optional[Set[int]] = None                    # None: every statement
+        if sample < 1 and total:
+            if seed is None:
+                seed = secrets.randbelow(2 ** 63)
+            chosen = set(random.Random(seed).sample(range(total), max(1, math.ceil(sample * total))))
+        else:
+            seed = None
+        wanted = total if chosen is None else len(chosen)
+        start = time.perf_counter()
+        found: Dict[Statement, Tuple[bool, int, int]] = {}
+        disagreements, claimed_nodes, checked, index = [], 0, 0, -1
+        for job, line in statements(job_lines(journal.fd, records), capture):
+            if job["bound"] is None:
+                continue
+            index += 1
+            if chosen is not None and index not in chosen:
+                continue
+            checked += 1
+            said = statement(job)
+            claimed_nodes += job["nodes"]
+            if said not in found:
+                found[said] = holds(engine, *said, capture)
+                if progress is not None:
+                    progress(checked, wanted, sum(n for _, _, n in found.values()),
+                             time.perf_counter() - start)
+            true, bound, _ = found[said]
+            if not true:
+                disagreements.append({"line": line, "key": [list(said[0][0]), said[0][1]],
+                                      "beta": job["beta"], "bound": job["bound"], "says": said[1],
+                                      "recomputed_bound": bound})
+        claims, root = _claims(records)
+        result = Verification(str(path), records.format, records.board, records.jobs, total,
+                              checked, len(found), sample, seed, claimed_nodes, records.nodes,
+                              sum(n for _, _, n in found.values()), time.perf_counter() - start,
+                              disagreements, claims, root, standing=_standing(records))
+        if reseal and not disagreements:
+            result.resealed = journal.verified((s for s, (true, _, _) in found.items() if true),
+                                               everything=chosen is None)
+        return result
+
+
+def _standing(records: Records) -> Dict[str, int]:
+    """How many job lines have each standing (journal.STANDING)."""
+    return {STANDING[code].replace(" ", "_"): records.count(code) for code in STANDING}
 
 
 def _claims(records: Records) -> Tuple[List[dict], Bounds]:
     """Each claim with what the jobs do not prove of it, and the root's bounds."""
     expanded = [key for _, claim in records.claims for key in claim["expanded"]]
-    every, _ = statements(records.jobs, records.job_lines, records.board.capture)
-    root, moves = proves(every, records.board, expanded)
+    root, moves = proves(records.ledger.known, records.board, expanded)
     claims = [{"line": line, **{k: v for k, v in claim.items() if k != "expanded"},
                "missing": claim_holds(claim, root, moves)} for line, claim in records.claims]
     return claims, root
 
 
-__all__ = ["Verification", "verify_journal", "holds", "statement"]
+__all__ = ["Verification", "verify_journal", "open_journal", "holds"]
