@@ -357,3 +357,25 @@ def test_published_values_on_the_cluster(tmp_path, quiet_env, monkeypatch, seeds
         assert report["optimal_move_indices"] == book[seeds, capture]
     assert report["cluster"]["workers"] * report["cluster"]["threads"] == 2
     assert board.seeds == seeds * 12
+
+
+def test_a_worker_on_another_machine_takes_the_levels_the_driver_checked(tmp_path, monkeypatch):
+    """A worker on another machine holds another key: the levels' seals are the
+    driver's, so it refuses them alone, and takes them by the digests the driver
+    found when it checked them (what `solve --cluster` hands every worker)."""
+    from mancala.cluster.solve import SolveWorker, run_job
+    from mancala.cluster.tree import key_of
+    from mancala.errors import EndgameUntrustedError
+    monkeypatch.setenv("MANCALA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("MANCALA_HOME", str(tmp_path / "driver"))
+    db = endgame.ensure("standard", 8)
+    vouched = [level.digest for level in db.files]
+    monkeypatch.setenv("MANCALA_HOME", str(tmp_path / "another machine"))
+    with pytest.raises(EndgameUntrustedError, match="not sealed by this installation"):
+        SolveWorker("standard", 16, 8, str(tmp_path / "cache"))
+    worker = SolveWorker("standard", 16, 8, str(tmp_path / "cache"), vouched=vouched)
+    board = Board([1, 0, 0, 2, 0, 1, 0, 0, 1, 0, 0, 3, 0, 0])     # 8 seeds: the database's answer
+    assert worker.engine.endgame.max_seeds == 8
+    value = Engine(hash_mb=16, endgame=None).solve(board).score
+    assert run_job(worker.engine, "standard", key_of(board), value, 10 ** 6)["bound"] >= value
+    assert run_job(worker.engine, "standard", key_of(board), value + 1, 10 ** 6)["bound"] < value + 1

@@ -236,12 +236,14 @@ def cluster_solve(board: Board, args: argparse.Namespace, address: Address, stop
 def _cluster_solve(board: Board, args: argparse.Namespace, address: Address, stops: Stops,
                    at_least: Optional[int], threads: Optional[int], hash_mb: float,
                    journal: Optional[Journal]) -> dict:
-    seeds = args.endgame
+    seeds, found = args.endgame, None
     if seeds is None:
         found = endgame.find(board.capture)
         seeds = found.max_seeds if found is not None else 0
     elif seeds:
-        ensure_endgame(args, board.capture)    # builds what is missing, here
+        found = ensure_endgame(args, board.capture)    # builds what is missing, here
+    # the levels' seals checked here: workers on other machines (other keys) take them by digest
+    vouched = [level.digest for level in found.files] if seeds and found is not None else None
     cache = endgame.files.cache_dir().resolve()
 
     def progress(p: dict) -> None:
@@ -265,7 +267,7 @@ def _cluster_solve(board: Board, args: argparse.Namespace, address: Address, sto
         result = solve_on(board, hash_mb=table(cpus), endgame_seeds=seeds or None, cache=cache,
                           journal=journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
                           all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)),
-                          at_least=at_least)
+                          at_least=at_least, vouched=vouched)
     return {
         "board": board.pits, "to_move": board.to_move, "capture": board.capture,
         "value": result.value, "move": result.move, "optimal_moves": list(result.optimal_moves),

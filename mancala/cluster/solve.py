@@ -17,6 +17,7 @@ its engine). A worker whose node dies is replaced and its job asked again.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import zlib
@@ -84,10 +85,10 @@ class SolveWorker:
     """A cluster worker: one engine (its threads sharing its table, the levels mapped)."""
 
     def __init__(self, capture: str, hash_mb: float, endgame_seeds: Optional[int],
-                 cache: Optional[str], threads: int = 1) -> None:
+                 cache: Optional[str], threads: int = 1, vouched: Optional[List[str]] = None) -> None:
         db = None
-        if endgame_seeds:
-            db = endgame.load(capture, endgame_seeds, Path(cache) if cache else None)
+        if endgame_seeds:       # vouched: the levels as the driver checked them (their seals are its key's)
+            db = endgame.load(capture, endgame_seeds, Path(cache) if cache else None, vouched=vouched)
         self.capture = capture
         self.engine = Engine(hash_mb=hash_mb, endgame=db, threads=threads)
         self.lock = threading.Lock()                # guards current and stopping
@@ -242,39 +243,33 @@ class RayPool:
 def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
           cache: Optional[Path] = None, journal=None, job_nodes: int = DEFAULT_JOB_NODES,
           all_moves: bool = False, progress=None, workers: Optional[int] = None,
-          threads: Optional[int] = None, at_least: Optional[int] = None) -> ProofResult:
+          threads: Optional[int] = None, at_least: Optional[int] = None,
+          vouched: Optional[List[str]] = None) -> ProofResult:
     """Solve board on the cluster :func:`mancala.cluster.connect` joined, or with
     ``at_least`` answer one question: is its value at least that? Each worker runs
     ``threads`` threads sharing its table of ``hash_mb`` (default: a node's CPUs,
     one worker a node); ``workers`` defaults to as many as the nodes' CPUs hold.
     ``journal``: an open :class:`Journal` of this solve (its jobs are resumed,
     the new ones appended), or a path to open (a foreign journal refused).
+    ``vouched``: the endgame levels' digests as the driver checked their seals
+    (``[level.digest for level in db.files]``), for workers that hold other keys.
     Raises JournalError for another solve's journal, ClusterError when the
     cluster fails, MancalaError for a finished game, ValueError."""
     if board.is_game_over():
         raise MancalaError("the game is over: nothing to solve")
-    if journal is None or isinstance(journal, Journal):
-        return _solve(board, journal, hash_mb, endgame_seeds, cache, job_nodes, all_moves, progress,
-                      workers, threads, at_least)
-    with Journal(Path(journal), board) as opened:
-        return _solve(board, opened, hash_mb, endgame_seeds, cache, job_nodes, all_moves, progress,
-                      workers, threads, at_least)
-
-
-def _solve(board, journal, hash_mb, endgame_seeds, cache, job_nodes, all_moves, progress, workers,
-           threads, at_least) -> ProofResult:
-    threads, count = worker_shape(threads, workers)
-    pool = RayPool(count, threads, (board.capture, hash_mb, endgame_seeds,
-                                    str(cache) if cache else None, threads))
-    try:
+    with contextlib.ExitStack() as stack:
+        if journal is not None and not isinstance(journal, Journal):
+            journal = stack.enter_context(Journal(Path(journal), board))
+        threads, count = worker_shape(threads, workers)
+        pool = RayPool(count, threads, (board.capture, hash_mb, endgame_seeds,
+                                        str(cache) if cache else None, threads, vouched))
+        stack.callback(pool.close)
         manager = ProofManager(board, pool, job_nodes=job_nodes, journal=journal,
                                done=journal.jobs() if journal is not None else (),
                                all_moves=all_moves, at_least=at_least, progress=progress)
         result = manager.run()
         result.workers, result.threads = count, threads
         return result
-    finally:
-        pool.close()
 
 
 __all__ = ["solve", "run_job", "harvest", "place", "RayPool", "SolveWorker", "JournalError", "read_journal",
