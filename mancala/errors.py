@@ -16,7 +16,7 @@
         BookError                   an opening book that cannot be used
         EndgameFileError            an endgame database file that cannot be used
           EndgameMissingError       no database file where one was looked for
-          EndgameUntrustedError     a level this installation did not seal (mancala.endgame.files)
+          EndgameUntrustedError     a level this installation did not seal (mancala.endgame.sealing)
         PositionFileError           a bench position file that cannot be read
         RequestError                a web request that is not what the API takes (mancala.web)
       JournalError (ValueError)     a cluster solve's journal that cannot be used for this solve

@@ -14,7 +14,7 @@ import pytest
 
 import mancala
 from mancala import _core, _system, endgame
-from mancala.endgame import files
+from mancala.endgame import files, legacy
 from mancala.endgame.verifying import deep_verify
 from mancala.errors import InvalidLimitError
 
@@ -418,9 +418,9 @@ def test_a_level_is_written_under_a_temporary_name_of_its_writer(good, cache, mo
 def legacy_file(path, levels, seeds, capture_code=0, checksum=None):
     """A single-file database of format 1, written here by hand: header, then every level."""
     values = b"".join(bytes(level) for level in levels[:seeds + 1])
-    header = files.LEGACY_HEADER.pack(files.LEGACY_MAGIC, files.LEGACY_VERSION, capture_code,
-                                      seeds, len(values),
-                                      _core.egdb_fnv(values) if checksum is None else checksum)
+    header = legacy.LEGACY_HEADER.pack(legacy.LEGACY_MAGIC, legacy.LEGACY_VERSION, capture_code,
+                                       seeds, len(values),
+                                       _core.egdb_fnv(values) if checksum is None else checksum)
     path.write_bytes(header + values)
 
 

@@ -20,7 +20,7 @@ import sys
 import pytest
 
 from mancala import _core, endgame
-from mancala.endgame import files
+from mancala.endgame import files, sealing
 from mancala.endgame.building import build_levels
 from mancala.endgame.verifying import deep_verify
 from mancala.errors import EndgameUntrustedError
@@ -201,8 +201,8 @@ def test_a_database_moved_with_its_seals_is_hashed_once_and_sealed_anew(tmp_path
     before = {n: json.loads(files.seal_path(files.level_path("standard", n, tmp_path / "b")).read_text())
               for n in range(7)}
     hashed = []
-    real = files.values_digest
-    monkeypatch.setattr(files, "values_digest", lambda values, *a: hashed.append(1) or real(values, *a))
+    real = sealing.values_digest
+    monkeypatch.setattr(sealing, "values_digest", lambda values, *a: hashed.append(1) or real(values, *a))
     with caplog.at_level(logging.WARNING):
         assert endgame.find("standard", tmp_path / "b").max_seeds == 6
         assert len(hashed) == 7

@@ -18,7 +18,7 @@ Only levels under this installation's seal are used (built here, or found
 right by ``endgame verify --deep``): :func:`load` and :func:`ensure` refuse
 others with one line naming the commands that check or rebuild them (an
 EndgameUntrustedError), :func:`find` uses the sealed levels from 0 up and
-says in one line which it left out (:mod:`mancala.endgame.files` has why).
+says in one line which it left out (:mod:`mancala.endgame.sealing` has why).
 """
 from __future__ import annotations
 
@@ -33,9 +33,11 @@ from mancala.geometry import seeds_in_pits
 from mancala.limits import check_threads
 from mancala.storage import shown_path
 from mancala.endgame.building import open_levels
-from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, advice, cache_dir, convert_legacy,
-                                   level_path, levels_on_disk, open_level, ranges,
-                                   remove_stale_temp_files, rule_dir, untrusted, warn, write_level)
+from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, level_path, levels_on_disk,
+                                   open_level, remove_stale_temp_files, rule_dir, untrusted, warn,
+                                   write_level)
+from mancala.endgame.legacy import convert_legacy
+from mancala.endgame.sealing import advice, ranges
 
 DEFAULT_SEEDS = 16                   # 30 million positions: seconds to build, 30 MB
 

@@ -11,7 +11,7 @@ waits for it and then finds its levels done.
 The disk must hold every missing level, and memory the largest of them, before
 anything is written: a shortfall raises EndgameSpaceError naming both figures.
 
-A level made here is sealed as this installation's (:mod:`mancala.endgame.files`);
+A level made here is sealed as this installation's (:mod:`mancala.endgame.sealing`);
 a level found without its seal is built again by ``endgame build`` (the same
 work as checking it), and refused by a solve's :func:`open_levels`, with one
 line naming the commands: it may be a database of hours, brought on purpose.
@@ -30,9 +30,10 @@ from typing import Callable, Dict, List, Optional, Tuple
 from mancala import _core
 from mancala._system import available_bytes
 from mancala.board import capture_code
-from mancala.endgame.files import (Level, convert_legacy, level_path, open_level, ranges,
-                                   remove_stale_temp_files, rule_dir, seal_level, untrusted,
-                                   values_offset, warn, write_level)
+from mancala.endgame.files import (Level, level_path, open_level, remove_stale_temp_files, rule_dir,
+                                   untrusted, values_offset, warn, write_level)
+from mancala.endgame.legacy import convert_legacy
+from mancala.endgame.sealing import ranges, seal_level
 from mancala.errors import EndgameFileError, EndgameMissingError, EndgameSpaceError
 from mancala.limits import check_threads
 from mancala.storage import shown_path

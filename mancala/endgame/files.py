@@ -22,46 +22,29 @@ forged or sparse file costs little). A file that fails a check is set aside
 mapped is noticed (:meth:`Level.intact`) and never kills the process
 (csrc/guard.h).
 
-Checks of a file by itself catch accidents, not intent: a level forged with
-every value negated and its hashes recomputed passes them all. So a level is
-used only under this installation's seal (:mod:`mancala.seal`), which it gets
-when it is built here or found right by ``endgame verify --deep`` (rebuilt and
-compared); one from elsewhere (another machine, a copy, a cache written before
-seals) is refused with one line naming those commands. The seal is a small
-file beside the level, ``level-07.seal`` (JSON), holding two tags:
-
-    values   the header, the chunks' hashes and a BLAKE2b of the values: this
-             installation vouches for exactly these bytes
-    file     the header and the file's identity (inode, owner, size, mtime):
-             the file it vouched for is still the one there, unchanged
-
-An open checks the second (nothing more to read: no slower than before); a
-file moved or copied since fails it, and then its values are hashed once and
-checked against the first, which seals the file anew. The chunks' own hashes
-cannot stand in for that hash: they are quick, not strong (a word changed can
-be made up for by the next word of its lane), so a seal over the header alone
-would let a file whose values were changed under the same hashes through.
+Checks of a file by itself catch accidents, not intent: a level is used only
+under this installation's seal, a file beside it (:mod:`mancala.endgame.sealing`
+says why and how); :func:`open_level` checks it after the file's own checks.
 """
 from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import logging
 import os
 import re
-import shlex
 import stat
 import struct
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from mancala import _core, seal
-from mancala._system import FileTooLarge, process_alive, read_regular_file, write_atomically
+from mancala import _core
+from mancala._system import process_alive, write_atomically
 from mancala.board import capture_code
-from mancala.errors import EndgameFileError, EndgameMissingError, EndgameUntrustedError, quote
+from mancala.endgame.sealing import (THREADS, advice, check_seal, commands, identity, ranges,
+                                     seal_path, values_digest, write_seal)
+from mancala.errors import EndgameFileError, EndgameMissingError, EndgameUntrustedError
 from mancala.storage import shown_path
 
 MAGIC = b"KALAHLVL"
@@ -74,12 +57,6 @@ LEVEL_NAME = re.compile(r"level-(\d\d)\.bin")
 TEMP_NAME = re.compile(r"level-\d\d\.(?:bin|seal)\.(\d+)\.[^.]+\.tmp")
 STALE_TEMP_AGE = 3600.0              # seconds after which any temporary file is a killed write's
 MAX_LEVEL = 36
-CHECK_THREADS = max(1, min(8, len(os.sched_getaffinity(0))))    # a level is checked by its chunks on these
-SEAL_PURPOSE = b"mancala level"      # a level's seals are no journal line's (mancala.seal)
-SEAL_SUFFIX = ".seal"
-SEAL_FORMAT = 1
-SEAL_LIMIT = 4096                    # bytes: a seal file is about 200
-DIGEST_CHUNK = 1 << 20               # the values are hashed in pieces of this many, on threads
 
 log = logging.getLogger("mancala.endgame")  # refused files are reported here (one line; stderr by default)
 
@@ -164,140 +141,6 @@ def write_level(path: Path, capture: str, n: int, values, hashes, sealed: bool =
     return path
 
 
-# -- the seal --------------------------------------------------------------------------
-
-def seal_path(path: Path) -> Path:
-    """Where a level file's seal is kept: ``level-07.seal`` beside ``level-07.bin``."""
-    return Path(path).with_suffix(SEAL_SUFFIX)
-
-
-def identity(st: os.stat_result) -> bytes:
-    """What a seal knows its file by: inode, owner, size, mtime. Writing the file
-    changes the mtime, and only its owner (who can read the key too) can set it
-    back; a file put in its place is another inode or owner."""
-    return struct.pack("<QQQQ", st.st_ino, st.st_uid, st.st_size, st.st_mtime_ns)
-
-
-def values_digest(values, threads: int = CHECK_THREADS) -> bytes:
-    """A strong hash of a level's values: BLAKE2b over the BLAKE2b of each piece
-    of 2^20 values, the pieces hashed on threads (hashlib lets go of the GIL)."""
-    with memoryview(values) as view:
-        size = view.nbytes
-
-        def piece(start: int) -> bytes:
-            with view[start:start + DIGEST_CHUNK] as part:
-                return hashlib.blake2b(part, digest_size=32).digest()
-
-        starts = range(0, size, DIGEST_CHUNK)
-        if threads > 1 and len(starts) > 1:
-            with ThreadPoolExecutor(min(threads, len(starts))) as pool:
-                pieces = list(pool.map(piece, starts))
-        else:
-            pieces = [piece(start) for start in starts]
-    whole = hashlib.blake2b(size.to_bytes(8, "little"), digest_size=32)
-    for digest in pieces:
-        whole.update(digest)
-    return whole.digest()
-
-
-def write_seal(path: Path, n: int, head: bytes, digest: bytes, ident: bytes) -> None:
-    """Write the seal of level file ``path`` (atomically): its header ``head``
-    (everything before the values), its values' ``digest`` (:func:`values_digest`)
-    and its file's identity (:func:`identity`). Something not a file where the
-    seal goes (a FIFO, a folder) is set aside first. Raises OSError (SealError
-    if this installation's key cannot be read or made)."""
-    record = {"format": SEAL_FORMAT, "level": n, "key": seal.key_id(),
-              "values": seal.seal(SEAL_PURPOSE, b"values", head, digest),
-              "file": seal.seal(SEAL_PURPOSE, b"file", head, ident)}
-    target = seal_path(path)
-    try:
-        if not stat.S_ISREG(os.lstat(target).st_mode):
-            refuse(target, "not a seal file")
-    except FileNotFoundError:
-        pass
-    write_atomically(target, lambda out: out.write(json.dumps(record) + "\n"), hidden=False)
-
-
-def read_seal(path: Path) -> Optional[Dict[str, object]]:
-    """The seal of level file ``path`` as written by :func:`write_seal`, or None
-    when there is none, or something else is there (read as untrusted input:
-    a FIFO or a huge file costs nothing)."""
-    try:
-        record = json.loads(read_regular_file(seal_path(path), SEAL_LIMIT))
-    except (OSError, FileTooLarge, ValueError):
-        return None
-    if not isinstance(record, dict) or record.get("format") != SEAL_FORMAT or not all(
-            isinstance(record.get(field), str) for field in ("key", "values", "file")):
-        return None
-    return record
-
-
-def untrusted_reason(level: "Level") -> Optional[str]:
-    """None when level (opened) carries this installation's seal, else why not, in
-    a few words. A file moved or copied since it was sealed (its identity
-    changed) has its values hashed once and is sealed anew when they are the
-    ones sealed. Raises SealError if the key cannot be read."""
-    record = read_seal(level.path)
-    if record is None:
-        return "no seal: built elsewhere, or before seals"
-    if not seal.key_path().exists():
-        return "sealed by another installation: this one has no key yet"
-    if record["key"] != seal.key_id():
-        return f"sealed by another installation (key {quote(record['key'], 20)})"
-    if seal.holds(record["file"], SEAL_PURPOSE, b"file", level.head, level.identity):
-        return None
-    digest = values_digest(level.values)
-    if level.intact() is None and seal.holds(record["values"], SEAL_PURPOSE, b"values",
-                                             level.head, digest):
-        try:
-            write_seal(level.path, level.n, level.head, digest, level.identity)
-        except OSError:
-            pass                    # a read-only cache: trusted all the same, hashed again next time
-        return None
-    return "changed since it was sealed"
-
-
-def seal_level(level: "Level") -> None:
-    """Seal an opened level as this installation's: one it just made, or one
-    ``endgame verify --deep`` rebuilt and found identical. Raises
-    EndgameFileError if the file changed since it was opened, OSError if the
-    seal cannot be written (SealError if the key cannot be read or made)."""
-    digest = values_digest(level.values)
-    problem = level.intact()
-    if problem is not None:
-        raise EndgameFileError(problem)
-    write_seal(level.path, level.n, level.head, digest, level.identity)
-    level.trust = None
-
-
-def ranges(numbers: Sequence[int]) -> str:
-    """1,2,3,5 -> '1..3, 5'."""
-    parts: List[List[int]] = []
-    for n in numbers:
-        if parts and parts[-1][1] == n - 1:
-            parts[-1][1] = n
-        else:
-            parts.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in parts)
-
-
-def commands(capture: str, top: int, root: Optional[Path] = None) -> Tuple[str, str]:
-    """The commands that make levels 0..top of a rule trusted: the deep check
-    (which seals what it finds right) and the build (which builds again what
-    is not sealed)."""
-    cache = f" --cache {shlex.quote(str(root))}" if root is not None else ""
-    return (f"python -m mancala endgame verify --deep --seeds {top} --capture {capture}{cache}",
-            f"python -m mancala endgame build --seeds {top}"
-            + (f" --capture {capture}" if capture != "standard" else "") + cache)
-
-
-def advice(capture: str, top: int, root: Optional[Path] = None) -> str:
-    """What to run for untrusted levels of 0..top, in words."""
-    verify, build = commands(capture, top, root)
-    return (f"`{verify}` checks levels 0..{top} and seals those it finds right, or `{build}` "
-            f"builds again those not sealed")
-
-
 def untrusted(capture: str, reasons: Dict[int, str], top: int,
               root: Optional[Path] = None) -> EndgameUntrustedError:
     """The error (one line) for levels of 0..top that are not sealed: which, why
@@ -352,8 +195,9 @@ class Level:
 
     ``values`` is the mapping (a read-only buffer of the level's values);
     ``head`` everything in the file before them (the header and the chunks'
-    hashes); ``identity`` the file's (:func:`identity`); ``trust`` None when it
-    carries this installation's seal, else why not (:func:`untrusted_reason`).
+    hashes); ``identity`` the file's (:func:`~mancala.endgame.sealing.identity`);
+    ``trust`` None when it carries this installation's seal, else why not
+    (:func:`~mancala.endgame.sealing.check_seal`).
     """
 
     def __init__(self, path: Path, n: int, values, fd: int, signature: Tuple,
@@ -422,13 +266,15 @@ def open_level(capture: str, n: int, root: Optional[Path] = None,
     that is merely absent raises EndgameMissingError; one that cannot be read
     now (no memory to map it, an I/O error) is left where it is.
 
-    Then its seal: a level without this installation's raises
-    EndgameUntrustedError (left where it is: it may be right, and
-    ``endgame verify --deep`` tells); ``require_seal=False`` opens it all the
-    same and says why in ``Level.trust``. ``vouched``: instead of the seal, the
-    :attr:`Level.digest` a process with this installation's key found sealed
-    (a cluster worker on another machine has another key).
+    Then its seal (:func:`mancala.endgame.sealing.check_seal`): a level
+    without this installation's raises EndgameUntrustedError (left where it
+    is: it may be right, and ``endgame verify --deep`` tells);
+    ``require_seal=False`` opens it all the same and says why in
+    ``Level.trust``. ``vouched``: instead of the seal, the :attr:`Level.digest`
+    a process with this installation's key found sealed (a cluster worker on
+    another machine has another key).
     """
+    given = path
     path = Path(path) if path is not None else level_path(capture, n, root)
     count = _core.egdb_level_size(n)
     try:
@@ -446,17 +292,7 @@ def open_level(capture: str, n: int, root: Optional[Path] = None,
         os.close(fd)
         raise
     try:
-        if vouched is not None:
-            if level.digest != vouched:
-                raise EndgameUntrustedError(f"{path}: not the level that was checked before "
-                                            f"(it changed since, or this node sees another file)")
-            level.trust = None
-        else:
-            level.trust = untrusted_reason(level)
-            if require_seal and level.trust is not None:
-                raise EndgameUntrustedError(
-                    f"{path}: not sealed by this installation ({level.trust}): "
-                    f"{advice(capture, n, root if path is None else None)}")
+        check_seal(level, capture, root if given is None else None, require_seal, vouched)
     except BaseException:
         level.close()
         raise
@@ -498,7 +334,7 @@ def _checked(fd: int, path: Path, capture: str, n: int, count: int) -> Level:
     except (OSError, MemoryError) as exc:
         raise refuse(path, f"cannot be mapped ({getattr(exc, 'strerror', None) or exc})",
                      set_aside=False) from None
-    _, problem = _core.egdb_check_level(values, n, hashes, CHECK_THREADS)
+    _, problem = _core.egdb_check_level(values, n, hashes, THREADS)
     if values.damaged:
         raise refuse(path, "shrank while it was being checked", set_aside=False)
     if problem is not None and problem[0] == "value":
@@ -537,11 +373,8 @@ def remove_stale_temp_files(capture: str, root: Optional[Path] = None,
     return removed
 
 
-# -- the single-file databases of format 1 -------------------------------------------
+# -- the single-file databases of format 1 (mancala.endgame.legacy converts them) ---------
 
-LEGACY_MAGIC = b"MKALAHDB"
-LEGACY_VERSION = 1
-LEGACY_HEADER = struct.Struct("<8sIIIQQ")   # magic, version, capture code, N, size, checksum
 LEGACY_NAME = re.compile(r"endgame-(standard|empty|none)-(\d+)\.bin")
 
 
@@ -558,84 +391,7 @@ def legacy_files(capture: str, root: Optional[Path] = None) -> List[Tuple[int, P
     return sorted(found, reverse=True)
 
 
-def legacy_levels(path: Path, capture: str, max_seeds: int) -> Iterator[Tuple[int, bytes]]:
-    """(n, values) of each level of a format-1 file, checked as they are read
-    (each level's values, then the whole file's checksum once the last is read:
-    a caller keeps nothing it was given till the iteration ends). Raises
-    EndgameFileError (the file set aside) for a file that fails a check."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise refuse(path, exc.strerror or str(exc), set_aside=exc.errno in (errno.ELOOP,)) from None
-    with os.fdopen(fd, "rb", buffering=0) as f:
-        st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise refuse(path, "not a regular file")
-        head = f.read(LEGACY_HEADER.size)
-        if len(head) < LEGACY_HEADER.size:
-            raise refuse(path, "too short for an endgame database")
-        magic, version, code, seeds, count, checksum = LEGACY_HEADER.unpack(head)
-        size = _core.egdb_size(max_seeds)
-        if magic != LEGACY_MAGIC or version != LEGACY_VERSION:
-            raise refuse(path, "not an endgame database of format 1")
-        if (code, seeds, count) != (capture_code(capture), max_seeds, size) \
-                or st.st_size != LEGACY_HEADER.size + size:
-            raise refuse(path, f"its header or length does not fit {capture} {max_seeds} "
-                               f"({quote(head)})")
-        h = None
-        for n in range(max_seeds + 1):
-            want = _core.egdb_level_size(n)
-            values = f.read(want)
-            if len(values) != want:
-                raise refuse(path, f"truncated in level {n}")
-            h = _core.egdb_fnv(values, h)
-            bad = _core.egdb_verify(values, n)
-            if bad >= 0:
-                raise refuse(path, f"level {n} position {bad} holds a value no position "
-                                   f"with {n} seeds can have")
-            if n == max_seeds and h != checksum:
-                raise refuse(path, "checksum does not match: the file is corrupt")
-            yield n, values
-
-
-def convert_legacy(capture: str, root: Optional[Path] = None) -> Optional[int]:
-    """Split a single-file database of format 1 (``endgame-<capture>-<N>.bin``)
-    into level files, once: the levels the rule's folder lacks are written, the
-    old files removed, and one line says so. Returns the N converted, or None.
-    A legacy file that fails its checks is set aside (one line)."""
-    found = legacy_files(capture, root)
-    if not found:
-        return None
-    seeds, path = found[0]
-    have = set(levels_on_disk(capture, root))
-    staged = []
-    try:
-        for n, values in legacy_levels(path, capture, seeds):
-            if n in have:
-                continue
-            target = level_path(capture, n, root)
-            hashes, _ = _core.egdb_check_level(values, n)      # legacy_levels checked them
-            stage = target.with_name(f"{target.name}.{os.getpid()}.converted.tmp")
-            write_level(stage, capture, n, values, hashes, sealed=False)
-            staged.append((stage, target))
-    except EndgameFileError as exc:
-        warn(f"refused {exc}")
-        for stage, _ in staged:
-            os.unlink(stage)
-        return None
-    for stage, target in staged:
-        os.replace(stage, target)
-    for _, old in found:        # the largest holds every smaller one's levels
-        try:
-            os.unlink(old)
-        except OSError:
-            pass
-    warn(f"converted {path.name} into level files 0..{seeds} in {rule_dir(capture, root)}")
-    return seeds
-
-
 __all__ = ["MAGIC", "VERSION", "HEADER", "PAGE", "TABLE", "Level", "header", "values_offset", "chunks", "open_level", "write_level",
-           "seal_path", "read_seal", "write_seal", "seal_level", "values_digest", "untrusted_reason",
-           "untrusted", "advice", "commands", "ranges",
-           "level_path", "rule_dir", "levels_on_disk", "cache_dir", "refuse",
-           "remove_stale_temp_files", "legacy_files", "legacy_levels", "convert_legacy"]
+           "untrusted", "level_path", "rule_dir", "levels_on_disk", "cache_dir", "refuse",
+           "remove_stale_temp_files", "legacy_files",
+           "advice", "commands", "ranges", "seal_path"]     # mancala.endgame.sealing's, handed on

@@ -31,7 +31,8 @@ from typing import Callable, List, Optional, Tuple
 from mancala import _core
 from mancala._system import available_bytes
 from mancala.board import capture_code
-from mancala.endgame.files import open_level, refuse, seal_level
+from mancala.endgame.files import open_level, refuse
+from mancala.endgame.sealing import seal_level
 from mancala.errors import EndgameFileError, EndgameMissingError, SealError
 from mancala.limits import check_threads
 
