@@ -14,7 +14,7 @@ depth               1..254 (the table's)       12                  :func:`check_
 time                more than 0 s              none                :func:`check_seconds`
 time per move       0 < S <= 3600 s            engine: 0.1 s       :func:`check_move_seconds`
 nodes               1..2**63-1                 none                :func:`check_nodes`
-table (hash_mb)     0..what the machine gives  64 (players: 16)    :func:`check_hash_mb`
+table (hash_mb)     0, or 1..what it gives     64 (players: 16)    :func:`check_hash_mb`
 threads             1..64                      1 (levels: 1)       :func:`check_threads`
 search slots        one a core, at most 16     (web server)        :func:`search_slots`
 endgame database    0..36 seeds (solve)        the largest cached  :func:`check_endgame_seeds`
@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import operator
 import os
+import re
 from typing import Optional, Type
 
 from mancala import _core
@@ -66,6 +67,8 @@ QUICK_HASH_MB = 8               # ... and the one solving its last positions wit
 MINE_HASH_MB = 32               # finding puzzles among the mistakes of reviewed games
 WEB_TABLES_MB = 1024            # the web server's players' tables together (idle ones go first)
 MAX_HASH_MB = _core.MAX_HASH_MB # the core's ceiling (its table size in bytes fits 64 bits)
+MIN_HASH_MB = 1                 # the smallest table: the core makes whole 64-byte buckets, at
+                                # least one, so 0.0001 MB gave 64 bytes ("table 6.10352e-05 MB")
 
 # The solve command's table: a fresh 1 GB table costs a second of page zeroing
 # and the small starts search faster in a table that fits the cache, so the
@@ -109,6 +112,23 @@ def parse_whole(text: object) -> Optional[int]:
     if not digits or len(digits) > 30 or not (digits.isascii() and digits.isdigit()):
         return None
     return int(text)
+
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def parse_number(text: object) -> Optional[float]:
+    """The float that ``text`` spells in ASCII: the digits 0-9, a sign, a decimal
+    point and an exponent ("16", "0.5", "+1e3"); else None.
+
+    ``float()`` also reads other scripts' digits ("\u0661\u0666" is 16), "1_6",
+    "inf" and "nan"; None goes to a check, whose error states the range (as
+    :func:`parse_whole`). A number too large for a float is inf, which every check
+    refuses. Raises nothing.
+    """
+    if not isinstance(text, str) or len(text) > 100 or not _NUMBER.fullmatch(text):
+        return None
+    return float(text)
 
 
 def check_seeds(value: object, given: object = None) -> int:
@@ -174,9 +194,11 @@ def hash_mb_ceiling() -> int:
 def check_hash_mb(value: object, given: object = None) -> float:
     """A transposition-table size in megabytes, as a float, or InvalidLimitError.
 
-    From 0 (no table) to :func:`hash_mb_ceiling`: a larger table would end in
-    the kernel's out-of-memory killer or the core's MemoryError, not an error.
-    ``given``: what the user typed, quoted in the error instead of ``value``.
+    0 (no table), or from :data:`MIN_HASH_MB` to :func:`hash_mb_ceiling`: a
+    larger table would end in the kernel's out-of-memory killer or the core's
+    MemoryError, not an error; a smaller one is not the size asked (the core
+    rounds it to one bucket). ``given``: what the user typed, quoted in the
+    error instead of ``value``.
     """
     most = hash_mb_ceiling()
     why = " (the memory this machine can give now)" if most < MAX_HASH_MB else " (the largest table)"
@@ -194,6 +216,9 @@ def check_hash_mb(value: object, given: object = None) -> float:
     size = float(value)
     if not math.isfinite(size) or not 0 <= size <= most:
         raise bad
+    if 0 < size < MIN_HASH_MB:
+        raise InvalidLimitError(f"hash_mb is 0 (no table) or a table of at least {MIN_HASH_MB} MB "
+                                f"(the smallest), not {quote(value if given is None else given)}")
     return size
 
 
@@ -281,8 +306,8 @@ __all__ = [
     "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS", "MAX_SEARCH_SLOTS",
     "MAX_ENDGAME_SEEDS",
     "DEFAULT_HASH_MB", "SMALL_HASH_MB", "PERFECT_HASH_MB", "REVIEW_HASH_MB", "QUICK_HASH_MB",
-    "MINE_HASH_MB", "WEB_TABLES_MB", "MAX_HASH_MB", "PLAY_EVALUATION",
-    "parse_whole", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "machine_cores",
+    "MINE_HASH_MB", "WEB_TABLES_MB", "MAX_HASH_MB", "MIN_HASH_MB", "PLAY_EVALUATION",
+    "parse_whole", "parse_number", "check_whole", "check_seeds", "check_depth", "check_nodes", "check_threads", "machine_cores",
     "search_slots", "check_seed",
     "check_endgame_seeds",
     "check_seconds", "check_move_seconds", "check_temperature", "check_level_elo", "MAX_TEMPERATURE",

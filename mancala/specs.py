@@ -34,7 +34,7 @@ from typing import Optional, Union
 from mancala.errors import PlayerSpecError, quote
 from mancala.external import split_command     # shlex; nothing is started
 from mancala.limits import (MAX_DEPTH, MAX_REFERENCE_DEPTH, check_level_elo, check_move_seconds,
-                            check_temperature, check_whole, parse_whole)
+                            check_temperature, check_whole, parse_number, parse_whole)
 
 KINDS = ("human", "random", "minimax", "alphabeta", "ai", "engine")
 LEVELS = ("easy", "medium", "hard", "perfect")      #: the engine's levels, weakest first
@@ -249,10 +249,9 @@ def _depth(text: str, digits: str, highest: int) -> int:
 
 
 def _temperature(text: str, word: str) -> float:
-    try:
-        value = float(word)
-    except ValueError:
-        raise _bad(text, "temp is seeds, a number") from None
+    value = parse_number(word.strip())
+    if value is None:
+        raise _bad(text, "temp is seeds, a number")
     try:
         return check_temperature(value, given=word.strip(), error=PlayerSpecError)
     except PlayerSpecError as exc:
@@ -267,10 +266,9 @@ def _elo(text: str, digits: str) -> int:
 
 
 def _seconds(text: str, word: str) -> float:
-    try:
-        seconds = float(word)
-    except ValueError:
-        raise _bad(text, "time is seconds") from None
+    seconds = parse_number(word.strip())
+    if seconds is None:
+        raise _bad(text, "time is seconds")
     try:
         return check_move_seconds(seconds, given=word.strip(), error=PlayerSpecError)
     except PlayerSpecError as exc:

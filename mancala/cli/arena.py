@@ -104,10 +104,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _elo_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
+    value = options.number(text)
     if not math.isfinite(value) or abs(value) > MAX_SPRT_ELO:
         raise argparse.ArgumentTypeError(f"an Elo is a number from -{MAX_SPRT_ELO} to "
                                          f"{MAX_SPRT_ELO}, not {quote(text)}")
@@ -117,7 +114,7 @@ def _elo_arg(text: str) -> float:
 def _error_rate(name: str):
     def check(text: str) -> float:
         try:
-            return check_error_rate(float(text), name)
+            return check_error_rate(options.number(text), name)
         except (ValueError, InputError) as exc:
             raise argparse.ArgumentTypeError(
                 f"{name} is more than 0 and less than 1, not {quote(text)}") from None

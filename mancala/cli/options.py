@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 from typing import Callable, Optional, TextIO, TypeVar
 
 from mancala import limits
@@ -19,7 +18,6 @@ from mancala.errors import InputError
 from mancala.specs import PlayerSpec
 
 T = TypeVar("T")
-_WHOLE = re.compile(r"\s*[+-]?\d{1,30}\s*")    # longer is out of every range anyway
 
 
 def _typed(check: Callable[[object, object], T], text: str, value: object) -> T:
@@ -29,58 +27,63 @@ def _typed(check: Callable[[object, object], T], text: str, value: object) -> T:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _whole(text: str) -> object:
-    """The int the text spells, or the text itself (which every check refuses)."""
-    return int(text) if _WHOLE.fullmatch(text) else text
+def integer(text: str) -> object:
+    """The int the text spells in ASCII digits (spaces around it aside), or the
+    text itself, which every check refuses stating its range: ``--seeds \u0663``
+    (Arabic-Indic 3) and ``--seeds \uff13`` (fullwidth 3), which ``int()`` takes,
+    are refused. Every whole number the commands take is read here."""
+    value = limits.parse_whole(text.strip())
+    return text if value is None else value
 
 
-def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
+def number(text: str) -> float:
+    """The float the text spells in ASCII (:func:`mancala.limits.parse_number`,
+    spaces around it aside), or NaN, which every check refuses: every fractional
+    number the commands take is read here (``--hash-mb \u0661\u0666`` is refused)."""
+    value = limits.parse_number(text.strip())
+    return math.nan if value is None else value
 
 
 def seeds(text: str) -> int:
     """--seeds: seeds per pit, 1..12."""
-    return _typed(limits.check_seeds, text, _whole(text))
+    return _typed(limits.check_seeds, text, integer(text))
 
 
 def depth(text: str) -> int:
     """--depth: moves searched ahead, 1..254."""
-    return _typed(limits.check_depth, text, _whole(text))
+    return _typed(limits.check_depth, text, integer(text))
 
 
 def threads(text: str) -> int:
     """--threads: 1..64."""
-    return _typed(limits.check_threads, text, _whole(text))
+    return _typed(limits.check_threads, text, integer(text))
 
 
 def seed(text: str) -> int:
     """--seed: a random seed, 0..2**63-1."""
-    return _typed(limits.check_seed, text, _whole(text))
+    return _typed(limits.check_seed, text, integer(text))
 
 
 def endgame_seeds(text: str) -> int:
     """--endgame: the seeds an endgame database covers, 0..24."""
-    return _typed(limits.check_endgame_seeds, text, _whole(text))
+    return _typed(limits.check_endgame_seeds, text, integer(text))
 
 
 def seconds(text: str) -> float:
     """--time: a positive number of seconds."""
-    return _typed(limits.check_seconds, text, _number(text))
+    return _typed(limits.check_seconds, text, number(text))
 
 
 def megabytes(text: str) -> float:
     """--hash-mb: a table size from 0 to what the machine can give."""
-    return _typed(limits.check_hash_mb, text, _number(text))
+    return _typed(limits.check_hash_mb, text, number(text))
 
 
 def whole(what: str, lowest: int, highest: Optional[int] = None) -> Callable[[str], int]:
     """A type for a count such as --games or --workers: a whole number in a range."""
     def parse(text: str) -> int:
         return _typed(lambda value, given: limits.check_whole(value, what, lowest, highest, given=given),
-                      text, _whole(text))
+                      text, integer(text))
     parse.__name__ = what
     return parse
 
@@ -118,5 +121,5 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["seeds", "depth", "threads", "seed", "endgame_seeds", "seconds", "megabytes", "whole",
+__all__ = ["integer", "number", "seeds", "depth", "threads", "seed", "endgame_seeds", "seconds", "megabytes", "whole",
            "player", "arena_player", "add_capture", "is_terminal"]

@@ -15,7 +15,7 @@ from mancala.errors import quote
 def add_position_arguments(p: argparse.ArgumentParser) -> None:
     """--seeds, --capture, --board, --to-move, --moves."""
     # checked by Board (mancala.limits.check_seeds), reported as one line like the other position errors
-    p.add_argument("--seeds", type=int, default=None, metavar="N",
+    p.add_argument("--seeds", type=options.integer, default=None, metavar="N",
                    help=f"seeds per pit of the start, {MIN_SEEDS}..{MAX_SEEDS_PER_PIT} (default {DEFAULT_SEEDS})")
     options.add_capture(p)
     p.add_argument("--board", type=slots, metavar="SLOTS",

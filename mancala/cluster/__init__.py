@@ -34,6 +34,7 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,7 @@ SPELLINGS = "local, local:N, auto or ray://HOST:PORT"
 MARK = "MANCALA_RAY_RUNTIME"            # set in a local runtime's processes: the watchdog's sign
 WATCHDOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "watchdog.py")
 WATCHDOG_SECONDS = 60.0                 # the longest a command waits for its watchdog's sweep
+PROBE_SECONDS = 10.0                    # the longest a ray:// address may take to answer a connection
 RAY_START_ERRORS = (ConnectionError, OSError, ValueError, RuntimeError, TimeoutError)
 
 
@@ -82,6 +84,29 @@ def parse_address(text: str) -> Address:
     if not 1 <= int(m.group(2)) <= 65535:
         raise ClusterError(f"a port is 1 to 65535, not {m.group(2)} (in {quote(text)})")
     return Address("ray", url=text)
+
+
+def probe(where: Address) -> None:
+    """A ray:// address: ClusterError in one line unless something takes a TCP
+    connection at its host and port. Ray Client would try for some 30 s before
+    it said so; a refused connection is known at once, and an unanswered one
+    within :data:`PROBE_SECONDS`."""
+    host, _, port = where.url[len("ray://"):].rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host     # [::1]
+    try:
+        with socket.create_connection((host, int(port)), timeout=PROBE_SECONDS):
+            pass
+    except socket.gaierror:
+        raise ClusterError(f"cannot reach the Ray cluster at {where}: no host is named {quote(host)}") \
+            from None
+    except socket.timeout:
+        raise ClusterError(f"cannot reach the Ray cluster at {where}: nothing answered within "
+                           f"{PROBE_SECONDS:g} s") from None
+    except OSError as exc:
+        why = "connection refused" if isinstance(exc, ConnectionRefusedError) else \
+            (exc.strerror or type(exc).__name__).lower()
+        raise ClusterError(f"cannot reach the Ray cluster at {where}: nothing answers there "
+                           f"({why})") from None
 
 
 def ray_error_line(exc: BaseException) -> str:
@@ -138,6 +163,8 @@ def connect(address: "str | Address") -> Iterator[int]:
     """
     where = parse_address(address) if isinstance(address, str) else address
     ray = ray_module()
+    if where.kind == "ray" and not ray.is_initialized():
+        probe(where)
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     if ray.is_initialized():            # a caller (a test, a notebook) connected already
         yield int(ray.cluster_resources().get("CPU", 1))
@@ -326,5 +353,5 @@ def _stops_deferred(hold: bool = True) -> Iterator[_Held]:
         held.release()
 
 
-__all__ = ["Address", "parse_address", "connect", "joined", "announcement", "ray_error_line",
+__all__ = ["Address", "parse_address", "probe", "connect", "joined", "announcement", "ray_error_line",
            "ray_module", "ray_was_used", "LocalRuntime", "INSTALL_HINT"]
