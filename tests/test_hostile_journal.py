@@ -753,3 +753,30 @@ def test_a_gigabyte_of_zeros_is_refused_from_its_first_bytes(tmp_path, env):
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     assert peak_kb < 400_000 or peak_kb == before          # a Python with the package: about 100 MB
     assert os.path.getsize(journal) == 1 << 30
+
+
+@pytest.mark.parametrize("where", ["missing folder", "read-only folder"])
+def test_a_journal_that_cannot_be_made_is_refused_before_ray_starts(tmp_path, env, where):
+    """It was refused only after the runtime started (13.5 s): now before, in one
+    line, and no runtime was begun (its folder stays empty)."""
+    if where == "read-only folder" and os.geteuid() == 0:
+        folder = Path("/proc/self")                         # root writes everywhere but there
+    else:
+        folder = tmp_path / "nowhere" if where == "missing folder" else tmp_path / "ro"
+        if where == "read-only folder":
+            folder.mkdir()
+            folder.chmod(0o500)
+    ray_files = tmp_path / "ray"
+    ray_files.mkdir()
+    done = run(SOLVE + ["--journal", str(folder / "j.jsonl")],
+               dict(env, TMPDIR=str(ray_files), RAY_TMPDIR=str(ray_files)))
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith("mancala: cannot create the journal"), lines
+    assert os.listdir(ray_files) == []
+
+
+def test_verify_journal_with_no_name_is_one_line(env):
+    done = run(["solve", "--verify-journal", ""], env)
+    assert done.returncode == 2 and done.stderr.strip() == \
+        "mancala: --verify-journal needs a file's name, not ''", done.stderr

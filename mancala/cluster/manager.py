@@ -302,7 +302,10 @@ class ProofManager:
         # exhausted: asked again with a larger budget, or split (see _needed)
         node = self.tree.nodes[key]
         node.budget = max(node.budget, BUDGET_STEP * entry["budget"])
-        self.harvested[key] = (beta, entry.get("facts") or [], number)
+        if entry.get("facts"):
+            self.harvested[key] = (beta, entry["facts"], number)
+        else:
+            self.harvested.pop(key, None)
         if entry.get("split") or node.edges is not None:
             self._split(key)
 

@@ -214,14 +214,36 @@ def _key(given: object, board: Board, where: str) -> Key:
     return key
 
 
+Entry = int        # a position's bounds and the lines that set them, in one int (Ledger.entry)
+_BIAS, _BITS, _LINE = 512, 10, 32
+
+
+def entry(lo: int, hi: int, lo_line: Optional[int] = None, hi_line: Optional[int] = None) -> Entry:
+    """A ledger's entry: bounds (within +-MAX_SEEDS) and their lines (0: none) in
+    one int, a few dozen bytes where a list took a hundred: a journal of a
+    million positions keeps a million of them."""
+    return ((lo + _BIAS) | (hi + _BIAS) << _BITS | (lo_line or 0) << 2 * _BITS
+            | (hi_line or 0) << (2 * _BITS + _LINE))
+
+
+def bounds_of(found: Entry) -> Bounds:
+    mask = (1 << _BITS) - 1
+    return (found & mask) - _BIAS, (found >> _BITS & mask) - _BIAS
+
+
+def lines_of(found: Entry) -> Tuple[Optional[int], Optional[int]]:
+    mask = (1 << _LINE) - 1
+    return (found >> 2 * _BITS & mask) or None, (found >> (2 * _BITS + _LINE)) or None
+
+
 class Ledger:
     """Each position's bounds as the statements so far give them, and the lines
     that gave them: a statement that contradicts them is refused. Memory: one
-    entry a position, whatever the number of lines."""
+    entry a position (an int), whatever the number of lines."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.known: Dict[Packed, List] = {}         # position: [lo, hi, lo's line, hi's line]
+        self.known: Dict[Packed, Entry] = {}
 
     def add(self, job: dict, line: Optional[int], where: str) -> None:
         """A statement (a job that ran out of budget states nothing, but its
@@ -229,19 +251,22 @@ class Ledger:
         key = job["key"]
         seeds = seeds_of(key)
         packed = pack(key)
-        entry = self.known.get(packed)
-        if entry is None:
-            entry = self.known[packed] = [-seeds, seeds, None, None]
+        found = self.known.get(packed)
+        if found is None:
+            found = entry(-seeds, seeds)
         said = claimed(job)
         if said is None:
+            self.known[packed] = found
             return
-        if said[0] == "at least" and at_least(said[1], seeds) > entry[0]:
-            entry[0], entry[2] = at_least(said[1], seeds), line
-        elif said[0] == "at most" and at_most(said[1], seeds) < entry[1]:
-            entry[1], entry[3] = at_most(said[1], seeds), line
-        if entry[0] > entry[1]:
-            other = entry[3] if said[0] == "at least" else entry[2]
-            other_said = f"at most {entry[1]}" if said[0] == "at least" else f"at least {entry[0]}"
+        (lo, hi), (lo_line, hi_line) = bounds_of(found), lines_of(found)
+        if said[0] == "at least" and at_least(said[1], seeds) > lo:
+            lo, lo_line = at_least(said[1], seeds), line
+        elif said[0] == "at most" and at_most(said[1], seeds) < hi:
+            hi, hi_line = at_most(said[1], seeds), line
+        self.known[packed] = entry(lo, hi, lo_line, hi_line)
+        if lo > hi:
+            other = hi_line if said[0] == "at least" else lo_line
+            other_said = f"at most {hi}" if said[0] == "at least" else f"at least {lo}"
             raise _error(f"{where} says the value of {_shown(key)} is {said[0]} {said[1]}; "
                          + (f"line {other}" if other else "the journal") + f" says {other_said}: "
                          f"they contradict each other")
@@ -251,20 +276,20 @@ def _shown(key: Key) -> str:
     return f"pits {','.join(map(str, key[0]))} ({'South' if key[1] == 0 else 'North'} to move)"
 
 
-def own_bounds(jobs: Iterable[dict]) -> Dict[Packed, List[int]]:
+def own_bounds(jobs: Iterable[dict]) -> Dict[Packed, Entry]:
     """Each position's bounds from its own statements (the parity of its seeds
-    applied), as a :class:`Ledger` keeps them ([lo, hi, ...])."""
+    applied), as a :class:`Ledger` keeps them."""
     ledger = Ledger(Board())
     for job in jobs:
         key, seeds = job["key"], seeds_of(job["key"])
-        entry = ledger.known.setdefault(pack(key), [-seeds, seeds, None, None])
+        packed = pack(key)
+        lo, hi = bounds_of(ledger.known.get(packed, entry(-seeds, seeds)))
         said = claimed(job)
-        if said is None:
-            continue
-        if said[0] == "at least":
-            entry[0] = max(entry[0], at_least(said[1], seeds))
-        else:
-            entry[1] = min(entry[1], at_most(said[1], seeds))
+        if said is not None and said[0] == "at least":
+            lo = max(lo, at_least(said[1], seeds))
+        elif said is not None:
+            hi = min(hi, at_most(said[1], seeds))
+        ledger.known[packed] = entry(lo, hi)
     return ledger.known
 
 
@@ -280,14 +305,15 @@ def through(edge: Edge, child: Bounds) -> Bounds:
 class Closure:
     """Every position's bounds from its own statements (``own``: a ledger's
     entries) and its moves' (the best move's value is the position's),
-    propagated through the positions the statements hold. Memory: a pair of
-    bounds a position; a position's moves are worked out when it is visited."""
+    propagated through the positions the statements hold. Memory: an int a
+    position (its bounds: :func:`entry`); its moves are worked out when it is
+    visited, and forgotten."""
 
-    def __init__(self, own: Dict[Packed, List[int]], capture: str, expanded: Iterable[Key] = ()) -> None:
+    def __init__(self, own: Dict[Packed, Entry], capture: str, expanded: Iterable[Key] = ()) -> None:
         self.capture = capture
         self.own = own
         self.extra = {pack(key) for key in expanded} - own.keys()   # propagated through too
-        self.memo: Dict[Packed, Bounds] = {}
+        self.memo: Dict[Packed, Entry] = {}
 
     def holds(self, packed: Packed) -> bool:
         return packed in self.own or packed in self.extra
@@ -296,11 +322,10 @@ class Closure:
         """What is known of a position reached by a move: its closure when computed,
         its own statements' bounds, else its range."""
         found = self.memo.get(packed)
+        if found is None:
+            found = self.own.get(packed)
         if found is not None:
-            return found
-        entry = self.own.get(packed)
-        if entry is not None:
-            return entry[0], entry[1]
+            return bounds_of(found)
         seeds = sum(packed[:12])
         return -seeds, seeds
 
@@ -310,7 +335,7 @@ class Closure:
 
     def _bounds(self, start: Packed) -> Bounds:
         if start in self.memo:
-            return self.memo[start]
+            return bounds_of(self.memo[start])
         frames: List[List] = [[start, expand(unpack(start), self.capture), 0]]
         path = {start}
         while frames:
@@ -326,13 +351,13 @@ class Closure:
                 continue
             frames.pop()
             path.discard(packed)
-            self.memo[packed] = self._combine(packed, edges)
-        return self.memo[start]
+            self.memo[packed] = entry(*self._combine(packed, edges))
+        return bounds_of(self.memo[start])
 
     def _combine(self, packed: Packed, edges: List[Edge]) -> Bounds:
         seeds = sum(packed[:12])
-        entry = self.own.get(packed)
-        lo, hi = (entry[0], entry[1]) if entry is not None else (-seeds, seeds)
+        found = self.own.get(packed)
+        lo, hi = bounds_of(found) if found is not None else (-seeds, seeds)
         if edges:
             ways = [through(edge, None if edge.child is None else self.known(pack(edge.child)))
                     for edge in edges]
@@ -357,7 +382,7 @@ class Closure:
 Statements = Callable[[], Iterable[Tuple[dict, int]]]    # a fresh pass over (statement, its line)
 
 
-def contradiction(own: Dict[Packed, List[int]], again: Statements, board: Board) -> Optional[str]:
+def contradiction(own: Dict[Packed, Entry], again: Statements, board: Board) -> Optional[str]:
     """None when the statements' results fit together (own: their ledger's
     entries); else the first line whose statement makes them contradict each
     other, said as "N ...". Found by halving over fresh passes (``again``): a
@@ -386,7 +411,7 @@ def contradiction(own: Dict[Packed, List[int]], again: Statements, board: Board)
             f"which contradicts {where}")
 
 
-def proves(own: Dict[Packed, List[int]], board: Board, expanded: Iterable[Key] = ()
+def proves(own: Dict[Packed, Entry], board: Board, expanded: Iterable[Key] = ()
            ) -> Tuple[Bounds, Dict[int, Bounds]]:
     """What the statements prove about the solve's root (own: their ledger's
     entries; stores included: the value from the mover's view) and about each

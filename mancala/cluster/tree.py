@@ -99,7 +99,7 @@ def tighten(bound: int, parity: int, up: bool) -> int:
     return bound if (bound - parity) % 2 == 0 else bound + (1 if up else -1)
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     lo: int = -INF                 # bounds on the relative value, from answers
     hi: int = INF
