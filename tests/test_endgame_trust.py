@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from mancala import _core, endgame
+from mancala import _core, endgame, seal
 from mancala.endgame import files, sealing
 from mancala.endgame.building import build_levels
 from mancala.endgame.verifying import deep_verify
@@ -253,9 +253,9 @@ def test_a_hostile_seal_file_leaves_its_level_out_and_a_build_replaces_it(tmp_pa
 
 
 def test_a_level_made_by_a_maker_that_does_not_seal_is_sealed_by_the_build(tmp_path):
-    """A cluster's workers write the level and the driver renames it into place
-    (mancala.cluster.build): the build that asked for it seals it, so the
-    levels a cluster built are used like those built here."""
+    """A maker that writes the level and renames it into place unsealed (the
+    cluster's did, till it sealed before its rename): the build that asked for
+    it seals it, so the levels it made are used like those built here."""
     made = []
 
     def unsealing(capture, n, below, root, report):
@@ -281,3 +281,52 @@ def test_a_worker_with_another_key_opens_the_levels_vouched_for_and_no_others(tm
     forge(tmp_path, 4)
     with pytest.raises(EndgameUntrustedError, match="level-04.bin: not the level that was checked"):
         endgame.load("standard", 5, tmp_path, vouched=vouched)
+
+
+def test_a_level_the_cluster_renames_into_place_carries_its_seal_already(tmp_path, monkeypatch):
+    """A cluster build's driver renames the level its workers wrote into place;
+    its seal must be there first, or a process opening the level in between (a
+    solve, ``endgame verify``, the web server's find) meets it unsealed and
+    leaves it out, and a driver killed in between leaves it to be built again."""
+    pytest.importorskip("ray", reason="the cluster tests need the extra: pip install -e '.[cluster]'")
+    from mancala.cluster import connect
+    from mancala.cluster.build import ClusterLevels
+
+    top = 8
+    cache = tmp_path / "cache"
+    env = dict(os.environ)
+    build_levels("standard", top - 1, root=cache)            # the levels below, built (and sealed) here
+    short = os.path.join("/tmp", f"kr{os.getpid()}")          # Ray's socket paths must stay short
+    os.makedirs(short, exist_ok=True)
+    for key, value in {"RAY_AUTH_MODE": "disabled", "TMPDIR": short, "RAY_TMPDIR": short}.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    target = files.level_path("standard", top, cache)
+    seen = []
+    real_replace = os.replace
+
+    def replace(source, destination, *args, **kwargs):
+        if os.fspath(destination) == os.fspath(target):     # the level appears: is its seal there?
+            record = sealing.read_seal(target)
+            seen.append(record is not None and _seal_names(record, source))
+        return real_replace(source, destination, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    try:
+        with connect("local:1") as cpus:
+            ClusterLevels(cpus, top=top)("standard", top, [], cache, lambda done, total: None)
+    finally:
+        monkeypatch.setattr(os, "replace", real_replace)
+        shutil.rmtree(short, ignore_errors=True)
+    assert seen == [True]
+    done = run(["endgame", "verify", "--cache", str(cache)], env)
+    assert done.returncode == 0 and "NOT TRUSTED" not in done.stdout, done.stdout + done.stderr
+    assert bytes(endgame.load("standard", top, cache).levels[top]) == \
+        bytes(endgame.build("standard", top).levels[top])           # the local build's values
+
+
+def _seal_names(record, path):
+    """Whether a seal record's file tag names the file at path (its header and identity)."""
+    with open(path, "rb") as f:
+        head = f.read(files.values_offset(int(record["level"])))
+    return seal.holds(record["file"], sealing.SEAL_PURPOSE, b"file", head, sealing.identity(os.stat(path)))

@@ -19,8 +19,10 @@ finished by runs of its checksum chunks: each run gathers its positions from
 the parts, turns them into values, checks that every one is a value of the
 level (a position no task built would fail), hashes its chunks, and writes
 its range of the level's temporary file, flushed to the disk. The driver
-never reads the values: it folds the hashes into the header, writes it,
-renames the file into place and removes the parts. The bytes are the local
+folds the hashes into the header, writes it, seals the file as this
+installation's (its values hashed once: :mod:`mancala.endgame.sealing`), and
+only then renames it into place, so no process ever meets the level
+unsealed; then it removes the parts. The bytes are the local
 build's, so are the checksums, on any number of workers. Tasks are
 idempotent: an actor that dies is restarted and its task retried. A stopped
 build resumes at its first missing level, as a local one does (a killed
@@ -52,6 +54,7 @@ from mancala._system import process_alive
 from mancala.cluster.build_plan import Task, plan, priorities, row_count
 from mancala.endgame.files import (MAX_LEVEL, Level, header, level_path, open_level, sync_dir,
                                    values_offset)
+from mancala.endgame.sealing import seal_written
 from mancala.errors import ClusterError
 
 FLIGHT = 2              # calls in flight an actor: the next one waits on it, queued
@@ -317,8 +320,10 @@ class ClusterLevels:
             for step, answer in self._run(n, steps, lambda actor, batch: actor.finish.remote(
                     n, temp, [(*step.rows, meeting[step.number]) for step in batch], parts)):
                 hashes[step.number] = answer
-            os.pwrite(fd, header(capture, n, [h for k in range(len(runs)) for h in hashes[k]]), 0)
+            head = header(capture, n, [h for k in range(len(runs)) for h in hashes[k]])
+            os.pwrite(fd, head, 0)
             os.fsync(fd)
+            seal_written(fd, target, n, head)       # before the rename: nobody meets it unsealed
             os.close(fd)
             fd = -1
             os.replace(temp, target)

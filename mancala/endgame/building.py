@@ -239,7 +239,7 @@ def open_levels(capture: str, max_seeds: int, threads: int = 1, root: Optional[P
             maker(capture, n, [have[k] for k in range(n)], root, report)
             finished += _core.egdb_level_size(n)
             made = have[n] = open_level(capture, n, root, require_seal=False)
-            if made.trust is not None:          # a maker that does not seal (a cluster's)
+            if made.trust is not None:          # a maker that does not seal its levels
                 seal_level(made)
         return missing, [have[n] for n in range(max_seeds + 1)]
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import shlex
 import stat
@@ -109,6 +110,18 @@ def write_seal(path: Path, n: int, head: bytes, digest: bytes, ident: bytes) -> 
     except FileNotFoundError:
         pass
     write_atomically(target, lambda out: out.write(json.dumps(record) + "\n"), hidden=False)
+
+
+def seal_written(fd: int, path: Path, n: int, head: bytes) -> None:
+    """Seal a level file that is written whole and flushed to the disk (``fd``,
+    open for reading; ``head``: its bytes before the values) as ``path``, where
+    it is renamed next: the seal is there before the level is, so no process
+    ever meets the level without it (a rename keeps the file's identity). What
+    a cluster build's driver does with the file its workers wrote."""
+    with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as whole, memoryview(whole) as view, \
+            view[len(head):] as values:
+        digest = values_digest(values)
+    write_seal(path, n, head, digest, identity(os.fstat(fd)))
 
 
 def read_seal(path: Path) -> Optional[Dict[str, object]]:
@@ -214,6 +227,6 @@ def advice(capture: str, top: int, root: Optional[Path] = None) -> str:
             f"builds again those not sealed")
 
 
-__all__ = ["seal_path", "identity", "values_digest", "write_seal", "read_seal",
+__all__ = ["seal_path", "identity", "values_digest", "write_seal", "seal_written", "read_seal",
            "untrusted_reason", "check_seal", "seal_level", "ranges", "commands", "advice",
            "THREADS"]
