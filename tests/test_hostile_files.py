@@ -31,6 +31,11 @@ from mancala.rating import Rating, update
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAME = [5, 4, 4, 3, 3, 2, 5]        # a whole Kalah(6,1) game, worked by hand in test_history.py
 MOVES = "1\n2\n3\n4\n5\n6\n" * 12   # the first legal of these, each turn: finishes any 1-seed game
+# a whole Kalah(6,4) game (the rules games are rated under: mancala.game.RATED_RULES), each
+# move the mover's first legal pit; North wins 36-12. South's last move is forced: its pits
+# are 0 0 0 0 0 8 (pit 4 is empty)
+RATED_GAME = [0, 0, 1, 2, 0, 3, 0, 4, 0, 5]
+RATED_MOVES = "1\n2\n3\n4\n5\n6\n" * 60      # the first legal of these, each turn: a 4-seed game
 TIMEOUT = 60                        # a run that takes longer is a hang
 
 
@@ -68,7 +73,7 @@ PLANTED = {
     "rating 1e308": "rating = 1e308",
     "no deviation nor volatility": "rd = 0, volatility = 0",
     "deviation -1e300": "rd = -1e300",
-    "a row that does not add up": "moves = '[5, 4, 4, 3, 3, 2, 4]', rating = 1600",
+    "a row that does not add up": "moves = '[0, 0, 1, 2, 0, 3, 0, 4, 0, 4]', rating = 1600",
 }
 
 
@@ -76,9 +81,9 @@ PLANTED = {
 def test_a_planted_rating_neither_crashes_nor_loses_the_next_game(home, planted):
     # before: ZeroDivisionError (inf, 1e308), math domain error (rd 0, volatility 0), exit 1
     # and the game not kept; rd -1e300 rated the next game to -976,266; the row history left
-    # out set the next game's start (1600)
-    first = History().record("human", "ai:easy", 1, "standard", GAME)
-    History().record("human", "ai:easy", 1, "standard", GAME)
+    # out set the next game's start (1600). Every game here is under rated rules (4 seeds)
+    first = History().record("human", "ai:easy", 4, "standard", RATED_GAME)
+    History().record("human", "ai:easy", 4, "standard", RATED_GAME)
     db = sqlite3.connect(home / FILE_NAME)
     db.execute(f"UPDATE games SET {planted} WHERE id = 2")
     db.commit()
@@ -86,8 +91,8 @@ def test_a_planted_rating_neither_crashes_nor_loses_the_next_game(home, planted)
     listed = mancala(home, "history")
     assert listed.returncode == 0 and "does not add up" in listed.stderr
     assert f"Your rating: {first.after.rating:.0f} " in listed.stdout
-    played = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
-                     "--seed", "3", stdin=MOVES)
+    played = mancala(home, "play", "--seeds", "4", "--south", "human", "--north", "random",
+                     "--seed", "3", stdin=RATED_MOVES)
     assert played.returncode == 0 and "Game over:" in played.stdout
     kept = History().games()
     assert [game.id for game in kept] == [1, 3]          # the new game is kept and listed
