@@ -91,7 +91,8 @@ def probe(where: Address) -> None:
     connection at its host and port. Ray Client would try for some 30 s before
     it said so; a refused connection is known at once, and an unanswered one
     within :data:`PROBE_SECONDS`."""
-    host, _, port = where.url[len("ray://"):].rpartition(":")
+    port = ADDRESS.fullmatch(where.url).group(2)
+    host = where.url[len("ray://"):-len(port) - 1]
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host     # [::1]
     try:
         with socket.create_connection((host, int(port)), timeout=PROBE_SECONDS):
