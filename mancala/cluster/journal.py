@@ -61,7 +61,8 @@ from mancala.cluster.journal_lines import (FOREIGN, FORMAT, FORMATS_READ, KIND, 
                                            STANDING, VERIFIED, Records, Statement, canonical,
                                            foreign_message, job_lines, journal_header, line_check,
                                            lines_of, scan, sealed, statement, statement_lines)
-from mancala.cluster.proof import Ledger, check_claim, claim_holds, contradiction, derived, parse_job, proves
+from mancala.cluster.closure import Ledger, claim_holds, contradiction, proves
+from mancala.cluster.proof import check_claim, derived, parse_job
 from mancala.errors import JournalError, quote
 
 RECOMPUTED_BATCH = 1000              # statements an attestation line carries

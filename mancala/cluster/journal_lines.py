@@ -3,7 +3,7 @@ reading them in one pass (:mod:`mancala.cluster.journal` says what they mean
 and writes them).
 
 Reading streams a block at a time: what it keeps grows with the positions the
-lines hold (:class:`mancala.cluster.proof.Ledger`, a few dozen bytes each) and
+lines hold (:class:`mancala.cluster.closure.Ledger`, a few dozen bytes each) and
 a byte a line (its standing), not with the file; a first line over 4 kB, or any
 line over 1 MB, is no journal's.
 """
@@ -19,8 +19,8 @@ from typing import Iterable, Iterator, List, Optional, Set, Tuple
 
 from mancala import seal
 from mancala.board import Board
-from mancala.cluster.proof import (Ledger, check_claim, claimed, contradiction, derived, parse_job,
-                                   statements)
+from mancala.cluster.closure import Ledger, contradiction
+from mancala.cluster.proof import check_claim, claimed, derived, parse_job, statements
 from mancala.cluster.tree import Key
 from mancala.errors import JournalError, quote
 

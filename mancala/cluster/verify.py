@@ -26,7 +26,8 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from mancala.cluster.journal import Journal, JournalError, shown
 from mancala.cluster.journal_lines import STANDING, Records, Statement, job_lines, statement
-from mancala.cluster.proof import Bounds, claim_holds, proves, statements
+from mancala.cluster.closure import claim_holds, proves
+from mancala.cluster.proof import Bounds, statements
 from mancala.cluster.tree import Key, board_of
 from mancala.errors import quote
 
