@@ -47,6 +47,11 @@ COMMANDS = {
     "solve": ["solve", "--seeds", "4", "--endgame", "0", "--hash-mb", "16", "--threads", "2"],
     "build": ["endgame", "build", "--seeds", "19", "--threads", "2"],
 }
+# short runs, for the stops that come as the work ends
+FINISHING = {
+    "arena --cluster, 20 games": ["arena", "ai:easy", "random", "--games", "20", "--cluster", "local:2"],
+    "build --cluster, 8 seeds": ["endgame", "build", "--seeds", "8", "--cluster", "local:2"],
+}
 WORKING = {    # a line on stderr that says the command is at its work
     "solve --cluster": "testing value", "build --cluster": "level ",
     "arena --cluster": "on the cluster at", "solve": "solving (", "build": "level ",
@@ -125,10 +130,12 @@ class Run:
                    MANCALA_HOME=os.path.join(self.folder, "home"), PYTHONUNBUFFERED="1",
                    **{MARK: self.token})
         env.pop("RAY_ADDRESS", None)
-        args = [a.replace("{folder}", self.folder) for a in COMMANDS[command]]
-        self.proc = subprocess.Popen([sys.executable, "-c", AS_TYPED, *args], env=env,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True, cwd=self.folder)
+        args = [a.replace("{folder}", self.folder) for a in {**COMMANDS, **FINISHING}[command]]
+        self.out = os.path.join(self.folder, "stdout")
+        with open(self.out, "wb") as out:
+            self.proc = subprocess.Popen([sys.executable, "-c", AS_TYPED, *args], env=env,
+                                         stdin=subprocess.DEVNULL, stdout=out,
+                                         stderr=subprocess.PIPE, text=True, cwd=self.folder)
         self.lines = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -153,14 +160,14 @@ class Run:
             time.sleep(0.005)
         raise AssertionError(f"never came to {moment}: {''.join(self.lines)[-2000:]}")
 
-    def stop(self, signum, then=None):
-        """Send signum (and ``then``, a second signal 0.3 s later, if given); the exit status."""
+    def stop(self, signum, *then):
+        """Send signum (and each of ``then``, 0.3 s apart, while the command runs); the exit status."""
         assert self.proc.poll() is None, "finished before the signal"
         self.proc.send_signal(signum)
-        if then is not None:
+        for later in then:
             time.sleep(0.3)
             if self.proc.poll() is None:
-                self.proc.send_signal(then)
+                self.proc.send_signal(later)
         try:
             self.proc.wait(timeout=120)
         except subprocess.TimeoutExpired:
@@ -173,6 +180,11 @@ class Run:
     @property
     def err(self):
         return "".join(self.lines)
+
+    @property
+    def stdout(self):
+        with open(self.out, errors="replace") as f:
+            return f.read()
 
     def leftovers(self, patience=0.0):
         """Processes and folders left (processes looked for up to ``patience`` seconds)."""
@@ -209,7 +221,7 @@ def stopped(command, moment, signum, then=None):
     run = Run(command)
     try:
         run.wait_for(moment)
-        status = run.stop(signum, then)
+        status = run.stop(signum, *([] if then is None else [then]))
         err = run.err
         assert "Traceback" not in err and "Exception ignored" not in err, err
         assert "SIGTERM received" not in err and "*** " not in err, err      # Ray's dumps
@@ -308,6 +320,82 @@ def test_a_stop_while_the_package_is_imported_ends_with_its_line(signum):
     KeyboardInterrupt no code caught). Only the interpreter's own start, some
     0.02 s of CPU, comes before the package's first line."""
     stopped("solve", IMPORTING, signum)
+
+
+# -- stops as the work ends: the rule holds through the runtime's shutdown
+
+def allowed_end(run, status):
+    """The one rule, whatever the moment: 0 with the result and one line saying the
+    stop came when the work was done, or 130/143 with its one line; never a
+    traceback, a C++ stack or a death by a signal; nothing left behind."""
+    err, out = run.err, run.stdout
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert "SIGTERM received" not in err and "*** " not in err, err      # Ray's dumps
+    said = [line for line in err.splitlines()
+            if line.startswith("mancala: ") and " on the cluster at " not in line]
+    assert len(said) == 1 and err.strip().splitlines()[-1] == said[0], err[-3000:]
+    if status == 0:
+        assert " came when the work was done: " in said[0] and out, (err[-3000:], out[-500:])
+    else:
+        assert ends_as(status, err) in SAYS.values(), (status, err[-3000:])
+    left, folders = run.leftovers(patience=2.0)
+    assert left == [] and folders == [], (left, folders)
+    return said[0], out
+
+
+def stopped_as_it_ends(command, moment, *signals):
+    pytest.importorskip("ray", reason=NEEDS_RAY)
+    run = Run(command)
+    try:
+        run.wait_for(moment)
+        status = run.stop(*signals)
+        return (status, *allowed_end(run, status))
+    finally:
+        run.close()
+
+
+ALL_PLAYED = "all 20 games were played"
+
+
+@pytest.mark.parametrize("signals", [[signal.SIGINT], [signal.SIGTERM],
+                                     [signal.SIGTERM, signal.SIGINT, signal.SIGTERM]],
+                         ids=["SIGINT", "SIGTERM", "TERM-INT-TERM"])
+def test_a_stop_after_the_last_arena_game_keeps_the_whole_result(signals):
+    """The last game is in before its "20/20 games" line, so the result is whole:
+    exit 0, the table, and the line says the stop came when the work was done.
+    Before: SIGTERM during the runtime's shutdown killed the command (-15, no
+    line, no result: Ray's C++ core left SIGTERM at SIG_DFL), TERM, INT, TERM
+    died of SIGABRT, and a SIGINT printed "interrupted" without the table."""
+    status, said, out = stopped_as_it_ends("arena --cluster, 20 games", ("stderr", "arena: 20/20 games"),
+                                           *signals)
+    assert status == 0
+    first = "SIGTERM" if signal.SIGTERM in signals else "Ctrl-C"
+    assert said == f"mancala: {first} came when the work was done: {ALL_PLAYED}"
+    assert "\n20 games in " in out
+
+
+def test_three_stops_while_a_cluster_arena_plays_end_it_by_the_rule():
+    """TERM, INT, TERM 0.3 s apart as the games start: 143 (or 130) with the games
+    finished, or 0 if the 20 games were all played first."""
+    status, said, out = stopped_as_it_ends("arena --cluster, 20 games",
+                                           ("stderr", WORKING["arena --cluster"]),
+                                           signal.SIGTERM, signal.SIGINT, signal.SIGTERM)
+    if status:
+        assert said.endswith(" of 20 games finished") and " games in " in out, (said, out)
+
+
+@pytest.mark.parametrize("signals", [[signal.SIGTERM], [signal.SIGTERM, signal.SIGINT, signal.SIGTERM]],
+                         ids=["SIGTERM", "TERM-INT-TERM"])
+def test_a_stop_as_a_cluster_build_ends_ends_it_by_the_rule(signals):
+    """Sent as the top level's line appears: the level is still being written, or
+    written and the runtime shutting down. Before: killed by SIGTERM (-15)."""
+    status, said, out = stopped_as_it_ends("build --cluster, 8 seeds", ("stderr", "level  8 of 0..8"),
+                                           *signals)
+    if status == 0:
+        assert said.endswith("came when the work was done: levels 0..8 were built")
+        assert out.startswith("standard database: levels 0..8, ")
+    else:
+        assert out == ""
 
 
 # -- the whole sweep: every command, every stop, every moment

@@ -341,8 +341,8 @@ def run_arena(config: ArenaConfig, workers: int = 1,
                 record(play_game(config, index))
         else:
             _run_parallel(config, workers, record)
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt:       # after the last game, it cut nothing short
+        interrupted = len(finished) < config.games
     except _Decided:
         pass
     limit = decided[0] if decided else config.games

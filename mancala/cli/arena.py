@@ -4,7 +4,9 @@ The games are played by :mod:`mancala.arena`; this module only parses the
 arguments, shows progress on stderr and prints the result: a one-row table
 (default), one JSON document (``--json``: the summary and every game) or CSV
 (``--csv``: one row per game, no summary). Ctrl-C stops early, prints the
-same output for the games finished, and exits 130. ``--openings N`` plays the
+same output for the games finished, and exits 130 (SIGTERM: 143); once the last
+game is in, a stop changes nothing: the whole result, exit 0, and one line
+saying the stop came when the work was done (:mod:`mancala.cli.signals`). ``--openings N`` plays the
 opening suite in game pairs, ``--sprt ELO0 ELO1`` stops when the SPRT decides,
 ``--time S`` gives the players that take a time S seconds per move.
 """
@@ -27,7 +29,7 @@ from mancala.cli import options
 from mancala.cli.format import duration as _duration
 from mancala.cli.format import ms as _ms
 from mancala.cli.options import is_terminal
-from mancala.cli.signals import STATUS as TERMINATED, stop_signals
+from mancala.cli.signals import Stops, stop_signals
 from mancala.cluster import Address, joined, parse_address
 from mancala.cluster.arena import run_on_cluster
 from mancala.errors import CommandError, InputError, quote
@@ -140,29 +142,55 @@ def run(args: argparse.Namespace) -> int:
     progress = _Bar(sys.stderr) if is_terminal(sys.stderr) else _Lines(sys.stderr)
     with stop_signals() as stops:  # SIGTERM as Ctrl-C: the games' players are closed on the way out
         if address is None:
-            report = run_arena(config, workers=args.workers, progress=stops.watching(progress))
+            report = _settled(stops, run_arena(config, workers=args.workers,
+                                              progress=_watched(stops, progress)))
         else:
-            report = _on_cluster(config, address, args.workers, stops.watching(progress))
-    progress.close()
-    if report.interrupted:
-        print(f"mancala: {'terminated' if stops.terminated else 'interrupted'}: {len(report.games)} of "
-              f"{config.games} games finished", file=sys.stderr, flush=True)
-    if args.json:
-        write_json(report, sys.stdout)
-    elif args.csv:
-        write_csv(report, sys.stdout)
-    else:
-        write_table(report, sys.stdout)
-    return TERMINATED if stops.terminated else 130 if report.interrupted else 0
+            report = _on_cluster(config, address, args.workers, stops, _watched(stops, progress))
+        progress.close()
+        if report.interrupted:
+            print(f"mancala: {'terminated' if stops.terminated else 'interrupted'}: {len(report.games)} of "
+                  f"{config.games} games finished", file=sys.stderr, flush=True)
+        if args.json:
+            write_json(report, sys.stdout)
+        elif args.csv:
+            write_csv(report, sys.stdout)
+        else:
+            write_table(report, sys.stdout)
+    return stops.status(report.interrupted)
 
 
-def _on_cluster(config: ArenaConfig, address: Address, workers: int, progress) -> ArenaReport:
+def _watched(stops: Stops, progress):
+    """progress after :meth:`Stops.check`; with the last game in, the result is in
+    hand (:meth:`Stops.settle`, before the "N/N games" line): a stop from then on
+    cannot lose it."""
+    def watched(result: GameResult, done: int, total: int) -> None:
+        stops.check()
+        if done == total:
+            stops.settle(_played(total, total))
+        progress(result, done, total)
+    return watched
+
+
+def _played(games: int, planned: int) -> str:
+    return f"all {games} games were played" if games == planned else \
+        f"{games} of at most {planned} games were played (the SPRT decided)"
+
+
+def _settled(stops: Stops, report: ArenaReport) -> ArenaReport:
+    """The report, the command's result: :meth:`Stops.settle` with it, whole unless a stop cut it short."""
+    stops.settle(None if report.interrupted else _played(len(report.games), report.config.games))
+    return report
+
+
+def _on_cluster(config: ArenaConfig, address: Address, workers: int, stops: Stops,
+                progress) -> ArenaReport:
     if workers != 1:
         raise CommandError("--workers is for this machine; with --cluster every CPU of the "
                            "cluster plays")
     with joined(address, "playing", lambda line: print(f"mancala: {line}", file=sys.stderr,
                                                           flush=True)) as cpus:
-        return run_arena(config, workers=cpus, progress=progress, runner=run_on_cluster)
+        # settled before the runtime's shutdown: a stop during it keeps the report
+        return _settled(stops, run_arena(config, workers=cpus, progress=progress, runner=run_on_cluster))
 
 
 # -- output

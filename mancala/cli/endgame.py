@@ -138,27 +138,31 @@ def run_build(args: argparse.Namespace) -> int:
     settings = dict(threads=args.threads, root=args.cache, progress=Bar(),
                     waiting=lambda pid: say(f"waiting for the build in process {pid} "
                                             f"(it holds {directory / '.build.lock'})"))
-    try:
-        if args.cluster is None:
-            built = build_levels(args.capture, args.seeds, **settings)
-        else:
-            address = parse_address(args.cluster)       # '' too: one line, before any work
-            with stop_signals() as stops, joined(address, "building", say) as cpus:
-                settings["progress"] = stops.watching(settings["progress"])
-                built = build_levels(args.capture, args.seeds,
-                                     maker=ClusterLevels(cpus, top=args.seeds), **settings)
-    except OSError as exc:
-        raise CommandError(f"cannot build the {args.capture} database: "
-                           f"{_trouble(exc, directory)}") from None
-    seconds = time.perf_counter() - start
-    size = sum(os.path.getsize(files.level_path(args.capture, n, args.cache))
-               for n in range(args.seeds + 1))
-    if built:
-        made = sum(endgame._core.egdb_level_size(n) for n in built)
-        say(f"built level{'s' if len(built) > 1 else ''} "
-            f"{built[0] if len(built) == 1 else f'{built[0]}..{built[-1]}'} in "
-            f"{duration(seconds)} ({made / seconds / 1e6:.1f} M positions/s)")
-    print(f"{args.capture} database: levels 0..{args.seeds}, {gigabytes(size)}, in {directory}")
+    whole = f"levels 0..{args.seeds} were built"
+    with stop_signals() as stops:       # a stop once the levels are built only waits (see signals)
+        try:
+            if args.cluster is None:
+                built = build_levels(args.capture, args.seeds, **settings)
+            else:
+                address = parse_address(args.cluster)       # '' too: one line, before any work
+                with joined(address, "building", say) as cpus:
+                    settings["progress"] = stops.watching(settings["progress"])
+                    built = build_levels(args.capture, args.seeds,
+                                         maker=ClusterLevels(cpus, top=args.seeds), **settings)
+                    stops.settle(whole)                     # before the runtime's shutdown
+        except OSError as exc:
+            raise CommandError(f"cannot build the {args.capture} database: "
+                               f"{_trouble(exc, directory)}") from None
+        stops.settle(whole)
+        seconds = time.perf_counter() - start
+        size = sum(os.path.getsize(files.level_path(args.capture, n, args.cache))
+                   for n in range(args.seeds + 1))
+        if built:
+            made = sum(endgame._core.egdb_level_size(n) for n in built)
+            say(f"built level{'s' if len(built) > 1 else ''} "
+                f"{built[0] if len(built) == 1 else f'{built[0]}..{built[-1]}'} in "
+                f"{duration(seconds)} ({made / seconds / 1e6:.1f} M positions/s)")
+        print(f"{args.capture} database: levels 0..{args.seeds}, {gigabytes(size)}, in {directory}")
     return 0
 
 

@@ -24,7 +24,9 @@ A local runtime leaves nothing behind, however the command ends: a stop
 started or half ended once crashed the command or left its processes
 running), and a watchdog (:mod:`mancala.cluster.watchdog`, Linux) kills
 whatever of it is left and removes its folder when the command ends, even
-killed with SIGKILL.
+killed with SIGKILL. Ray's driver sets no signal handler of its own here
+(:func:`_ray_leaves_signals`): a stop during ray.shutdown is held, then handled
+as any other (:mod:`mancala.cli.signals`).
 """
 from __future__ import annotations
 
@@ -206,7 +208,7 @@ def _start(ray, where: Address, runtime: "Optional[LocalRuntime]", held: "_Held"
     options = dict(log_to_driver=False, logging_level="ERROR")
     _RAY_STARTED.append(True)
     try:
-        with warnings.catch_warnings(), _ray_leaves_sigterm(ray):
+        with warnings.catch_warnings(), _ray_leaves_signals(ray):
             warnings.simplefilter("ignore")     # Ray's own warning would repeat the one line below
             if runtime is not None:
                 # the workers run at the command's own priority, as a one-machine
@@ -242,30 +244,51 @@ def _end(ray, runtime: "List[LocalRuntime]") -> None:
 
 
 @contextlib.contextmanager
-def _ray_leaves_sigterm(ray) -> Iterator[None]:
-    """ray.init sets a SIGTERM handler of its own before it starts anything (it
+def _ray_leaves_signals(ray) -> Iterator[None]:
+    """For the block (ray.init), Ray's driver sets no handler of its own for
+    SIGTERM, so the caller's stays, from the start through ray.shutdown; nor
+    does it print the cluster's error notes.
+
+    Two of Ray's handlers would take SIGTERM: ray.init's own in Python (it
     exits 15 at once, no line, half started: a runtime's processes and folder
-    were left behind, or the command died of SIGABRT); for the block, its
-    setter (Ray 2.x: ``ray._private.utils.set_sigterm_handler``) does nothing,
-    so the caller's handler stays. Where the setter is not found, a SIGTERM
-    still comes out of ray.init as SystemExit(15), which :func:`_start` takes."""
-    utils = getattr(getattr(ray, "_private", None), "utils", None)
-    setter = getattr(utils, "set_sigterm_handler", None)
-    if setter is None:
-        yield
-        return
-    utils.set_sigterm_handler = lambda handler: None
+    were left behind), whose setter (Ray 2.x:
+    ``ray._private.utils.set_sigterm_handler``) does nothing here; and the C++
+    core's failure-signal handler (absl's), set below Python
+    (``signal.getsignal`` still names ours): it printed a C++ stack and killed
+    the command by SIGTERM or SIGABRT, and ray.shutdown uninstalls it by setting
+    SIGTERM to SIG_DFL, so a stop during the shutdown killed the command (-15,
+    no line). The core sets it unless
+    ``ray._private.ray_constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER``, read as
+    the driver connects: set here, for this process alone (Ray's own processes
+    keep theirs). And the driver's thread that prints the raylet's notes
+    (``listen_error_messages``: "Task ... will be retried", on stdout, into a
+    ``--json`` document, as a stop ends the actors) does not start: a task's
+    failure reaches the command as its exception (:func:`ray_error_line`).
+    Where a setter or the switch is not found, a SIGTERM still comes out of
+    ray.init as SystemExit(15), which :func:`_start` takes."""
+    private = getattr(ray, "_private", None)
+    ours = (("utils", "set_sigterm_handler", lambda handler: None),
+            ("ray_constants", "RAY_DISABLE_FAILURE_SIGNAL_HANDLER", True),
+            ("worker", "listen_error_messages", lambda *args: None))
+    kept = []                           # (module, name, Ray's own value), for each found
+    for where, name, value in ours:
+        module = getattr(private, where, None)
+        if hasattr(module, name):
+            kept.append((module, name, getattr(module, name)))
+            setattr(module, name, value)
     try:
         yield
     finally:
-        utils.set_sigterm_handler = setter
+        for module, name, before in kept:
+            setattr(module, name, before)
 
 
 class LocalRuntime:
     """What a ``local`` runtime leaves to clean: its folder, and its processes,
-    marked by an environment variable they all inherit. A watchdog process
-    (Linux, where /proc shows environments) sweeps both when :meth:`close` is
-    called or this process dies, whichever comes first."""
+    those Ray starts with the mark in their environment (:meth:`marking`) and
+    their descendants. A watchdog process (Linux, where /proc shows both) sweeps
+    them when :meth:`close` is called or this process dies, whichever comes
+    first, and no other process (see :mod:`mancala.cluster.watchdog`)."""
 
     def __init__(self) -> None:
         self.folder = tempfile.mkdtemp(prefix="mancala-ray-", dir=_short_temp())
@@ -322,10 +345,12 @@ class _Held:
         self.came.append(signum)
 
     def again(self) -> None:
-        """The handlers as the block wants them, after something (ray.init) set its own."""
+        """The handlers as the block wants them, after something (ray.init) set its
+        own: set again even where ``signal.getsignal`` names them, as it still does
+        after C code replaced them."""
         for signum, handler in self.handlers.items():
             wanted = self._note if signum in self.held else handler
-            if wanted is not None and signal.getsignal(signum) != wanted:
+            if wanted is not None:
                 signal.signal(signum, wanted)
 
     def release(self) -> None:
