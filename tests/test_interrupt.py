@@ -5,6 +5,7 @@ The commands run as real subprocesses and get a real SIGINT in the middle of
 a search that would take far longer. The bound on the time to exit is
 generous (a loaded machine); the goal, 50 ms, is measured apart.
 """
+import json
 import os
 import signal
 import subprocess
@@ -99,6 +100,34 @@ def test_ctrl_c_stops_arena_and_prints_the_finished_games(workers, tmp_path):
         ["arena", "ai:hard", "ai:medium", "--workers", workers], tmp_path, ("cpu", 0.8))
     assert_clean_exit(status, took, err, "mancala: interrupted: ")
     assert "of 20 games finished" in err and "A win rate" in out   # the table of the finished games
+
+
+@pytest.mark.parametrize("signum, says", [(signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")])
+def test_a_stop_just_after_the_last_arena_game_keeps_the_whole_result(signum, says, monkeypatch,
+                                                                      capsys):
+    """A real signal to this process as the last game's progress line is written:
+    every game was played, so the table is printed whole, the status is 0, and the
+    one line says the stop came when the work was done. Before: "mancala:
+    interrupted: 6 of 6 games finished", status 130 (143)."""
+    from mancala.cli import arena, main
+
+    shown = arena._Lines.__call__
+
+    def stopped_after_the_last(self, result, done, total):
+        shown(self, result, done, total)
+        if done == total:
+            os.kill(os.getpid(), signum)
+            for _ in range(10_000):         # the handler runs here, in this frame
+                pass
+
+    monkeypatch.setattr(arena._Lines, "__call__", stopped_after_the_last)
+    status = main(["arena", "random", "random", "--games", "6", "--json"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert err.strip().splitlines()[-1] == f"mancala: {says} came when the work was done: " \
+                                           f"all 6 games were played"
+    document = json.loads(out)
+    assert len(document["games"]) == 6 and document["interrupted"] is False
 
 
 def test_ctrl_c_while_the_ai_thinks_saves_the_game(tmp_path):
