@@ -51,6 +51,9 @@ COMMANDS = {
 FINISHING = {
     "arena --cluster, 20 games": ["arena", "ai:easy", "random", "--games", "20", "--cluster", "local:2"],
     "build --cluster, 8 seeds": ["endgame", "build", "--seeds", "8", "--cluster", "local:2"],
+    "solve --cluster, Kalah(6,3)": ["solve", "--seeds", "3", "--endgame", "0", "--cluster", "local:2",
+                                    "--journal", "{folder}/solve.jsonl", "--hash-mb", "16",
+                                    "--threads", "1", "--job-nodes", "20000"],
 }
 WORKING = {    # a line on stderr that says the command is at its work
     "solve --cluster": "testing value", "build --cluster": "level ",
@@ -145,7 +148,8 @@ class Run:
             self.lines.append(line)
 
     def wait_for(self, moment, timeout=180.0):
-        """Till the moment: ("cpu", s), ("maps", name), ("folder",) or ("stderr", text)."""
+        """Till the moment: ("cpu", s), ("maps", name), ("folder",), ("stderr", text) or
+        ("file", name in the command's folder, text)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.proc.poll() is None:
             if moment[0] == "cpu" and cpu_seconds(self.proc.pid) >= moment[1]:
@@ -157,6 +161,10 @@ class Run:
                 return
             if moment[0] == "stderr" and any(moment[1] in line for line in self.lines):
                 return
+            if moment[0] == "file" and os.path.exists(os.path.join(self.folder, moment[1])):
+                with open(os.path.join(self.folder, moment[1]), "rb") as f:
+                    if moment[2].encode() in f.read():
+                        return
             time.sleep(0.005)
         raise AssertionError(f"never came to {moment}: {''.join(self.lines)[-2000:]}")
 
@@ -394,6 +402,21 @@ def test_a_stop_as_a_cluster_build_ends_ends_it_by_the_rule(signals):
     if status == 0:
         assert said.endswith("came when the work was done: levels 0..8 were built")
         assert out.startswith("standard database: levels 0..8, ")
+    else:
+        assert out == ""
+
+
+@pytest.mark.parametrize("signals", [[signal.SIGTERM], [signal.SIGTERM, signal.SIGINT, signal.SIGTERM]],
+                         ids=["SIGTERM", "TERM-INT-TERM"])
+def test_a_stop_as_a_cluster_solve_ends_keeps_its_answer(signals):
+    """Sent as the journal's claim is written (the answer is known and the runtime
+    about to shut down): 0 with the answer and the line that the stop came when
+    the work was done, or (the claim still being checked) 130/143 with its line."""
+    status, said, out = stopped_as_it_ends("solve --cluster, Kalah(6,3)",
+                                           ("file", "solve.jsonl", '"claim"'), *signals)
+    if status == 0:
+        assert said.endswith("came when the work was done: the solve was finished")
+        assert "Perfect play: South wins by 2" in out
     else:
         assert out == ""
 

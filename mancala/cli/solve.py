@@ -267,7 +267,9 @@ def _cluster_solve(board: Board, args: argparse.Namespace, address: Address, sto
         result = solve_on(board, hash_mb=table(cpus), endgame_seeds=seeds or None, cache=cache,
                           journal=journal, job_nodes=args.job_nodes or DEFAULT_JOB_NODES,
                           all_moves=args.all, threads=threads, progress=stops.watching(Throttled(progress)),
-                          at_least=at_least, vouched=vouched)
+                          at_least=at_least, vouched=vouched,
+                          # settled before the workers stop and the runtime shuts down
+                          answered=lambda: stops.settle("the solve was finished"))
     return {
         "board": board.pits, "to_move": board.to_move, "capture": board.capture,
         "value": result.value, "move": result.move, "optimal_moves": list(result.optimal_moves),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -23,10 +22,7 @@ NOT_WITH_VERIFY = (("--seeds", "seeds", None), ("--board", "board", None), ("--m
 
 def fraction(text: str) -> float:
     """--sample: a share of the jobs, above 0 and at most 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = options.number(text)                 # ASCII only; NaN for anything else
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"the share of jobs to check is above 0 and at most 1, "
                                          f"not {quote(text)}")

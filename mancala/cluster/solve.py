@@ -244,7 +244,7 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
           cache: Optional[Path] = None, journal=None, job_nodes: int = DEFAULT_JOB_NODES,
           all_moves: bool = False, progress=None, workers: Optional[int] = None,
           threads: Optional[int] = None, at_least: Optional[int] = None,
-          vouched: Optional[List[str]] = None) -> ProofResult:
+          vouched: Optional[List[str]] = None, answered=None) -> ProofResult:
     """Solve board on the cluster :func:`mancala.cluster.connect` joined, or with
     ``at_least`` answer one question: is its value at least that? Each worker runs
     ``threads`` threads sharing its table of ``hash_mb`` (default: a node's CPUs,
@@ -253,6 +253,8 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
     the new ones appended), or a path to open (a foreign journal refused).
     ``vouched``: the endgame levels' digests as the driver checked their seals
     (``[level.digest for level in db.files]``), for workers that hold other keys.
+    ``answered()``: called once the answer is known and journaled, before the
+    workers are stopped (a command settles its stops there).
     Raises JournalError for another solve's journal, ClusterError when the
     cluster fails, MancalaError for a finished game, ValueError."""
     if board.is_game_over():
@@ -269,6 +271,8 @@ def solve(board: Board, *, hash_mb: float, endgame_seeds: Optional[int] = None,
                                all_moves=all_moves, at_least=at_least, progress=progress)
         result = manager.run()
         result.workers, result.threads = count, threads
+        if answered is not None:
+            answered()
         return result
 
 
