@@ -8,6 +8,7 @@ from mancala.errors import InvalidBoardError, InvalidRuleError, quote
 from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SOUTH, PovScore, pit_slots, row,
                               side_seeds, store_slot)
 from mancala.limits import DEFAULT_SEEDS, check_seeds
+from mancala.svg import board as svg_board
 
 #: each capture rule in a few words, by name, in the order of :data:`CAPTURE_RULES`
 #: (the rules are csrc/kalah.h's; docs/rules.md says each in full): the terminal's
@@ -182,6 +183,10 @@ class Board(BoardBase):
         if self.capture != "standard":
             args += f", capture={self.capture!r}"
         return f"{type(self).__name__}({args})"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture (:func:`mancala.svg.board`): Jupyter shows a board so."""
+        return svg_board(self, size=480)
 
     def __str__(self) -> str:
         """The board as a player sees it, North on top, with slot numbers."""

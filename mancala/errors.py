@@ -19,6 +19,7 @@
           EndgameUntrustedError     a level this installation did not seal (mancala.endgame.sealing)
         PositionFileError           a bench position file that cannot be read
         RequestError                a web request that is not what the API takes (mancala.web)
+        PictureError                a board picture's option that cannot be drawn (mancala.svg)
       JournalError (ValueError)     a cluster solve's journal that cannot be used for this solve
       SearchStoppedError (RuntimeError)   Engine.stop() ended a call before it had an answer
       PlayerFailedError             an external engine crashed, hung or sent an illegal move (``reason``)
@@ -104,6 +105,10 @@ class RequestError(InputError):
     """A web request that is not what the API takes: not JSON, a missing or unknown field, too large."""
 
 
+class PictureError(InputError):
+    """A board picture's option that cannot be drawn: an unknown colour, a pit out of range, a size <= 0."""
+
+
 class JournalError(MancalaError, ValueError):
     """A journal that cannot be used for this solve (one line; mancala.cluster.journal)."""
 
@@ -181,7 +186,7 @@ __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameUntrustedError", "EndgameSpaceError", "ClusterError", "PositionFileError",
-    "RequestError", "JournalError",
+    "RequestError", "PictureError", "JournalError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
     "HistoryError", "SealError",
 ]

@@ -98,6 +98,24 @@ def seen_by(slots: Sequence[int], side: int) -> List[int]:
     return list(slots[first:]) + list(slots[:first])
 
 
+def pit_letter(side: int, pit: int) -> str:
+    """The letter people name a pit by: A-F for South's pits 0..5, G-L for North's."""
+    return "ABCDEFGHIJKL"[side * PITS + pit]
+
+
+def sowing_path(slots: Sequence[int], side: int, pit: int) -> List[int]:
+    """The slots the seeds of ``side``'s ``pit`` drop into, one per seed, in order: up
+    the slot numbers, 13 wrapping to 0, the other side's store passed over (the rules'
+    sowing; what the move then captures or sweeps is :meth:`mancala.Board.push`'s)."""
+    start, skip, path = pit_slot(side, pit), store_slot(1 - side), []
+    slot = start
+    while len(path) < slots[start]:
+        slot = (slot + 1) % SLOTS
+        if slot != skip:
+            path.append(slot)
+    return path
+
+
 def slot_name(slot: int) -> str:
     """``"South's pit 1"`` .. ``"North's store"``: a slot as people read it (pits 1..6)."""
     owner = SIDE_NAMES[side_of(slot)]
@@ -137,4 +155,5 @@ def layout() -> dict:
 
 __all__ = ["PITS", "SLOTS", "SOUTH", "NORTH", "SIDE_NAMES", "SIDE_KEYS", "STORES",
            "first_slot", "pit_slot", "store_slot", "pit_slots", "is_store", "side_of", "pit_of",
-           "facing_slot", "row", "side_seeds", "seeds_in_pits", "seen_by", "slot_name", "PovScore", "layout"]
+           "facing_slot", "row", "side_seeds", "seeds_in_pits", "seen_by", "pit_letter", "sowing_path",
+           "slot_name", "PovScore", "layout"]
