@@ -1,5 +1,6 @@
 """mancala.env.KalahEnv (Gymnasium): the rules in lockstep with the pure-Python twin,
-rewards from the final position, seeding, Gymnasium's own check_env, bad arguments."""
+rewards from the final position, seeding, Gymnasium's own check_env, rgb_array frames
+(Gymnasium's wrappers that collect them, seeds seen in the pits), bad arguments."""
 import random
 import subprocess
 import sys
@@ -217,7 +218,7 @@ def test_numpy_integers_are_actions():
     ({"reward": "score"}, "unknown reward 'score'; choose one of win, margin"),
     ({"side": "east"}, "unknown side 'east'; choose one of south, north, random"),
     ({"illegal": "ignore"}, "unknown illegal 'ignore'; choose one of raise, penalty"),
-    ({"render_mode": "rgb_array"}, "unknown render_mode 'rgb_array'"),
+    ({"render_mode": "rgb"}, "unknown render_mode 'rgb'; choose one of ansi, human, rgb_array"),
     ({"opponent": "ai:impossible"}, "unknown player 'ai:impossible'"),
     ({"opponent": "human"}, "the environment plays computer players"),
     ({"opponent": 3}, "unknown player 3"),
@@ -241,3 +242,114 @@ def test_without_gymnasium_the_package_imports_and_kalahenv_says_what_to_install
             "try:\n    mancala.env.KalahEnv\nexcept ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "mancala.env.KalahEnv needs Gymnasium: pip install 'kalah[rl]'"
+
+
+# -- render_mode="rgb_array": the board's picture as an array (Pillow, in the rl extra)
+
+needs_pillow = pytest.mark.skipif(__import__("importlib.util").util.find_spec("PIL") is None,
+                                  reason="needs Pillow: the rl extra (pip install -e '.[rl]')")
+#: the seeds' six colours (mancala/web/static/board.js's palette), written out here
+SEED_COLOURS = np.array([[0x2f, 0x6f, 0xa8], [0x3b, 0x8a, 0x5a], [0xb0, 0x41, 0x3b],
+                         [0xc0, 0x8a, 0x1f], [0x76, 0x56, 0xa6], [0x2e, 0x8c, 0x8c]])
+
+
+def seed_pixels(frame, centre, radius):
+    """How many pixels within ``radius`` of ``centre`` are (nearly) a seed's colour."""
+    height, width, _ = frame.shape
+    ys, xs = np.mgrid[0:height, 0:width]
+    disc = (xs - centre[0]) ** 2 + (ys - centre[1]) ** 2 <= radius ** 2
+    pixels = frame[disc].astype(int)
+    distance = np.abs(pixels[:, None, :] - SEED_COLOURS[None, :, :]).sum(axis=2).min(axis=1)
+    return int((distance < 30).sum())
+
+
+@needs_pillow
+def test_rgb_array_frames_are_one_shape_all_game_long():
+    env = KalahEnv(opponent="random", render_mode="rgb_array")
+    first = env.render()                          # before reset: the start, same shape
+    obs, info = env.reset(seed=3)
+    frames = [first, env.render()]
+    rng = random.Random(3)
+    done = False
+    while not done:
+        obs, reward, done, _, info = env.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
+        frames.append(env.render())
+    assert {(f.shape, f.dtype) for f in frames} == {((240, 640, 3), np.dtype(np.uint8))}
+    assert np.array_equal(frames[0], frames[1])                    # both the start, South to move
+    assert not np.array_equal(frames[1], frames[2])                # a move changes the picture
+
+
+@needs_pillow
+def test_the_same_game_gives_the_same_frames():
+    def frames(seed):
+        env = KalahEnv(opponent="ai:easy", render_mode="rgb_array", seeds=3)
+        obs, info = env.reset(seed=seed)
+        shown = [env.render()]
+        for _ in range(4):
+            obs, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+            shown.append(env.render())
+            if done:
+                break
+        return shown
+
+    one, two = frames(8), frames(8)
+    assert len(one) == len(two) and all(np.array_equal(a, b) for a, b in zip(one, two))
+
+
+@needs_pillow
+def test_the_seeds_are_painted_in_their_pits():
+    from mancala.env.frames import frame
+    from mancala.picture import slot_centre
+    # South's pits hold 0, 1, 0, 3, 0, 12 (slots 0..5), North's pit 0 (slot 7) 2, the rest empty:
+    #        0  0  0  0  0  2
+    #   [0]                   [5]
+    #        0  1  0  3  0 12
+    slots = [0, 1, 0, 3, 0, 12, 5, 2, 0, 0, 0, 0, 0, 0]
+    picture = frame(mancala.Board(slots, 0))
+    painted = {slot: seed_pixels(picture, slot_centre(slot), 24) for slot in (0, 1, 2, 3, 4, 5, 7, 8, 12)}
+    assert painted[0] == painted[2] == painted[4] == painted[8] == painted[12] == 0
+    assert 0 < painted[1] < painted[7] < painted[3] < painted[5]
+    assert seed_pixels(frame(mancala.Board([0] * 6 + [36] + [0] * 7, 1)), slot_centre(6), 30) > 0
+
+
+@needs_pillow
+def test_gymnasiums_check_env_and_frame_wrappers_take_rgb_array():
+    made = gymnasium.make(mancala.env.ENV_ID, opponent="random", render_mode="rgb_array")
+    check_env(made.unwrapped)         # made: its spec lets check_env try every render mode
+    env = gymnasium.wrappers.RenderCollection(gymnasium.make(mancala.env.ENV_ID, opponent="random",
+                                                             render_mode="rgb_array"))
+    obs, info = env.reset(seed=0)
+    for _ in range(3):
+        obs, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    collected = env.render()
+    assert len(collected) == 4 and {f.shape for f in collected} == {(240, 640, 3)}
+    pixels = gymnasium.wrappers.AddRenderObservation(
+        KalahEnv(render_mode="rgb_array", opponent="random"), render_only=True)
+    obs, _ = pixels.reset(seed=0)
+    assert obs.shape == pixels.observation_space.shape == (240, 640, 3)
+
+
+def test_without_pillow_rgb_array_says_what_to_install():
+    code = ("import sys; sys.modules['PIL'] = None\n"
+            "from mancala.env import KalahEnv\n"
+            "KalahEnv(render_mode='ansi')\n"
+            "try:\n    KalahEnv(render_mode='rgb_array')\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "render_mode='rgb_array' needs Pillow: pip install 'kalah[rl]'"
+
+
+@needs_pillow
+def test_the_docs_frame_is_what_the_environment_renders():
+    import importlib.util
+    import pathlib
+    from PIL import Image
+    folder = pathlib.Path(__file__).resolve().parents[1] / "docs" / "pictures" / "library"
+    spec = importlib.util.spec_from_file_location("draw_library", folder / "draw.py")
+    draw = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(draw)
+    committed = np.asarray(Image.open(folder / "rgb-array.png").convert("RGB"))
+    drawn = draw.rgb_array_frame()
+    assert committed.shape == drawn.shape == (240, 640, 3)
+    # another Pillow's text may differ by a pixel's shade: the picture, not every byte
+    assert np.abs(committed.astype(int) - drawn).mean() < 1.0, \
+        "rgb-array.png is stale: python docs/pictures/library/draw.py"

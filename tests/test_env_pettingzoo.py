@@ -1,5 +1,6 @@
 """mancala.env.pettingzoo (the AEC environment): rules in lockstep with the pure-Python
-twin, rewards from the final position, PettingZoo's own tests, illegal moves, bad arguments."""
+twin, rewards from the final position, PettingZoo's own tests, illegal moves, rgb_array
+frames, bad arguments."""
 import random
 
 import pytest
@@ -9,6 +10,7 @@ np = pytest.importorskip("numpy", reason="needs the rl extra: pip install -e '.[
 
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
+import mancala  # noqa: E402
 from mancala import _reference  # noqa: E402
 from mancala.env import pettingzoo as kalah  # noqa: E402
 from mancala.errors import IllegalMoveError, InputError  # noqa: E402
@@ -121,9 +123,29 @@ def test_the_raw_env_raises_on_an_illegal_move():
     ({"seeds": 2.5}, "seeds per pit is a whole number from 1 to 12"),
     ({"capture": "steal"}, "unknown capture rule 'steal'"),
     ({"reward": "score"}, "unknown reward 'score'; choose one of win, margin"),
-    ({"render_mode": "rgb_array"}, "unknown render_mode 'rgb_array'; choose one of human, ansi"),
+    ({"render_mode": "rgb"}, "unknown render_mode 'rgb'; choose one of human, ansi, rgb_array"),
 ])
 def test_bad_arguments_are_refused_in_one_line(kwargs, words):
     with pytest.raises(InputError) as caught:
         kalah.env(**kwargs)
     assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.skipif(__import__("importlib.util").util.find_spec("PIL") is None,
+                    reason="needs Pillow: the rl extra (pip install -e '.[rl]')")
+def test_rgb_array_frames_show_each_position_in_one_shape():
+    from mancala.env.frames import frame
+    game = kalah.env(render_mode="rgb_array")
+    game.reset()
+    shown = []
+    rng = random.Random(4)
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, info = game.last()
+        picture = game.render()
+        # the picture of the position the agent sees, drawn again from its own board
+        assert np.array_equal(picture, frame(mancala.Board(game.unwrapped.board.pits,
+                                                            game.unwrapped.board.to_move)))
+        shown.append(picture)
+        game.step(None if terminated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert {(f.shape, f.dtype) for f in shown} == {((240, 640, 3), np.dtype(np.uint8))}
+    assert not np.array_equal(shown[0], shown[1])

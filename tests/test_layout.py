@@ -119,6 +119,7 @@ DOCUMENTED = {
     "mancala.puzzles": [], "mancala.explain": [], "mancala.endgame": [],
     "mancala.vector": ["VectorEnv"], "mancala.env": ["KalahEnv"], "mancala.env.kalah": ["KalahEnv"],
     "mancala.env.pettingzoo": ["env"], "mancala.env.openspiel": ["EngineBot"],
+    "mancala.svg": ["board", "Arrow", "COLORS"],
 }
 #: the optional extra's library a module needs first (absent: the check is skipped)
 EXTRA_LIBRARY = {"mancala.vector": "numpy", "mancala.env.kalah": "gymnasium",

@@ -202,3 +202,17 @@ def test_only_a_board_is_drawn():
     with pytest.raises(PictureError, match=r"draws a mancala.Board, not \[4, 4"):
         mancala.svg.board([4] * 14)
 
+
+def test_the_docs_pictures_are_what_the_library_draws():
+    import importlib.util
+    import pathlib
+    folder = pathlib.Path(__file__).resolve().parents[1] / "docs" / "pictures" / "library"
+    spec = importlib.util.spec_from_file_location("draw_library", folder / "draw.py")
+    draw = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(draw)
+    page = (folder.parents[1] / "pictures.md").read_text(encoding="utf-8")
+    for name, text in draw.svg_pictures().items():
+        assert (folder / name).read_text(encoding="utf-8") == text, \
+            f"{name} is stale: python docs/pictures/library/draw.py"
+        assert f"(pictures/library/{name})" in page
+        parse(text)

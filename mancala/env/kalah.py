@@ -4,13 +4,13 @@ Needs the ``rl`` extra (``pip install 'kalah[rl]'``). See :class:`KalahEnv`.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from mancala.env import _common
+from mancala.env import _common, frames
 from mancala.errors import GameError, IllegalMoveError, quote
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, seen_by
 from mancala.limits import MAX_SEED
@@ -51,9 +51,13 @@ class KalahEnv(gymnasium.Env):
       :class:`mancala.errors.IllegalMoveError`; ``illegal="penalty"`` ends the
       episode with reward -1 and ``info["illegal"] = True``. An action outside
       0..5 always raises.
+    - ``render_mode``: ``"ansi"`` (the board as text, returned), ``"human"`` (printed
+      at each step) or ``"rgb_array"`` (the board's picture, :mod:`mancala.svg`'s
+      drawing, as a 240 x 640 x 3 uint8 array: every frame the same shape, as
+      ``gymnasium.wrappers.RecordVideo`` wants; needs Pillow, in the ``rl`` extra).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(self, opponent: str = "ai:easy", seeds: int = 4, capture: str = "standard",
                  reward: str = "win", side: str = "south", illegal: str = "raise",
@@ -66,6 +70,8 @@ class KalahEnv(gymnasium.Env):
         self.illegal = _common.check_choice(illegal, "illegal", ILLEGAL)
         if render_mode is not None:
             _common.check_choice(render_mode, "render_mode", self.metadata["render_modes"])
+        if render_mode == "rgb_array":
+            frames.check_pillow()
         self.render_mode = render_mode
         self.opponent_spec = opponent
         self._opponent = _common.computer_player(opponent)     # a bad spelling shows now
@@ -117,10 +123,12 @@ class KalahEnv(gymnasium.Env):
             self.render()
         return self._observation(), reward, self._done, False, self._info(replies)
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Union[str, np.ndarray, None]:
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi'")
             return None
+        if self.render_mode == "rgb_array":     # before reset(), the start
+            return frames.frame(self._start if self.board is None else self.board)
         text = "(no game: call reset())" if self.board is None else \
             f"{self.board}\n  agent: {SIDE_NAMES[self.agent]}, opponent: {self._opponent.spec}"
         if self.render_mode == "ansi":

@@ -19,13 +19,16 @@ Needs the ``rl`` extra (``pip install 'kalah[rl]'``)::
 - An extra turn (the last seed in the mover's store) keeps ``agent_selection``.
 - Rewards at the end only: +1/0/-1 (``reward="win"``) or the final seeds margin
   (``reward="margin"``), zero-sum. Truncation never happens.
+- ``render_mode``: ``"ansi"`` (the board as text), ``"human"`` (printed at each
+  step) or ``"rgb_array"`` (the board's picture as a 240 x 640 x 3 uint8 array,
+  :mod:`mancala.svg`'s drawing; needs Pillow, in the ``rl`` extra).
 - Illegal moves, as the classic games do: ``env()`` wraps the game so an
   illegal action ends it with -1 for the mover and 0 for the other;
   ``raw_env`` raises :class:`mancala.errors.IllegalMoveError`.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Union
 
 import gymnasium
 import numpy as np
@@ -33,11 +36,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from mancala.env import _common
+from mancala.env import _common, frames
 from mancala.geometry import PITS, SLOTS, seen_by
 
 AGENTS = ("player_0", "player_1")
-RENDER_MODES = ("human", "ansi")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 ILLEGAL_REWARD = -1
 
 
@@ -67,6 +70,8 @@ class raw_env(AECEnv):
         self.reward_kind = _common.check_choice(reward, "reward", _common.REWARDS)
         if render_mode is not None:
             _common.check_choice(render_mode, "render_mode", RENDER_MODES)
+        if render_mode == "rgb_array":
+            frames.check_pillow()
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -120,10 +125,12 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Union[str, np.ndarray, None]:
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi'")
             return None
+        if self.render_mode == "rgb_array":
+            return frames.frame(self.board)
         text = str(self.board)
         if self.render_mode == "ansi":
             return text
