@@ -15,7 +15,8 @@ North's), the side to move named in a band and its row framed. Arrows draw
 moves: a pit of the side to move, a line of moves played in turn from the
 position (numbered), or an :class:`Arrow` between any two slots; a move's
 arrow runs from the pit played to the slot its last seed drops into.
-Colours: :data:`COLORS`, any of them changed by name. Bad input raises
+Colours: :data:`COLORS`, any of them changed by name; ``fill`` colours some
+slots' hollows (the pits a move sowed into, say). Bad input raises
 :class:`mancala.errors.PictureError` (a ``ValueError``), one line.
 """
 from __future__ import annotations
@@ -182,10 +183,15 @@ def check_colors(colors: Optional[Dict[str, str]]) -> Dict[str, str]:
     for key, value in colors.items():
         if key not in COLORS:
             raise PictureError(f"unknown colour {quote(key)}; known: {', '.join(COLORS)}")
-        if not isinstance(value, str) or not _HEX.fullmatch(value):
-            raise PictureError(f"colour {key!r} is '#rgb', '#rrggbb' or '#rrggbbaa', not {quote(value)}")
-        merged[key] = value
+        merged[key] = check_color(f"colour {key!r}", value)
     return merged
+
+
+def check_color(what: str, value: object) -> str:
+    """``value`` if it is a colour in hex; PictureError naming ``what`` otherwise."""
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        raise PictureError(f"{what} is '#rgb', '#rrggbb' or '#rrggbbaa', not {quote(value)}")
+    return value
 
 
 def check_size(size: object) -> Optional[float]:
@@ -195,6 +201,19 @@ def check_size(size: object) -> Optional[float]:
     if isinstance(size, bool) or not isinstance(size, (int, float)) or not math.isfinite(size) or size <= 0:
         raise PictureError(f"size is a width in pixels above 0, not {quote(size)}")
     return size
+
+
+def check_fill(fill: Optional[Dict[int, str]]) -> Dict[int, str]:
+    """``fill`` checked: slots 0..13 to colours; PictureError otherwise."""
+    if fill is None:
+        return {}
+    if not isinstance(fill, dict):
+        raise PictureError(f"fill is a dict of slots 0..13 to colours, not {quote(fill)}")
+    for slot, color in fill.items():
+        if type(slot) is not int or not 0 <= slot < SLOTS:
+            raise PictureError(f"fill colours slots 0..13, not {quote(slot)}")
+        check_color(f"the fill of slot {slot}", color)
+    return fill
 
 
 def check_board(board: object) -> Tuple[List[int], int]:
@@ -269,18 +288,18 @@ def badge(x: float, y: float, count: int, size: float, many: bool, colors: Dict[
             Text(x, y + size * 0.36, str(count), size, ink, bold=True, role="count", data=(("slot", slot),))]
 
 
-def slot_shapes(slot: int, count: int, colors: Dict[str, str]) -> List[Shape]:
-    """A pit or store: its hollow, its seeds, its count."""
+def slot_shapes(slot: int, count: int, colors: Dict[str, str], hollow: str) -> List[Shape]:
+    """A pit or store: its hollow (in colour ``hollow``), its seeds, its count."""
     x, y = slot_centre(slot)
     store = is_store(slot)
     side = side_of(slot)
     data = (("slot", slot),)
     if store:
         bx, by, bw, bh = store_box(side)
-        shapes: List[Shape] = [Rect(bx, by, bw, bh, 30, colors["pit"], colors[SIDE_NAMES[side].lower()], 3,
+        shapes: List[Shape] = [Rect(bx, by, bw, bh, 30, hollow, colors[SIDE_NAMES[side].lower()], 3,
                                     role="store", data=data)]
     else:
-        shapes = [Circle(x, y, PIT_R, colors["pit"], colors["pit edge"], 2, role="pit", data=data)]
+        shapes = [Circle(x, y, PIT_R, hollow, colors["pit edge"], 2, role="pit", data=data)]
     for i, (sx, sy, r) in enumerate(seed_spots(slot, count)):
         shapes.append(Circle(sx, sy, r, colors[seed_key(slot, i)], colors["seed edge"], r / 5, role="seed", data=data))
         shapes.append(Circle(sx - r / 3, sy - r / 3, r / 3.2, colors["shine"], role="shine"))
@@ -352,10 +371,15 @@ def describe(slots: Sequence[int], to_move: int, over: bool, drawn: List[Drawn])
     return words + (" Arrows: " + "; ".join(d.words for d in drawn) + "." if drawn else "")
 
 
-def scene(board, *, arrows: ArrowsArg = (), colors: Optional[Dict[str, str]] = None) -> Scene:
-    """Every shape of a board's picture, in drawing order, and its description (see the module)."""
+def scene(board, *, arrows: ArrowsArg = (), colors: Optional[Dict[str, str]] = None,
+          fill: Optional[Dict[int, str]] = None) -> Scene:
+    """Every shape of a board's picture, in drawing order, and its description (see the module);
+    ``fill`` colours the hollow of some slots (0..13), as python-chess's ``fill`` colours squares."""
     slots, to_move = check_board(board)
     colors = check_colors(colors)
+    hollows = [colors["pit"]] * SLOTS
+    for slot, color in check_fill(fill).items():
+        hollows[slot] = color
     drawn = move_arrows(board, arrows)
     over = board.is_game_over()
     shapes: List[Shape] = [Rect(0, 0, WIDTH, HEIGHT, 18, colors["wood"], role="board")]
@@ -364,7 +388,7 @@ def scene(board, *, arrows: ArrowsArg = (), colors: Optional[Dict[str, str]] = N
         shapes.append(Rect(ROW_X - 6, top, WIDTH - 2 * ROW_X + 12, 2 * PIT_R + 10, 14, None,
                            colors[SIDE_NAMES[to_move].lower()], 3, role="mover-row"))
     for slot in range(SLOTS):
-        shapes += slot_shapes(slot, slots[slot], colors)
+        shapes += slot_shapes(slot, slots[slot], colors, hollows[slot])
     for side in (NORTH, SOUTH):
         y = ROW_Y[side] - PIT_R - 8 if side == NORTH else ROW_Y[side] + PIT_R + 18
         for pit in range(PITS):
@@ -381,7 +405,7 @@ def scene(board, *, arrows: ArrowsArg = (), colors: Optional[Dict[str, str]] = N
         else:
             shapes += band_shapes(side, f"{name} to move" if side == to_move else name, side == to_move, colors)
     for arrow, number, _ in drawn:
-        color = colors["arrow"] if arrow.color is None else check_colors({"arrow": arrow.color})["arrow"]
+        color = colors["arrow"] if arrow.color is None else check_color("an arrow's colour", arrow.color)
         shapes += arrow_shapes(arrow, color, number, colors)
     return Scene(shapes, describe(slots, to_move, over, drawn))
 

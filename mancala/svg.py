@@ -5,12 +5,13 @@
     >>> picture.startswith("<svg") and picture.count('class="seed"')
     48
 
-``board(board, size=None, arrows=(), colors=None)``: the position as the web
+``board(board, size=None, arrows=(), colors=None, fill=None)``: the position as the web
 app draws it (seeds as dots with their count, pit numbers and letters, the
 stores, the side to move), ``arrows`` a pit of the side to move, a line of
 moves or :class:`Arrow` s (see :mod:`mancala.picture`, which lays the
-picture out), ``size`` its width in pixels and ``colors`` any of
-:data:`COLORS` changed (``{"south": "#1f77b4"}``). A standalone document:
+picture out), ``size`` its width in pixels, ``colors`` any of
+:data:`COLORS` changed (``{"south": "#1f77b4"}``) and ``fill`` the hollow of some
+slots coloured (``{3: "#f0e442"}``). A standalone document:
 ``<title>`` and ``aria-label`` say the position in words. ``Board`` shows
 itself in Jupyter with it (``Board._repr_svg_``).
 """
@@ -70,13 +71,14 @@ def _tag(shape: Shape) -> str:
 
 
 def board(board, *, size: Optional[float] = None, arrows: ArrowsArg = (),
-          colors: Optional[Dict[str, str]] = None) -> str:
+          colors: Optional[Dict[str, str]] = None, fill: Optional[Dict[int, str]] = None) -> str:
     """A board as a standalone SVG document (see the module): ``size`` its width in pixels
     (None: :data:`WIDTH`), ``arrows`` a pit of the side to move, a line of moves or
-    :class:`Arrow` s, ``colors`` any of :data:`COLORS` changed. Its ``<title>`` and
+    :class:`Arrow` s, ``colors`` any of :data:`COLORS` changed, ``fill`` some slots'
+    hollows coloured (``{3: "#f0e442"}``: slot 3, South's pit 4 (D)). Its ``<title>`` and
     ``aria-label`` say the position in words. PictureError for what cannot be drawn."""
     size = check_size(size)
-    drawn = scene(board, arrows=arrows, colors=colors)
+    drawn = scene(board, arrows=arrows, colors=colors, fill=fill)
     width = WIDTH if size is None else size
     height = width * HEIGHT / WIDTH
     lines = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '

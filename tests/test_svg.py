@@ -166,6 +166,14 @@ def test_colours_are_changed_by_name():
     assert (shaft.get("stroke"), shaft.get("stroke-opacity")) == ("#ff0000", "0.502")
 
 
+def test_fill_colours_the_hollow_of_the_slots_named():
+    root = parse(mancala.svg.board(mancala.Board(), fill={3: "#f0e442", 13: "#00ff0080"}))
+    fills = {int(e.get("data-slot")): (e.get("fill"), e.get("fill-opacity"))
+             for e in of_class(root, "circle", "pit") + of_class(root, "rect", "store")}
+    assert fills[3] == ("#f0e442", None) and fills[13] == ("#00ff00", "0.502")
+    assert {fills[slot] for slot in range(14) if slot not in (3, 13)} == {("#fbf5e6", None)}
+
+
 def test_a_board_shows_itself_in_jupyter():
     board = mancala.Board(LATE, 1)
     assert board._repr_svg_() == mancala.svg.board(board, size=480)
@@ -184,7 +192,11 @@ def test_a_board_shows_itself_in_jupyter():
     ({"arrows": 2.0}, "arrows are pits 0..5 (a line of moves) or Arrows, not 2.0"),
     ({"arrows": [2, 2]}, "move 2 of the arrows, pit 2: "),      # pit C is empty after the first
     ({"arrows": [Arrow(0, 14)]}, "an arrow joins slots 0..13, not (0, 14)"),
-    ({"arrows": [Arrow(0, 6, "red")]}, "colour 'arrow' is"),
+    ({"arrows": [Arrow(0, 6, "red")]}, "an arrow's colour is '#rgb', '#rrggbb' or '#rrggbbaa', not 'red'"),
+    ({"fill": {14: "#fff"}}, "fill colours slots 0..13, not 14"),
+    ({"fill": {"A": "#fff"}}, "not 'A'"),
+    ({"fill": {3: "yellow"}}, "the fill of slot 3 is '#rgb', '#rrggbb' or '#rrggbbaa', not 'yellow'"),
+    ({"fill": [3]}, "fill is a dict of slots 0..13 to colours, not [3]"),
     ({"size": 0}, "size is a width in pixels above 0, not 0"),
     ({"size": -5}, "not -5"),
     ({"size": "big"}, "not 'big'"),
