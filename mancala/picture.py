@@ -22,6 +22,7 @@ slots' hollows (the pits a move sowed into, say). Bad input raises
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -242,7 +243,7 @@ def move_arrows(board, arrows: ArrowsArg) -> List[Drawn]:
     if arrows is None:
         return []
     try:
-        items = [arrows] if isinstance(arrows, (int, Arrow)) else list(arrows)
+        items = [arrows] if isinstance(arrows, (numbers.Integral, Arrow)) else list(arrows)
     except TypeError:
         raise PictureError(f"arrows are pits 0..5 (a line of moves) or Arrows, not {quote(arrows)}") from None
     moves = sum(not isinstance(item, Arrow) for item in items)
@@ -254,8 +255,9 @@ def move_arrows(board, arrows: ArrowsArg) -> List[Drawn]:
                 raise PictureError(f"an arrow joins slots 0..13, not {quote(tuple(item[:2]))}")
             drawn.append(Drawn(item, None, f"an arrow from {pit_words(item.tail)} to {pit_words(item.head)}"))
             continue
-        if type(item) is not int or not 0 <= item < PITS:
+        if isinstance(item, bool) or not isinstance(item, numbers.Integral) or not 0 <= item < PITS:
             raise PictureError(f"a move's arrow is a pit 0..5 of the side to move, not {quote(item)}")
+        item = int(item)        # a NumPy integer too (an environment's action)
         side, slots = position.to_move, position.pits
         try:
             position.push(item)

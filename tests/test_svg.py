@@ -142,6 +142,13 @@ def test_an_arrow_runs_from_the_pit_played_to_where_its_last_seed_lands(slots, t
     assert numbers == (["1", "2"] if len(ends) == 2 else [])
 
 
+def test_a_numpy_integer_is_a_move():
+    np = pytest.importorskip("numpy", reason="needs NumPy: the rl or vector extra")
+    board = mancala.Board()
+    assert mancala.svg.board(board, arrows=np.int64(2)) == mancala.svg.board(board, arrows=2)
+    assert mancala.svg.board(board, arrows=np.array([2, 0])) == mancala.svg.board(board, arrows=[2, 0])
+
+
 def test_a_line_is_said_in_words():
     root = parse(mancala.svg.board(mancala.Board(LATE, 1), arrows=[3, 4]))
     assert root.get("aria-label").endswith(
