@@ -5,8 +5,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
 from mancala.errors import InvalidBoardError, InvalidRuleError, quote
-from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SOUTH, PovScore, pit_slots, row,
-                              side_seeds, store_slot)
+from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SLOTS, SOUTH, PovScore, pit_slot, pit_slots,
+                              row, side_seeds, store_slot)
 from mancala.limits import DEFAULT_SEEDS, check_seeds
 from mancala.svg import board as svg_board
 
@@ -18,6 +18,17 @@ CAPTURE_WORDS: Dict[str, str] = {
     "empty": "captures, even facing an empty pit",
     "none": "no captures",
 }
+#: each capture rule as a game's rules name it (:func:`rules_words`): never "none capture"
+CAPTURE_NAMES: Dict[str, str] = {"standard": "standard capture", "empty": "empty-pit capture",
+                                 "none": "no captures"}
+
+
+def rules_words(seeds: Optional[int], capture: str) -> str:
+    """A game's rules as every face names them: '4 seeds per pit, standard capture',
+    '1 seed per pit, no captures'; the capture rule alone when ``seeds`` is None."""
+    if seeds is None:
+        return CAPTURE_NAMES[capture]
+    return f"{seeds} seed{'' if seeds == 1 else 's'} per pit, {CAPTURE_NAMES[capture]}"
 
 
 class MoveRecord(NamedTuple):
@@ -28,9 +39,11 @@ class MoveRecord(NamedTuple):
     extra_turn: bool    #: the last seed landed in the mover's store and the game goes on
     captured: int       #: seeds a capture put in the store (0 if none)
     game_over: bool     #: the move ended the game
+    swept: Tuple[int, int] = (0, 0)     #: seeds the end's sweep put in South's and North's store
 
     def effects(self) -> List[str]:
-        """What the move did, in words: ['captures 4 seeds', 'extra turn', 'the game is over']."""
+        """What the move did, in words, the one home of them for every face: ['captures 4
+        seeds', 'extra turn'], ['the game is over', 'South keeps the 11 seeds left in its row']."""
         effects = []
         if self.captured:
             effects.append(f"captures {self.captured} seed{'' if self.captured == 1 else 's'}")
@@ -38,6 +51,10 @@ class MoveRecord(NamedTuple):
             effects.append("extra turn")
         if self.game_over:
             effects.append("the game is over")
+        for side, seeds in enumerate(self.swept):
+            if seeds:
+                effects.append(f"{SIDE_NAMES[side]} keeps the {seeds} seed{'' if seeds == 1 else 's'} "
+                               "left in its row")
         return effects
 
 
@@ -104,23 +121,37 @@ class Board(BoardBase):
 
     def push(self, pit: int) -> MoveRecord:
         """Play pit (0..5 from the mover's left); IllegalMoveError if it is not legal."""
-        return MoveRecord(*self._push(pit))
+        return self._swept(MoveRecord(*self._push(pit)))
 
     def pop(self) -> MoveRecord:
         """Take back the last move (extra-turn chains come back one move at a time);
         IndexError if no move was pushed."""
-        return MoveRecord(*self._pop())
+        record = MoveRecord(*self._pop())
+        return self.copy(stack=False).push(record.pit) if record.game_over else record
 
     def peek(self) -> MoveRecord:
         """The last move pushed; IndexError if none was."""
         if self.ply == 0:
             raise IndexError("peek at a board with no moves")
-        return MoveRecord(*self._record(self.ply - 1))
+        return self._swept(MoveRecord(*self._record(self.ply - 1)))
 
     @property
     def move_stack(self) -> List[MoveRecord]:
         """Every move pushed since the position was set, oldest first."""
-        return [MoveRecord(*self._record(i)) for i in range(self.ply)]
+        return [self._swept(MoveRecord(*self._record(i))) for i in range(self.ply)]
+
+    def _swept(self, record: MoveRecord) -> MoveRecord:
+        """``record``, when it is the last move and ended the game, with what the sweep
+        put in each store: a store's gain, less, for the mover's, what its sowing
+        dropped there (once, then once a lap of 13 slots) and what it captured."""
+        if not record.game_over:
+            return record
+        before = self.copy()
+        before._pop()
+        gained = [self.pits[store_slot(side)] - before.pits[store_slot(side)] for side in (SOUTH, NORTH)]
+        sown, to_store = before.pits[pit_slot(record.player, record.pit)], PITS - record.pit
+        gained[record.player] -= record.captured + (0 if sown < to_store else (sown - to_store) // (SLOTS - 1) + 1)
+        return record._replace(swept=(gained[SOUTH], gained[NORTH]))
 
     # -- the result
 
@@ -209,5 +240,5 @@ def _rebuild(cls: type, pits: List[int], to_move: int, capture: str) -> Board:
     return cls(pits, to_move, capture=capture)
 
 
-__all__ = ["Board", "MoveRecord", "Outcome", "capture_code", "start_slots", "MAX_SEEDS", "CAPTURE_RULES",
-           "CAPTURE_WORDS"]
+__all__ = ["Board", "MoveRecord", "Outcome", "capture_code", "start_slots", "rules_words", "MAX_SEEDS",
+           "CAPTURE_RULES", "CAPTURE_WORDS", "CAPTURE_NAMES"]

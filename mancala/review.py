@@ -108,9 +108,17 @@ class MoveReview:
         """The score of the move played, with its side and kind."""
         return Score(self.score_after, self.side, self.exact, self.depth)
 
+    def better(self) -> str:
+        """The best moves (pits 1..6) and their score, as every face words them:
+        '2, 3, 4 or 6, South +2 (exact)', '6, South +7 (depth 14)'."""
+        pits = [str(pit + 1) for pit in self.best_indices]
+        named = pits[0] if len(pits) == 1 else f"{', '.join(pits[:-1])} or {pits[-1]}"
+        return f"{named}, {self.before.text()}"
+
     def to_json(self) -> Dict[str, Any]:
         """The move as ``review --json`` prints it (``south_before``/``south_after``:
-        the scores from South's view, as a chart of the game draws them)."""
+        the scores from South's view, as a chart of the game draws them; ``better``:
+        :meth:`better`'s words)."""
         return {
             "number": self.number,
             "side": self.side,
@@ -126,6 +134,7 @@ class MoveReview:
             "scores": [{"pit_index": pit, "score": score} for pit, score in self.scores],
             "line_indices": list(self.line_indices),
             "depth": self.depth,
+            "better": self.better(),
         }
 
     @classmethod

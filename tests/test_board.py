@@ -201,3 +201,55 @@ def test_is_legal():
     board = Board([0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0])
     assert board.is_legal(1)
     assert not any(board.is_legal(p) for p in (0, 2, 6, -1, "1", None, True))
+
+
+# -- the end's sweep, said where a move's words live (issue 40, item 6) --------------------------
+
+def test_the_sweep_is_said_when_the_mover_empties_its_own_row():
+    #        North: 6 0 0 0 2 3   (pits 6..1 from the left as drawn)
+    #   [16]                        [20]
+    #        South: 0 0 0 0 0 1
+    # South's sixth pit: its one seed into the store, South's row is empty: North keeps 11
+    board = Board([0, 0, 0, 0, 0, 1, 20, 3, 2, 0, 0, 0, 6, 16], to_move=0)
+    record = board.push(5)
+    assert record.game_over and not record.extra_turn and record.swept == (0, 11)
+    assert record.effects() == ["the game is over", "North keeps the 11 seeds left in its row"]
+    assert board.pits[6] == 21 and board.pits[13] == 27
+    assert board.peek() == board.move_stack[-1] == record and board.pop() == record
+
+
+def test_the_sweep_is_said_when_a_capture_empties_the_other_row():
+    # South's first pit (1 seed) lands in its empty second pit, facing North's 5th (3 seeds):
+    # 4 captured, North's row is empty, South keeps the 5 in its sixth pit
+    board = Board([1, 0, 0, 0, 0, 5, 10, 0, 0, 0, 0, 3, 0, 9], to_move=0)
+    record = board.push(0)
+    assert record.swept == (5, 0) and record.captured == 4
+    assert record.effects() == ["captures 4 seeds", "the game is over",
+                                "South keeps the 5 seeds left in its row"]
+    assert board.pits[6] == 10 + 4 + 5
+
+
+def test_what_the_sweep_keeps_agrees_with_a_sowing_without_it():
+    # random games of every rule; at each end, the rows as a sowing with no sweep leaves them
+    rng = __import__("random").Random(5)
+    for _ in range(300):
+        capture = rng.choice(mancala.CAPTURE_RULES)
+        board = Board(seeds=rng.randint(1, 8), capture=capture)
+        while not board.is_game_over():
+            before, pit = board.pits, rng.choice(board.legal_moves)
+            record = board.push(pit)
+        mover = record.player
+        own, other = (6, 13) if mover == 0 else (13, 6)
+        slot = mover * 7 + pit
+        seeds, before[slot] = before[slot], 0
+        while seeds:
+            slot = (slot + 1) % 14
+            if slot != other:
+                before[slot] += 1
+                seeds -= 1
+        if slot in range(mover * 7, mover * 7 + 6) and before[slot] == 1 and capture != "none" \
+                and (before[12 - slot] or capture == "empty"):
+            before[own] += before[slot] + before[12 - slot]
+            before[slot] = before[12 - slot] = 0
+        assert record.swept == (sum(before[0:6]), sum(before[7:13]))
+        assert board.copy().pop() == record == board.peek()

@@ -234,7 +234,11 @@ def test_review_text_names_the_mistake_and_the_better_moves_in_pits_1_to_6(home,
     assert third.split() == ["3", "North", "5", "(K)", "South", "+6", "4", "exact", "mistake"]
     (second,) = [line for line in lines if line.split()[:2] == ["2", "South"]]
     assert "5 (E), captures 2 seeds" in second      # the capture named in the move's text
-    assert better.strip().startswith("better: 2, 3, 4 or 6 (South +2); line 2 ")
+    # one pair of brackets (issue 40: "Better: pit 6 (South +7 (depth 14))"), the kind said
+    assert better.strip().startswith("better: 2, 3, 4 or 6, South +2 (exact); line 2 ")
+    # the game's end under the rows, its sweep said: North's 6th pit (L) empties North's row
+    # and South keeps the 2 seeds left in its own (worked by hand in test_history's GAME)
+    assert lines[-3] == "After move 7, the game is over, South keeps the 2 seeds left in its row."
     assert lines[-2] == "You: 0 seeds lost in 4 moves: 0 inaccuracies, 0 mistakes, 0 blunders."
     assert lines[-1] == "North: 4 seeds lost in 3 moves: 0 inaccuracies, 1 mistake, 0 blunders."
 

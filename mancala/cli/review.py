@@ -179,9 +179,12 @@ def show(game: Game, review: _review.Review, depth: int) -> None:
     board = Board(seeds=game.seeds, capture=game.capture)
     for move in review.moves:
         record = board.push(move.pit_index)
-        # the last row says the game's end by being the last: its room goes to the columns
-        for line in rows(move, move_text(record).replace(", the game is over", "")):
+        # the game's end is said under the rows (MoveRecord.effects' words): its room goes to the columns
+        for line in rows(move, move_text(record._replace(game_over=False, swept=(0, 0)))):
             print(wrap(line))
+    if record.game_over:
+        end = record._replace(extra_turn=False, captured=0).effects()
+        print(wrap(f"After move {len(review.moves)}, {', '.join(end)}."))
     for side in (0, 1):
         name = "You" if side == game.you else SIDE_NAMES[side]
         print(wrap(summary_line(name, review.summary(side))))
@@ -190,18 +193,14 @@ def show(game: Game, review: _review.Review, depth: int) -> None:
 def rows(move: _review.MoveReview, played: str) -> List[str]:
     """A move's row, and the better move's under it when it lost:
     '     3  North  5 (K), captures 2 seeds  South +6  4  exact  mistake',
-    '        better: 2, 3, 4 or 6 (South +2); line 2 6 5 6 1 3 5 4'."""
+    '        better: 2, 3, 4 or 6, South +2 (exact); line 2 6 5 6 1 3 5 4'."""
     after = move.after
     text = (f"  {move.number:4d}  {SIDE_NAMES[move.side]:5}  {played:<{PLAYED}}  {after.words():<11}  "
             f"{move.loss:4d}  {after.kind:8}  {move.mark or ''}").rstrip()
     if move.loss <= 0:
         return [text]
-    better = ", ".join(str(pit + 1) for pit in move.best_indices)
-    if len(move.best_indices) > 1:
-        head, _, tail = better.rpartition(", ")
-        better = f"{head} or {tail}"
     line = " ".join(str(pit + 1) for pit in move.line_indices)
-    return [text, f"{'':8}better: {better} ({move.before.words()}); line {line}"]
+    return [text, f"{'':8}better: {move.better()}; line {line}"]
 
 
 def row(move: _review.MoveReview) -> str:

@@ -22,7 +22,7 @@ margin) and its value.
     >>> puzzle = Puzzle("x", (1, 0, 0, 1, 0, 3, 27, 1, 0, 0, 0, 1, 0, 14), 0, "standard",
     ...                 (0, 0, 3), 850, 20, 8, 2)
     >>> [move_words(record) for record in line_records(puzzle)]
-    ['South 1 (A), captures 2 seeds', 'North 1 (G)', 'South 4 (D), captures 2 seeds, the game is over']
+    ['South 1 (A), captures 2 seeds', 'North 1 (G)', 'South 4 (D), captures 2 seeds, the game is over, South keeps the 3 seeds left in its row']
     >>> themes(puzzle)          # North's row is left empty: South keeps the 3 seeds in its 6th pit
     ('capture', 'starving', 'endgame')
     >>> goal(puzzle)
@@ -37,7 +37,7 @@ from typing import Any, Callable, List, Optional, Tuple
 
 from mancala.board import Board, MoveRecord
 from mancala.engine import Engine
-from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, pit_slot, row, seeds_in_pits, store_slot
+from mancala.geometry import PITS, SIDE_NAMES, PovScore, row, seeds_in_pits
 from mancala.review import QUICK_SEEDS, quick_engine
 
 THEMES = ("capture", "extra-turn", "starving", "endgame")   #: every theme, in this order
@@ -69,7 +69,6 @@ def themes(puzzle) -> Tuple[str, ...]:
     if sum(row(board.pits, 0)) + sum(row(board.pits, 1)) <= ENDGAME_SEEDS:
         found.add("endgame")
     for index, pit in enumerate(puzzle.solution):
-        before = board.copy(stack=False)
         record = board.push(pit)
         if record.player != solver:
             continue
@@ -77,23 +76,9 @@ def themes(puzzle) -> Tuple[str, ...]:
             found.add("capture")
         if record.extra_turn and index + 1 < len(puzzle.solution):
             found.add("extra-turn")
-        if record.game_over and _kept_row(before, record, board) > 0:
+        if record.game_over and record.swept[solver] > 0:
             found.add("starving")
     return tuple(theme for theme in THEMES if theme in found)
-
-
-def _kept_row(before: Board, record: MoveRecord, after: Board) -> int:
-    """The seeds left in the mover's row by a move that ended the game (the sweep
-    then put them in its store): with seeds still in the mover's row, the row
-    left empty was the opponent's. The mover's final seeds, less its store before,
-    the seeds its sowing dropped in the store and what it captured."""
-    mover = record.player
-    store = store_slot(mover)
-    sown = before.pits[pit_slot(mover, record.pit)]
-    to_store = PITS - record.pit            # the store is the sowing's (6 - pit)th slot
-    lap = SLOTS - 1                         # a lap passes every slot but the other store
-    dropped = 0 if sown < to_store else (sown - to_store) // lap + 1
-    return after.pits[store] - before.pits[store] - dropped - record.captured
 
 
 def goal(puzzle, you: bool = True) -> str:
