@@ -11,9 +11,10 @@ game is its own rating period. Games between two computers, or two people,
 are kept and rate nobody; so are games against a computer the levels' table
 has no Elo for, and casual games (``rated=False``). A resigned game is the
 resigning side's loss, its stores kept as they stood. A game's review is kept
-with it (:meth:`History.keep_review`). Version 1 files are brought up to date
-(their games that rated the person are the rated ones). Nothing here touches
-the network: the file stays on this machine.
+with it (:meth:`History.keep_review`). Older files are brought up to date:
+version 1's games that rated the person are the rated ones, and version 2's,
+rated from an older start (1500), are rated again from this one's. Nothing
+here touches the network: the file stays on this machine.
 
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -22,22 +23,17 @@ the network: the file stays on this machine.
     >>> game.result, (game.south_store, game.north_store), game.human
     ('south', (9, 3), 0)
     >>> game.before.rating, game.after.rating > game.before.rating
-    (1500.0, True)
+    (940.0, True)
     >>> shutil.rmtree(folder)
 
-Several writers at once (two terminal games, two browser tabs) lose
-nothing: the file is in WAL mode, a writer waits for another (a busy timeout
-of :data:`mancala.sqlitefile.BUSY_SECONDS`), and a game is written in one immediate
-transaction that reads the last rating and inserts the game after it, so
-the ratings form one sequence: each rated game's rating before is the
-rating after the rated game before it.
-
-A database that cannot be used (not SQLite, truncated or damaged, another
-program's tables, or a newer schema than this version knows) is set aside,
-never deleted: renamed ``history.sqlite3.unreadable-<UTC time>`` (its
-``-wal`` and ``-shm`` files with it), and a new one is started; the reason is
-one line in :attr:`History.notices`. The care of the file is
-:class:`mancala.sqlitefile.SQLiteFile`'s, which the puzzle log shares.
+Several writers at once (two terminal games, two browser tabs) lose nothing,
+and a game is written in one transaction that reads the last rating and
+inserts the game after it, so the ratings form one sequence: each rated game's
+rating before is the rating after the rated game before it. A database that
+cannot be used (not SQLite, damaged, another program's, a newer schema) is set
+aside, never deleted (``history.sqlite3.unreadable-<UTC time>``), and a new one
+started, one line in :attr:`History.notices` saying why: the care of the file
+is :class:`mancala.sqlitefile.SQLiteFile`'s, which the puzzle log shares.
 """
 from __future__ import annotations
 
@@ -60,7 +56,7 @@ from mancala.sqlitefile import SQLiteFile
 from mancala.storage import data_dir
 
 FILE_NAME = "history.sqlite3"
-SCHEMA_VERSION = 2               #: PRAGMA user_version of the database this version writes
+SCHEMA_VERSION = 3               #: PRAGMA user_version of the database this version writes
 APPLICATION_ID = 0x4B616C68      #: PRAGMA application_id: "Kalh", so a stranger's SQLite file is told apart
 HUMAN = "human"                  #: the spelling of a person; every other player is a computer
 MAX_SPEC_CHARS = 200             #: longer spellings are refused (an engine:"..." command fits)
@@ -100,13 +96,28 @@ CREATE TABLE games (
 )
 """
 
-#: schema version 1 -> 2: its games that rated the person are the rated ones
+
+def _rerate(db: sqlite3.Connection) -> None:
+    """The rated games rated again from this version's start (:func:`mancala.rating.sequence`),
+    against the Elo kept with them; rows the list leaves out (:func:`_game`) left as they are."""
+    games = [game for game in map(_game, db.execute(
+        f"SELECT {', '.join(_LISTED)} FROM games WHERE rated = 1 ORDER BY id").fetchall()) if game]
+    periods = _rating.sequence((game.opponent_elo, game.opponent_rd, _points(
+        (game.south_store, game.north_store), game.resigned, game.human)) for game in games)
+    for game, (before, after) in zip(games, periods):
+        columns = _rating_columns(before, after)
+        db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} WHERE id = ?",
+                   (*columns.values(), game.id))
+
+
+#: schema version 1 -> 2: its games that rated the person are the rated ones;
+#: 2 -> 3: rated from 1500, they are rated again from this version's start
 _MIGRATIONS = {1: (
     "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
     "UPDATE games SET rated = (rating IS NOT NULL)",
     "ALTER TABLE games ADD COLUMN resigned INTEGER",
     "ALTER TABLE games ADD COLUMN review TEXT",
-)}
+), 2: (_rerate,)}
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,7 @@ class GameRecord:
     before: Optional[Rating]      #: the person's rating before the game (None: unrated)
     after: Optional[Rating]       #: ... and after it
     resigned: Optional[int] = None  #: the side that resigned (its stores then), None if played out
+    opponent_rd: Optional[float] = None     #: the computer's deviation, when the game is rated
 
     @property
     def result(self) -> str:
@@ -154,10 +166,8 @@ class GameRecord:
     def to_json(self) -> Dict[str, Any]:
         """The game as ``history --json`` prints it."""
         def rating(r: Optional[Rating]) -> Optional[Dict[str, float]]:
-            if r is None:
-                return None
-            return {"rating": round(r.rating, 2), "rd": round(r.rd, 2),
-                    "volatility": round(r.volatility, 6)}
+            return None if r is None else {"rating": round(r.rating, 2), "rd": round(r.rd, 2),
+                                           "volatility": round(r.volatility, 6)}
         return {
             "id": self.id,
             "finished": self.finished,
@@ -253,7 +263,8 @@ class History(SQLiteFile):
                            "WHERE id = ?", (*columns.values(), cursor.lastrowid))
             return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
                               tuple(board_moves(board)), stores[0], stores[1],
-                              human, None if after is None else level.elo, before, after, resigned)
+                              human, None if after is None else level.elo, before, after, resigned,
+                              None if after is None else level.rd)
         kept = self._write(write)
         self.notices.extend(notices)
         return kept
@@ -269,13 +280,8 @@ class History(SQLiteFile):
             return []
         rows = self._run(False, lambda db: db.execute(
             f"SELECT {', '.join(_LISTED)} FROM games ORDER BY id").fetchall())
-        found, bad = [], 0
-        for row in rows:
-            game = _game(row)
-            if game is None:
-                bad += 1
-            else:
-                found.append(game)
+        found = [game for game in map(_game, rows) if game is not None]
+        bad = len(rows) - len(found)
         if bad:
             self.notices.append(f"{bad} game{'' if bad == 1 else 's'} in {self.path} "
                                 f"do{'es' if bad == 1 else ''} not add up and "
@@ -321,8 +327,7 @@ class History(SQLiteFile):
         a row that does not add up sets nothing), else a newcomer's."""
         rows = db.execute(f"SELECT {', '.join(_LISTED)} FROM games WHERE rating IS NOT NULL "
                           "ORDER BY id DESC")
-        for row in rows:
-            game = _game(row)
+        for game in map(_game, rows):
             if game is not None and game.after is not None:
                 return game.after
         return Rating()
@@ -423,7 +428,8 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
         return None
     return GameRecord(values["id"], values["finished"], values["south"], values["north"],
                       values["seeds"], values["capture"], tuple(moves), stores[0],
-                      stores[1], values["human"], elo, ratings[0], ratings[1], resigned)
+                      stores[1], values["human"], elo, ratings[0], ratings[1], resigned,
+                      values["opponent_rd"])
 
 
 # -- the default history ----------------------------------------------------------------

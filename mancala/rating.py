@@ -19,22 +19,34 @@ the steps give 1464.0507, 151.5165 and 0.059996.)
 
 The computer levels a person is rated against have their Elo on the same
 scale: :mod:`mancala.levels` reads their table, :func:`mancala.players.level_elo`
-looks one player up.
+looks one player up. A newcomer starts at :data:`INITIAL_RATING`, between the
+two levels newcomers play (``ai:easy`` and ``ai:medium``: docs/history.md says
+how it was chosen), and a rating is **provisional** while its deviation is
+:data:`PROVISIONAL_RD` or more, as on lichess: every face shows it as
+:meth:`Rating.shown` words it.
+
+    >>> Rating().shown(), Rating(1612.4, 80).shown()
+    ('940? ±600', '1612')
+
+A history or a puzzle log rated from an older version's start (1500) is
+rated again from this one's when it is first opened (:func:`sequence`): the
+results stay, the numbers are this version's.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 SCALE = 173.7178            #: Glicko-2's ratio between the Elo scale and its own (400 / ln 10)
 BASE = 1500.0               #: the Elo-scale rating that is 0 on Glicko-2's scale
-INITIAL_RATING = 1500.0     #: a new player's rating: the middle of the scale, as Glickman advises
-INITIAL_RD = 350.0          #: a new player's deviation: nothing is known yet
+INITIAL_RATING = 940.0      #: a new player's rating: between ai:easy (648) and ai:medium (1235), see docs/history.md
+INITIAL_RD = 300.0          #: a new player's deviation: 940 -+ 600 spans the levels people play, see docs/history.md
+PROVISIONAL_RD = 110.0      #: provisional while the RD is at least this: a 95% interval of +-220 or wider (lichess's 110)
 INITIAL_VOLATILITY = 0.06   #: the paper's suggested starting volatility
 TAU = 0.5                   #: how fast the volatility may change (Glickman: 0.3..1.2); the paper's example uses 0.5
 EPSILON = 1e-6              #: the volatility iteration's tolerance (the paper's)
-MAX_RD = INITIAL_RD         #: a deviation never grows past a newcomer's
+MAX_RD = 350.0              #: a deviation never grows past this (Glickman's for a player nothing is known of)
 MIN_RATING, MAX_RATING = -10_000.0, 10_000.0    #: a rating is kept in here (100,000 straight wins over
                                                 #: ai:perfect reach 3,868; the maths is exact to here)
 MIN_VOLATILITY, MAX_VOLATILITY = 0.001, 0.1     #: ... and a volatility in here (lichess caps it at 0.1 too)
@@ -53,6 +65,26 @@ class Rating:
     def interval(self) -> Tuple[float, float]:
         """About 95% sure the strength is in here: ``rating -+ 2 RD``."""
         return self.rating - 2 * self.rd, self.rating + 2 * self.rd
+
+    @property
+    def provisional(self) -> bool:
+        """Too uncertain to be read as a number alone: the deviation is at least
+        :data:`PROVISIONAL_RD` (the 95% interval is +-220 or wider)."""
+        return self.rd >= PROVISIONAL_RD
+
+    def shown(self) -> str:
+        """The rating as every face shows it: '1612' once it has settled, '1180? ±310'
+        (the rating, a question mark and half the 95% interval) while provisional."""
+        if self.provisional:
+            return f"{self.rating:.0f}? ±{2 * self.rd:.0f}"
+        return f"{self.rating:.0f}"
+
+    def to_json(self) -> Dict[str, Any]:
+        """For JSON answers: ``rating``, ``rd``, the 95% interval (``low``, ``high``),
+        one decimal each, ``provisional`` and ``shown`` (:meth:`shown`)."""
+        low, high = self.interval()
+        return {"rating": round(self.rating, 1), "rd": round(self.rd, 1), "low": round(low, 1),
+                "high": round(high, 1), "provisional": self.provisional, "shown": self.shown()}
 
     def is_valid(self) -> bool:
         """Whether each number is a real number (not a bool, NaN or infinity) within its
@@ -139,6 +171,24 @@ def update(player: Rating, results: Iterable[Result], tau: float = TAU) -> Ratin
     return Rating(min(max(mu * SCALE + BASE, MIN_RATING), MAX_RATING), min(phi * SCALE, MAX_RD), sigma)
 
 
+def sequence(results: Iterable[Result], start: Optional[Rating] = None
+             ) -> List[Tuple[Rating, Rating]]:
+    """A player's ratings over ``results``, each its own rating period, oldest first:
+    each period's (before, after), from ``start`` (default a newcomer's). A result
+    :func:`update` refuses leaves the rating as it was and the sequence goes on.
+    What a history rated from an older version's start is rated again by: the same
+    results against the same opponents, from this version's start."""
+    now, periods = start if start is not None else Rating(), []
+    for result in results:
+        try:
+            after = update(now, [result])
+        except (ValueError, ArithmeticError):
+            after = now
+        periods.append((now, after))
+        now = after
+    return periods
+
+
 def _new_volatility(delta: float, phi: float, v: float, sigma: float, tau: float) -> float:
     """Step 5 of the paper: the root of f by the Illinois variant of regula falsi."""
     a = math.log(sigma * sigma)
@@ -168,6 +218,7 @@ def _new_volatility(delta: float, phi: float, v: float, sigma: float, tau: float
     return math.exp(big_a / 2)
 
 
-__all__ = ["Rating", "update", "expected_score", "INITIAL_RATING", "INITIAL_RD",
+__all__ = ["Rating", "update", "expected_score", "sequence", "INITIAL_RATING", "INITIAL_RD",
+           "PROVISIONAL_RD",
            "INITIAL_VOLATILITY", "TAU", "MIN_RATING", "MAX_RATING", "MAX_RD",
            "MIN_VOLATILITY", "MAX_VOLATILITY"]

@@ -66,7 +66,8 @@ class SQLiteFile:
     SCHEMA_VERSION: int         #: PRAGMA user_version this version writes
     WHAT: str                   #: what the file is, for people ("game history")
     #: version N -> the statements that make a file of version N one of version N + 1
-    MIGRATIONS: Dict[int, Tuple[str, ...]] = {}
+    #: (SQL, or a function given the connection, for what SQL cannot say)
+    MIGRATIONS: Dict[int, Tuple[Union[str, Callable[[sqlite3.Connection], None]], ...]] = {}
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         self.path = Path(path)
@@ -307,7 +308,7 @@ class SQLiteFile:
         try:
             for step in range(version, self.SCHEMA_VERSION):
                 for statement in self.MIGRATIONS[step]:
-                    db.execute(statement)
+                    statement(db) if callable(statement) else db.execute(statement)
             db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:

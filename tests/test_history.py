@@ -9,6 +9,7 @@ import errno
 import json
 import os
 import pathlib
+import random
 import sqlite3
 import subprocess
 import sys
@@ -17,10 +18,11 @@ import time
 
 import pytest
 
+from mancala.board import Board
 from mancala.errors import HistoryError, InputError
 from mancala.history import FILE_NAME, History, default_path
 from mancala.players import level_elo
-from mancala.rating import Rating, update
+from mancala.rating import Rating, sequence, update
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -90,6 +92,87 @@ def test_the_person_is_rated_against_the_levels_elo_game_after_game(home):
     assert second.after == update(first.after, [(hard.elo, hard.rd, 0)])
     assert history.rating() == second.after
     assert [g.after for g in history.games()] == [first.after, second.after]
+
+
+# -- where a newcomer starts (issue 40, item 1) -----------------------------------------------
+
+OLD_START = Rating(1500, 350, 0.06)     # every version before issue 40 started a newcomer here
+
+
+def a_game(south: str, seed: int = 0, score=None):
+    """The moves of a whole Kalah(6,4) game South 'won' or 'lost' (by ``score``, South's
+    and North's seeds, when given): random moves, from random.Random(seed) on."""
+    rng = random.Random(seed)
+    while True:
+        board = Board(seeds=4)
+        while not board.is_game_over():
+            board.push(rng.choice(board.legal_moves))
+        outcome = board.outcome()
+        if outcome.winner == ("won", "lost").index(south) and score in (None, (outcome.south, outcome.north)):
+            return [record.pit for record in board.move_stack]
+
+
+def test_a_newcomers_first_loss_to_medium_costs_at_most_150_and_a_win_over_easy_earns_50(home):
+    # the real levels' Elo (levels.json: ai:easy 648, ai:medium 1235); a newcomer's first game
+    loss = History(home / "loses.sqlite3").record("human", "ai:medium", 4, "standard", a_game("lost"))
+    win = History(home / "wins.sqlite3").record("human", "ai:easy", 4, "standard", a_game("won"))
+    assert loss.rated and win.rated and loss.before == win.before == Rating(940, 300, 0.06)
+    assert -150 <= loss.after.rating - loss.before.rating < 0      # from 1500: -359
+    assert win.after.rating - win.before.rating >= 50              # from 1500: +5
+    assert loss.after.provisional and win.after.provisional
+
+
+def test_the_issues_first_games_move_the_rating_less_than_from_the_old_start(home):
+    # issue 40: beat ai:easy, lose to ai:medium, resign after one move (to ai:easy: the
+    # issue's -366 is that), lose to random 22-26; from 1500 they moved +5, -359, -366 and -376
+    history = History()
+    played = [("ai:easy", a_game("won"), None), ("ai:medium", a_game("lost"), None),
+              ("ai:easy", [2], 0), ("random", a_game("lost", score=(22, 26)), None)]
+    games = [history.record("human", north, 4, "standard", moves, resigned=resigned)
+             for north, moves, resigned in played]
+    changes = [game.after.rating - game.before.rating for game in games]
+    old = [after.rating - before.rating for before, after in sequence(
+        [(level_elo(north).elo, level_elo(north).rd, score)
+         for (north, _, _), score in zip(played, (1, 0, 0, 0))],
+        OLD_START)]
+    assert [round(change) for change in old[:3]] == [5, -359, -366]     # the issue's numbers
+    assert changes[0] >= 50 and changes[1] >= -150
+    assert changes[0] > old[0] and all(old < new < 0 for old, new in zip(old[1:], changes[1:]))
+    # it beat ai:easy once and lost to it and to random: below ai:easy, above random
+    assert level_elo("random").elo < games[-1].after.rating < level_elo("ai:easy").elo
+    assert all(game.after.provisional for game in games)
+
+
+def test_a_history_rated_from_the_old_start_is_rated_again_from_the_new_one(home):
+    # a history of the version before (schema 2), its ratings chained from 1500
+    history = History()
+    kept = [history.record("human", "ai:easy", 4, "standard", a_game("won")),
+            history.record("human", "ai:depth=3", 4, "standard", a_game("lost")),      # no Elo
+            history.record("ai:medium", "human", 4, "standard", a_game("won", 1)),      # North lost
+            history.record("human", "ai:hard", 4, "standard", a_game("lost", 2), rated=False)]
+    results = [(level_elo(level).elo, level_elo(level).rd, score)
+               for level, score in (("ai:easy", 1), ("ai:medium", 0))]
+    db = sqlite3.connect(history.path)
+    for game, (before, after) in zip([kept[0], kept[2]], sequence(results, OLD_START)):
+        db.execute("UPDATE games SET rating_before = ?, rd_before = ?, volatility_before = ?, "
+                   "rating = ?, rd = ?, volatility = ? WHERE id = ?",
+                   (before.rating, before.rd, before.volatility, after.rating, after.rd,
+                    after.volatility, game.id))
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    reopened = History()
+    games = reopened.games()
+    assert reopened.notices == [] and [game.id for game in games] == [1, 2, 3, 4]
+    assert [game.rated for game in games] == [True, False, True, False]
+    first = update(Rating(940, 300, 0.06), [results[0]])
+    assert (games[0].before, games[0].after) == (Rating(940, 300, 0.06), first)
+    assert (games[2].before, games[2].after) == (first, update(first, [results[1]]))
+    assert reopened.rating() == games[2].after
+    db = sqlite3.connect(history.path)
+    assert db.execute("PRAGMA user_version").fetchone() == (3,)
+    assert db.execute("SELECT rating FROM games WHERE id = 1").fetchone() == (first.rating,)
+    db.close()
 
 
 def test_games_without_exactly_one_person_or_without_an_elo_rate_nobody(home):
@@ -214,14 +297,16 @@ def test_a_history_of_the_first_schema_is_brought_up_to_date_with_its_games(home
     history = History()
     rated, unrated = history.games()
     assert history.notices == []                    # kept, not set aside
-    assert rated.rated and rated.after == Rating(1580, 300, 0.06) and rated.resigned is None
-    assert not unrated.rated and unrated.after is None
-    assert history.rating() == Rating(1580, 300, 0.06)
+    # rated from 1500 then, rated again from this version's start: the same win over Elo 620
+    again = update(Rating(940, 300, 0.06), [(620, 50, 1)])
+    assert rated.rated and rated.before == Rating(940, 300, 0.06) and rated.after == again
+    assert rated.resigned is None and not unrated.rated and unrated.after is None
+    assert history.rating() == again
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    assert db.execute("PRAGMA user_version").fetchone() == (3,)
     db.close()
     after = history.record("human", "ai:easy", 1, "standard", GAME)
-    assert after.before == Rating(1580, 300, 0.06)
+    assert after.before == again
     assert not [p for p in home.iterdir() if ".unreadable-" in p.name]
 
 
@@ -402,7 +487,7 @@ def damaged_files(tmp_path):
     newer = tmp_path / "newer.sqlite3"
     newer.write_bytes(good)
     db = sqlite3.connect(newer)
-    db.execute("PRAGMA user_version = 3")
+    db.execute("PRAGMA user_version = 4")
     db.commit()
     db.close()
     return [
@@ -413,7 +498,7 @@ def damaged_files(tmp_path):
         ("all but 100 bytes", good[:-100], "it is truncated"),
         ("garbage inside", bytes(middle), "it is damaged"),
         ("another program's", other.read_bytes(), "another program's database"),
-        ("newer schema", newer.read_bytes(), "written by a newer mancala (schema version 3"),
+        ("newer schema", newer.read_bytes(), "written by a newer mancala (schema version 4"),
     ]
 
 
@@ -493,7 +578,7 @@ def test_history_json_lists_the_games_as_a_subprocess(home):
         assert (game["seeds"], game["capture"], game["pit_indices"]) == (1, capture, GAME)
         assert game["result"] == "south" and game["score"] == {"south": 9, "north": 3}
         assert time.strptime(game["finished"], "%Y-%m-%dT%H:%M:%SZ")
-    assert games[0]["rating_before"]["rating"] == 1500 and games[0]["rating_after"]["rating"] > 1500
+    assert games[0]["rating_before"]["rating"] == 940 and games[0]["rating_after"]["rating"] > 940
     assert games[1]["rating_after"] is None
     last = json.loads(mancala(home, "history", "--json", "--last", "1").stdout)
     assert last == games[1:]
@@ -518,14 +603,16 @@ def test_history_text_shows_the_rating_and_the_games(home):
     result = mancala(home, "history")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"Your rating: {game.after.rating:.0f} (95% between "
-                               f"{game.after.rating - 2 * game.after.rd:.0f} and ")
+    # one game: provisional, its interval said ("1012? ±565")
+    assert lines[0].startswith(f"Your rating: {game.after.rating:.0f}? ±{2 * game.after.rd:.0f} "
+                               f"(provisional: 95% between {game.after.rating - 2 * game.after.rd:.0f} and ")
     assert "from 1 rated game." in lines[0]
     # in the player's words, at this machine's local time
     local = time.strftime("%Y-%m-%d %H:%M", time.localtime(time.mktime(time.strptime(
         game.finished, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone))
     assert f"  1. {local}  you (South) vs ai:easy, 1 seed, standard: you won 9-3, 7 moves; " \
-        f"rated: {game.after.rating:.0f} (+{game.after.rating - 1500:.0f})" in result.stdout
+        f"rated: {game.after.rating:.0f}? ±{2 * game.after.rd:.0f} (+{game.after.rating - 940:.0f})" \
+        in result.stdout
     History().record("ai:easy", "human", 1, "standard", GAME, rated=False)
     History().record("ai:easy", "random", 1, "standard", GAME)
     lines = mancala(home, "history").stdout.splitlines()
@@ -563,7 +650,7 @@ def test_a_finished_terminal_game_against_the_computer_is_kept_and_rated(home):
     said = "won" if game.south_store > game.north_store else "lost"      # the person is South
     assert f"Game over: you {said} {game.south_store}-{game.north_store} " in game_over_line(result.stdout)
     assert game.rated
-    assert f"Your rating: {game.after.rating:.0f} " in result.stdout
+    assert f"Your rating: {game.after.rating:.0f}? ±{2 * game.after.rd:.0f} " in result.stdout
 
 
 def test_a_demo_between_computers_is_kept_unrated_and_says_nothing(home):

@@ -90,7 +90,7 @@ def test_a_planted_rating_neither_crashes_nor_loses_the_next_game(home, planted)
     db.close()
     listed = mancala(home, "history")
     assert listed.returncode == 0 and "does not add up" in listed.stderr
-    assert f"Your rating: {first.after.rating:.0f} " in listed.stdout
+    assert f"Your rating: {first.after.shown()} " in listed.stdout
     played = mancala(home, "play", "--seeds", "4", "--south", "human", "--north", "random",
                      "--seed", "3", stdin=RATED_MOVES)
     assert played.returncode == 0 and "Game over:" in played.stdout
@@ -100,7 +100,7 @@ def test_a_planted_rating_neither_crashes_nor_loses_the_next_game(home, planted)
     score = 1.0 if kept[1].result == "south" else 0.0 if kept[1].result == "north" else 0.5
     assert kept[1].before == first.after
     assert kept[1].after == update(first.after, [(random_level.elo, random_level.rd, score)])
-    assert f"Your rating: {kept[1].after.rating:.0f} " in played.stdout
+    assert f"Your rating: {kept[1].after.shown()} " in played.stdout
 
 
 def test_a_planted_puzzle_rating_sets_nothing_and_the_attempt_is_kept(home):
@@ -314,7 +314,7 @@ def test_a_read_only_data_folder_lists_the_games_and_says_it_cannot_record(home,
     listed = read_only(home, "history")
     assert listed.returncode == 0, listed.stderr
     assert "you (South) vs ai:easy, 1 seed, standard: you won 9-3" in listed.stdout
-    assert f"Your rating: {game.after.rating:.0f} " in listed.stdout
+    assert f"Your rating: {game.after.shown()} " in listed.stdout
     assert error_line(listed) == (f"mancala: The game history {home / FILE_NAME} can be read but "
                                   "not written (read-only file system): nothing new is kept in it.")
     as_json = read_only(home, "history", "--json")
@@ -386,7 +386,7 @@ def test_the_same_puzzle_played_again_from_the_terminal_moves_nothing(home):
     assert again.returncode == 0
     assert "Already counted: a puzzle moves your rating once" in again.stdout
     (kept,) = PuzzleLog(home / "puzzles.sqlite3").attempts()
-    assert f"your puzzle rating stays {kept.after.rating:.0f}." in again.stdout
+    assert f"your puzzle rating stays {kept.after.shown()}." in again.stdout
 
 
 # -- no raw errno line (item 8) -------------------------------------------------------------------
@@ -508,6 +508,6 @@ def test_the_web_page_counts_a_puzzle_once_too(home):
             answers.append(client.post("/api/puzzle/answer",
                                        json={"attempt": attempt, "give_up": True}).json())
     (kept,) = PuzzleLog(home / "puzzles.sqlite3").attempts()
-    assert answers[0]["change"] == round(kept.after.rating - 1500, 1) and answers[0]["notices"] == []
+    assert answers[0]["change"] == round(kept.after.rating - 940, 1) and answers[0]["notices"] == []
     assert answers[1]["change"] == 0.0 and answers[1]["rating"]["rating"] == round(kept.after.rating, 1)
     assert answers[1]["notices"] == ["Already counted: a puzzle moves your rating once, the first time."]

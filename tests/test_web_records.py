@@ -216,7 +216,8 @@ def test_the_history_lists_the_games_and_the_ratings_series(client, home):
     from mancala.history import record_game
     empty = client.get("/api/history").json()
     assert (empty["count"], empty["games"], empty["rating"], empty["series"]) == (0, [], None, [])
-    assert empty["start"]["rating"] == 1500.0 and empty["start"]["low"] == 800.0   # 1500 -+ 2 x 350
+    assert empty["start"]["rating"] == 940.0 and empty["start"]["low"] == 340.0    # 940 -+ 2 x 300
+    assert empty["start"]["provisional"] and empty["start"]["shown"] == "940? ±600"
     record_game("human", "random", 1, "standard", GAME)              # rated: as the server keeps them
     finish(client, game="b", players={"south": "ai:easy", "north": "random"})
     finish(client, game="c", players={"south": "human", "north": "ai:easy"})     # casual
@@ -236,7 +237,7 @@ def test_the_history_lists_the_games_and_the_ratings_series(client, home):
         assert point["high"] == round(game.after.rating + 2 * game.after.rd, 1)
     assert answer["series"][1]["opponent"] == "ai:easy"
     assert answer["rating"] == {k: v for k, v in answer["series"][-1].items()
-                                if k in ("rating", "rd", "low", "high")}
+                                if k in ("rating", "rd", "low", "high", "provisional", "shown")}
     assert answer["file"] == str(home / "history.sqlite3")
     last = client.get("/api/history?last=1").json()
     assert [game["id"] for game in last["games"]] == [4] and last["count"] == 4

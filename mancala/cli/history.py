@@ -65,16 +65,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def rating_line(now: Optional[Rating], rated_games: int) -> str:
-    """'Your rating: 1612 (95% between 1290 and 1934), from 3 rated games.'"""
+    """'Your rating: 1180? ±310 (provisional: 95% between 870 and 1490), from 3 rated
+    games.', 'Your rating: 1612 (95% between 1432 and 1792), from 40 rated games.'
+    (:meth:`mancala.rating.Rating.shown`)."""
     if now is None:
-        start = Rating()
-        return (f"Your rating: none yet; you start at {start.rating:.0f} once you finish a game "
-                "as human against a computer level.")
+        return (f"Your rating: none yet; you start at {Rating().shown()} once you finish a "
+                "rated game as human against a computer level.")
     low, high = now.interval()
     note = " The computer levels' Elo are provisional (guessed, not yet measured)." \
         if level_is_provisional() else ""
-    return (f"Your rating: {now.rating:.0f} (95% between {low:.0f} and {high:.0f}), from "
-            f"{rated_games} rated game{'' if rated_games == 1 else 's'}.{note}")
+    return (f"Your rating: {now.shown()} ({'provisional: ' if now.provisional else ''}95% between "
+            f"{low:.0f} and {high:.0f}), from {rated_games} rated "
+            f"game{'' if rated_games == 1 else 's'}.{note}")
 
 
 def describe(game: _history.GameRecord) -> str:
@@ -103,7 +105,7 @@ def describe(game: _history.GameRecord) -> str:
             f"{result}, {moves} move{'' if moves == 1 else 's'}")
     if game.rated:
         change = game.after.rating - game.before.rating
-        text += f"; rated: {game.after.rating:.0f} ({change:+.0f})"
+        text += f"; rated: {game.after.shown()} ({change:+.0f})"
     elif you is not None:
         rateable = can_be_rated(game.south, game.north, game.seeds, game.capture)
         text += "; casual" if rateable else "; not rated"
@@ -113,7 +115,8 @@ def describe(game: _history.GameRecord) -> str:
 def record_finished(game, out: Callable[[str], None] = print) -> str:
     """Keep a finished (or resigned) terminal game in the history, rated when the
     game is (:attr:`mancala.game.Game.rated`); what to tell the person of their
-    rating, for the result line: 'Your rating: 1579 (+79), 95% between ...',
+    rating, for the result line: 'Your rating: 1013? ±565 (+72); ...' (provisional),
+    'Your rating: 1579 (+9), 95% between 1420 and 1738; ...',
     'Casual: kept in your history, not rated.', or '' for a game without a person.
 
     ``game`` is a finished :class:`mancala.game.Game`. A failure is one line
@@ -136,8 +139,9 @@ def record_finished(game, out: Callable[[str], None] = print) -> str:
             return "Casual: kept in your history, not rated."
         return f"Kept in your history; not rated: {printable(why)}."
     low, high = kept.after.interval()
-    return (f"Your rating: {kept.after.rating:.0f} ({kept.after.rating - kept.before.rating:+.0f}), "
-            f"95% between {low:.0f} and {high:.0f}; `python -m mancala history` lists your games.")
+    between = "" if kept.after.provisional else f", 95% between {low:.0f} and {high:.0f}"
+    return (f"Your rating: {kept.after.shown()} ({kept.after.rating - kept.before.rating:+.0f})"
+            f"{between}; `python -m mancala history` lists your games.")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -200,7 +200,7 @@ class Session:
         themes = ", ".join(THEME_NAMES[theme] for theme in puzzle.themes)
         self.output("")
         self.output(f"Puzzle {puzzle.id}, rated {puzzle.rating}"
-                    + (f" ({themes})" if themes else "") + f", capture {puzzle.capture}: "
+                    + (f" ({themes})" if themes else "") + f", {puzzle.rules}: "
                     f"you play {solver}." + (f" From your {puzzle.source}." if puzzle.source else ""))
         self.output(self.board_text(attempt.board, puzzle))
         self.output(goal(puzzle))
@@ -300,15 +300,15 @@ class Session:
             self._notices()
         if not kept.counted:
             self.output(f"Already counted: a puzzle moves your rating once, the first time; "
-                        f"your puzzle rating stays {self.rating.rating:.0f}.")
+                        f"your puzzle rating stays {self.rating.shown()}.")
             return
         self.rating = kept.after
         change = kept.after.rating - kept.before.rating
         low, high = kept.after.interval()
         again = " (counted once: another try now changes nothing)" if not result and \
             attempt.result is None else ""
-        self.output(f"Your puzzle rating: {kept.after.rating:.0f} ({change:+.0f}), "
-                    f"95% between {low:.0f} and {high:.0f}{again}.")
+        between = "" if kept.after.provisional else f", 95% between {low:.0f} and {high:.0f}"
+        self.output(f"Your puzzle rating: {kept.after.shown()} ({change:+.0f}){between}{again}.")
 
     def again(self) -> bool:
         answer = self.input("Another puzzle? [Y/n]: ").strip().lower()
@@ -318,11 +318,12 @@ class Session:
         if self.log is None:
             return "Puzzle rating: off (the puzzle log cannot be used)."
         if not self.tried:
-            return (f"Your puzzle rating starts at {self.rating.rating:.0f}; each puzzle you "
+            return (f"Your puzzle rating starts at {self.rating.shown()}; each puzzle you "
                     "solve or miss moves it.")
         low, high = self.rating.interval()
-        return (f"Your puzzle rating: {self.rating.rating:.0f} (95% between {low:.0f} and "
-                f"{high:.0f}), from {len(self.tried)} puzzle{'' if len(self.tried) == 1 else 's'}.")
+        return (f"Your puzzle rating: {self.rating.shown()} ({'provisional: ' if self.rating.provisional else ''}"
+                f"95% between {low:.0f} and {high:.0f}), from {len(self.tried)} "
+                f"puzzle{'' if len(self.tried) == 1 else 's'}.")
 
     @staticmethod
     def names(puzzle: _puzzles.Puzzle) -> tuple:

@@ -19,7 +19,7 @@ So a line always ends with the solver's move, and every solver move in it is
 unique. ``solution`` holds the whole line, pit indices 0..5 of whoever moves.
 
 The **rating** is on the Elo scale of the players' ratings (a newcomer
-starts at 1500; see :func:`rating`): a puzzle is harder the deeper a plain
+starts at 940; see :func:`rating`): a puzzle is harder the deeper a plain
 search must look before it settles on the solver's moves, the more moves the
 line asks for, and the fewer seeds the second-best move loses.
 

@@ -6,13 +6,16 @@ care of :class:`mancala.sqlitefile.SQLiteFile`. A puzzle counts once, as on
 lichess: the first result kept for it moves the rating, and a later attempt at
 the same puzzle (a replay, or the same attempt sent twice) is not kept and moves
 nothing; the check and the write are one transaction, so attempts finished at
-once by several processes or threads are still counted once.
+once by several processes or threads are still counted once. A newcomer
+starts where a newcomer to the games does (:class:`mancala.rating.Rating`'s
+default); a log of version 1, rated from an older start (1500), is rated again
+from this one's when first opened (:func:`mancala.rating.sequence`).
 """
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 from typing import Any, List, Optional, Sequence, Tuple
 
 from mancala import rating as _rating
@@ -45,6 +48,19 @@ CREATE TABLE attempts (
 """
 
 
+def _rerate(db) -> None:
+    """Every attempt the log keeps rated again from this version's start, against the
+    puzzle's rating kept with it (rows that do not add up are left as they are)."""
+    attempts = [record for record in map(_attempt, db.execute(
+        f"SELECT {', '.join(_COLUMNS)} FROM attempts ORDER BY id").fetchall()) if record]
+    periods = _rating.sequence((record.puzzle_rating, PUZZLE_RD, float(record.solved))
+                               for record in attempts)
+    for record, (before, after) in zip(attempts, periods):
+        db.execute("UPDATE attempts SET rating_before = ?, rd_before = ?, volatility_before = ?, "
+                   "rating = ?, rd = ?, volatility = ? WHERE id = ?",
+                   (*astuple(before), *astuple(after), record.id))
+
+
 @dataclass(frozen=True)
 class AttemptRecord:
     """One attempt as the log keeps it."""
@@ -71,7 +87,8 @@ class PuzzleLog(SQLiteFile):
     COLUMNS = _COLUMNS
     SCHEMA = _SCHEMA
     APPLICATION_ID = 0x4B616C50     # "KalP"
-    SCHEMA_VERSION = 1
+    SCHEMA_VERSION = 2
+    MIGRATIONS = {1: (_rerate,)}    #: 1 -> 2: rated from 1500, rated again from this version's start
     WHAT = "puzzle log"
 
     def __init__(self, path=None) -> None:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from mancala.board import CAPTURE_RULES, Board
+from mancala.board import CAPTURE_RULES, Board, rules_words
+from mancala.geometry import PITS
 from mancala.errors import IllegalMoveError, InputError, quote
 from mancala.puzzles import teaching
 
@@ -42,6 +43,21 @@ class Puzzle:
         """The puzzle's position, a new Board."""
         return Board(list(self.board), self.to_move, capture=self.capture)
 
+    @property
+    def seeds(self) -> Optional[int]:
+        """Seeds per pit of the game it comes from (a start holds twelve times as many
+        seeds); None for a position no start's seed count leads to."""
+        total = sum(self.board)
+        return total // (2 * PITS) if total % (2 * PITS) == 0 else None
+
+    @property
+    def rules(self) -> str:
+        """The puzzle's rules as the faces show them: '4 seeds per pit, standard capture'
+        (:func:`mancala.board.rules_words`; '50 seeds, no captures' when :attr:`seeds` is None)."""
+        if self.seeds is None:
+            return f"{sum(self.board)} seeds, {rules_words(None, self.capture)}"
+        return rules_words(self.seeds, self.capture)
+
     def solver_steps(self) -> Tuple[int, ...]:
         """The places in :attr:`solution` of the solver's moves."""
         board = self.position()
@@ -59,11 +75,13 @@ class Puzzle:
         return teaching.themes(self)
 
     def to_json(self) -> Dict[str, Any]:
-        """The puzzle as the data file and ``puzzle --export`` hold it (``source`` only
-        for a player's own)."""
+        """The puzzle as the data file and ``puzzle --export`` hold it (``seeds`` when
+        :attr:`seeds` is known, ``source`` only for a player's own)."""
         data = {"id": self.id, "board": list(self.board), "to_move": self.to_move,
-                "capture": self.capture, "solution_indices": list(self.solution),
+                "seeds": self.seeds, "capture": self.capture, "solution_indices": list(self.solution),
                 "rating": self.rating, "value": self.value, "gap": self.gap, "depth": self.depth}
+        if self.seeds is None:
+            del data["seeds"]
         if self.source:
             data["source"] = self.source
         return data
@@ -99,6 +117,9 @@ class Puzzle:
         puzzle = cls(data["id"], tuple(board), data["to_move"], data["capture"], tuple(solution),
                      data["rating"], data["value"], data["gap"], data["depth"], source)
         position = puzzle.position()            # InvalidBoardError for a board that is not one
+        if "seeds" in data and data["seeds"] != puzzle.seeds:
+            raise InputError(f"puzzle {puzzle.id}: its seeds per pit are {quote(puzzle.seeds)} by its "
+                             f"board, not {quote(data['seeds'])}")
         if position.is_game_over():
             raise InputError(f"puzzle {puzzle.id}: the game is over in its position")
         mover = position.to_move

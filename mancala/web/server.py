@@ -136,13 +136,11 @@ def json_type(headers: Any) -> bool:
 
 
 def rating_json(rating: Optional[Any], **more: Any) -> Optional[Dict[str, Any]]:
-    """A Glicko-2 rating for a page (a game's or a puzzle's): value, deviation and its 95%
-    interval, one decimal each, with ``more`` fields beside them; None for None."""
+    """A Glicko-2 rating for a page (a game's or a puzzle's): :meth:`mancala.rating.Rating.to_json`
+    (value, deviation, 95% interval, provisional, shown), ``more`` fields beside them; None for None."""
     if rating is None:
         return None
-    low, high = rating.interval()
-    return dict({"rating": round(rating.rating, 1), "rd": round(rating.rd, 1),
-                 "low": round(low, 1), "high": round(high, 1)}, **more)
+    return dict(rating.to_json(), **more)
 
 
 def replaced() -> Refused:
