@@ -67,10 +67,10 @@ def test_the_history_says_a_resigned_game_in_your_words_and_one_move_in_the_sing
     game = history.record("human", "ai:medium", 4, "standard", [2], rated=False, resigned=0)
     text = describe(game)
     # before: 'you lost: you resigned, 1-0 in the stores, 1 moves; casual'
-    assert text.endswith("you (South) vs ai:medium, 4 seeds, standard: you lost by resignation, "
+    assert text.endswith("you (South) vs ai:medium, 4 seeds per pit, standard capture: you lost by resignation, "
                          "1-0 in the stores, 1 move; casual"), text
     two = history.record("ai:easy", "ai:medium", 4, "standard", [0, 1], resigned=1)
-    assert describe(two).endswith("South ai:easy vs North ai:medium, 4 seeds, standard: South "
+    assert describe(two).endswith("South ai:easy vs North ai:medium, 4 seeds per pit, standard capture: South "
                                   "won (North resigned), 0-0 in the stores, 2 moves"), describe(two)
 
 

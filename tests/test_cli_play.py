@@ -434,7 +434,7 @@ def test_resign_asks_once_and_a_resigned_rated_game_is_a_loss_in_history(home):
                             text=True, env=env_for(home), timeout=60)
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Your rating: ") and "from 1 rated game" in lines[0]
-    assert re.search(r"  1\. [0-9-]{10} [0-9:]{5}  you \(South\) vs ai:easy, 4 seeds, standard: "
+    assert re.search(r"  1\. [0-9-]{10} [0-9:]{5}  you \(South\) vs ai:easy, 4 seeds per pit, standard capture: "
                      r"you lost by resignation, 0-0 in the stores, 0 moves; rated: [0-9]+\? ±[0-9]+ "
                      r"\(-[0-9]+\)$", lines[-1]), lines[-1]
 

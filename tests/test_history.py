@@ -610,15 +610,24 @@ def test_history_text_shows_the_rating_and_the_games(home):
     # in the player's words, at this machine's local time
     local = time.strftime("%Y-%m-%d %H:%M", time.localtime(time.mktime(time.strptime(
         game.finished, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone))
-    assert f"  1. {local}  you (South) vs ai:easy, 1 seed, standard: you won 9-3, 7 moves; " \
+    assert f"  1. {local}  you (South) vs ai:easy, 1 seed per pit, standard capture: you won 9-3, 7 moves; " \
         f"rated: {game.after.rating:.0f}? ±{2 * game.after.rd:.0f} (+{game.after.rating - 940:.0f})" \
         in result.stdout
     History().record("ai:easy", "human", 1, "standard", GAME, rated=False)
     History().record("ai:easy", "random", 1, "standard", GAME)
     lines = mancala(home, "history").stdout.splitlines()
     # 1 seed: not rules a game is rated under (mancala.game.RATED_RULES), so not "casual"
-    assert lines[-2].endswith("you (North) vs ai:easy, 1 seed, standard: you lost 3-9, 7 moves; not rated")
-    assert lines[-1].endswith("South ai:easy vs North random, 1 seed, standard: South won 9-3, 7 moves")
+    assert lines[-2].endswith("you (North) vs ai:easy, 1 seed per pit, standard capture: you lost 3-9, "
+                              "7 moves; not rated")
+    assert lines[-1].endswith("South ai:easy vs North random, 1 seed per pit, standard capture: South won "
+                              "9-3, 7 moves")
+    # the rules as every face names them (issue 40: never 'none capture')
+    board, rng = Board(seeds=1, capture="none"), random.Random(1)
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    History().record("ai:easy", "random", 1, "none", [record.pit for record in board.move_stack])
+    assert "South ai:easy vs North random, 1 seed per pit, no captures: " in \
+        mancala(home, "history").stdout.splitlines()[-1]
     bad = mancala(home, "history", "--last", "0")
     assert bad.returncode == 2 and "games is a whole number from 1" in bad.stderr
 

@@ -313,7 +313,7 @@ def test_a_read_only_data_folder_lists_the_games_and_says_it_cannot_record(home,
     # before: "mancala: cannot use the game history ... (unable to open database file)", exit 2
     listed = read_only(home, "history")
     assert listed.returncode == 0, listed.stderr
-    assert "you (South) vs ai:easy, 1 seed, standard: you won 9-3" in listed.stdout
+    assert "you (South) vs ai:easy, 1 seed per pit, standard capture: you won 9-3" in listed.stdout
     assert f"Your rating: {game.after.shown()} " in listed.stdout
     assert error_line(listed) == (f"mancala: The game history {home / FILE_NAME} can be read but "
                                   "not written (read-only file system): nothing new is kept in it.")

@@ -15,6 +15,7 @@ from mancala import history as _history
 from mancala.cli import options
 from mancala.cli.format import local_time
 from mancala.cli.render import wrap
+from mancala.board import rules_words
 from mancala.errors import MancalaError
 from mancala.game import can_be_rated, unrated_because
 from mancala.levels import level_is_provisional
@@ -81,8 +82,9 @@ def rating_line(now: Optional[Rating], rated_games: int) -> str:
 
 def describe(game: _history.GameRecord) -> str:
     """A game in the player's words, at this machine's local time: '3. 2026-05-01 14:00
-    you (South) vs ai:easy, 4 seeds, standard: you lost 11-37, 36 moves; rated: 1612
-    (-25)'; a game without one person: 'South ai:medium vs North random, ...: South won 30-18'.
+    you (South) vs ai:easy, 4 seeds per pit, standard capture: you lost 11-37, 36 moves;
+    rated: 1612 (-25)'; a game without one person: 'South ai:medium vs North random, ...: South
+    won 30-18'.
 
     What the file holds is shown through :func:`mancala.untrusted.printable`: a
     name or a date edited to hold ESC or a line break prints as its escape."""
@@ -101,8 +103,7 @@ def describe(game: _history.GameRecord) -> str:
         result += f" {score}"
     moves = len(game.pit_indices)
     text = (f"{game.id:3d}. {printable(local_time(game.finished))}  {players}, "
-            f"{game.seeds} seed{'' if game.seeds == 1 else 's'}, {game.capture}: "
-            f"{result}, {moves} move{'' if moves == 1 else 's'}")
+            f"{rules_words(game.seeds, game.capture)}: {result}, {moves} move{'' if moves == 1 else 's'}")
     if game.rated:
         change = game.after.rating - game.before.rating
         text += f"; rated: {game.after.shown()} ({change:+.0f})"
