@@ -1,6 +1,7 @@
-"""bench/cluster_sim.py runs the cluster's manager on virtual workers: the virtual
-clock worked by hand, a job's table as the worker's last job left it, jobs
-computed once, and the true value whatever the number of workers."""
+"""bench/cluster_sim.py runs the cluster's manager on virtual workers with a
+node clock: the clock worked by hand, a stopped job's share computed exactly,
+and, end to end, the true value whatever the number of workers, the same
+numbers on every run and whatever the processes computing the jobs."""
 import json
 import subprocess
 import sys
@@ -12,58 +13,75 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 SIM = BENCH / "cluster_sim.py"
 sys.path.insert(0, str(BENCH))
 
-from cluster_sim import VirtualPool  # noqa: E402
+from cluster_sim import VirtualPool, abandoned  # noqa: E402
 
 from mancala.cluster.manager import Job  # noqa: E402
 
 A, B, C = ((1,) * 12, 0), ((2,) * 12, 0), ((3,) * 12, 1)
 
 
-class HandJobs:
-    """Answers set by hand: CPU seconds and nodes by position."""
+class HandEngines:
+    """Answers set by hand: nodes by position (a budget smaller than that: the budget)."""
 
-    def __init__(self, costs):
-        self.costs, self.asked = costs, []
+    def __init__(self, nodes):
+        self.nodes, self.asked = nodes, []
 
-    def get_many(self, tasks):
+    def run(self, tasks):
         self.asked += tasks
-        return [{"bound": 0, "nodes": self.costs[question[0]][1], "cpu": self.costs[question[0]][0],
-                 "facts": [], "move": None} for question, _ in tasks]
+        return [{"bound": 0, "move": None, "facts": [], "nodes": min(self.nodes[key], budget)}
+                for worker, key, beta, budget in tasks]
 
 
-def job(number, key, parent=None):
-    return Job(number, key, 0, 1000, 1, 0, False, parent)
+def job(number, key, parent=None, budget=1000):
+    return Job(number, key, 0, budget, 1, 0, False, parent)
 
 
-def test_the_virtual_clock_worked_by_hand():
-    # two workers: A (3 s) and B (1 s) start at 0; B ends at 1, then C (2 s) starts
-    # on B's worker and ends at 3 with A: both come back at once, the clock at 3
-    jobs = HandJobs({A: (3.0, 300), B: (1.0, 100), C: (2.0, 200)})
-    pool = VirtualPool(2, jobs)
-    pool.submit(job(0, A))
-    pool.submit(job(1, B))
-    first = pool.wait(0.25)
-    assert [j.key for j, _ in first] == [B] and pool.now() == 1.0
-    pool.submit(job(2, C, parent=B))                    # B's worker: its table is B's
-    assert pool.running[2][2][1] == (((B, 0, 1000), True),) and pool.warm == 1
-    both = pool.wait(0.25)
-    assert sorted(j.id for j, _ in both) == [0, 2] and pool.now() == 3.0
-    assert pool.busy_seconds == 6.0
-
-
-def test_a_cancelled_job_costs_its_share_up_to_the_cancel():
-    jobs = HandJobs({A: (3.0, 300), B: (1.0, 100), C: (2.0, 200)})
-    pool = VirtualPool(2, jobs)
-    a = job(0, A)
+def test_the_node_clock_worked_by_hand():
+    # 100 nodes a second, no latency, a call of 0.5 s: A (300 nodes) is handed over
+    # at 0.5 and ends at 3.5; B (100) at 1.0 and ends at 2.0; then C (200) is handed
+    # over at 2.5 on B's worker (its parent's: a warm table) and ends at 4.5
+    engines = HandEngines({A: 300, B: 100, C: 200})
+    pool = VirtualPool(2, engines, rate=100, latency=0.0, call=0.5)
+    a, b = job(0, A), job(1, B)
     pool.submit(a)
-    pool.submit(job(1, B))
-    pool.wait(0.25)                                     # B at 1 s
+    pool.submit(b)
+    assert {a.worker, b.worker} == {0, 1}
+    first = pool.wait(0.25)
+    assert [j.key for j, _ in first] == [B] and pool.now() == 2.0
+    pool.submit(job(2, C, parent=B))
+    assert pool.running[2][0].worker == b.worker
+    assert [j.key for j, _ in pool.wait(0.25)] == [A] and pool.now() == 3.5
+    assert [j.key for j, _ in pool.wait(0.25)] == [C] and pool.now() == 4.5
+    assert pool.busy_seconds == 6.0
+    assert [(worker, key) for worker, key, *_ in pool.log] == [(b.worker, B), (a.worker, A),
+                                                               (b.worker, C)]
+
+
+def test_a_stopped_job_is_computed_with_the_nodes_it_had_time_for():
+    engines = HandEngines({A: 300, B: 100, C: 200})
+    pool = VirtualPool(2, engines, rate=100, latency=0.0, call=0.0)
+    a = job(0, A)
+    pool.submit(a)                      # computed only when an answer is needed
     pool.cancel(a)
+    pool.submit(job(1, B))
+    pool.submit(job(2, C))
     (stopped, answer), = pool.wait(0.25)
-    assert stopped is a and answer["stopped"] and answer["nodes"] == 100 and pool.now() == 1.0
-    assert pool.history[a.worker] == (((A, 0, 100), False),)   # its table: a third of A's search
-    pool.submit(job(2, C))                              # neither A nor B nor their child: cleared
-    assert pool.running[2][2][1] == ()
+    assert stopped is a and answer["stopped"] and answer["nodes"] == 0
+    assert engines.asked[0] == (a.worker, A, 0, 1)     # its search so far: the smallest budget
+    assert pool.stopped_after == 0
+    pool.wait(0.25)                                     # B at 1 s, C runs on
+    c = pool.running[2][0]
+    pool.cancel(c)                      # C was computed whole to know it ends after B
+    (_, answer), = pool.wait(0.25)
+    assert answer["nodes"] == 100 and pool.stopped_after == 1
+
+
+def test_abandoned_nodes_are_those_no_later_job_on_the_worker_went_on_from():
+    # worker 0: A exhausted (1,000 nodes), then A again: kept; worker 1: B exhausted
+    # and never followed there (abandoned), then C stopped (abandoned)
+    log = [(0, A, 0, 1000, 1.0, "exhausted"), (1, B, 0, 500, 0.5, "exhausted"),
+           (0, A, 0, 4000, 4.0, "answered"), (1, C, 0, 70, 0.1, "stopped")]
+    assert abandoned(log, "standard") == 570
 
 
 def sim(*args, timeout=600):
@@ -71,27 +89,30 @@ def sim(*args, timeout=600):
                           timeout=timeout)
 
 
-def test_kalah_6_3_on_virtual_workers(tmp_path):
-    """The true value (+2, Kalah(6,3)) on 1 and 8 workers; one worker is busy all
-    the time; a second run computes nothing again and says the same."""
-    cache = tmp_path / "jobs.sqlite"
-    args = ["simulate", "--seeds", "3", "--endgame", "0", "--workers", "1,8", "--job-nodes", "100000",
-            "--hash-mb", "8", "--baseline-mb", "16", "--cache", str(cache), "--json"]
-    done = sim(*args)
-    assert done.returncode == 0, done.stderr
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+def test_kalah_6_3_on_virtual_workers_the_same_every_run():
+    """The true value (+2, Kalah(6,3)) on 1 and 8 workers; one worker is never idle;
+    the same jobs, nodes and seconds on a second run, and with one process
+    computing the jobs instead of two."""
+    args = ["simulate", "--seeds", "3", "--endgame", "0", "--workers", "1,8", "--job-nodes", "20000",
+            "--hash-mb", "8", "--baseline-mb", "16", "--json"]
+    runs = []
+    for processes in ("2", "2", "1"):
+        done = sim(*args, "--processes", processes)
+        assert done.returncode == 0, done.stderr
+        runs.append([json.loads(line) for line in done.stdout.splitlines()])
+    rows = runs[0]
     assert [(r["workers"], r["value"]) for r in rows] == [(1, 2), (8, 2)]
     one, eight = rows
-    assert one["busy"] == 1.0 and one["seconds"] > 0 and eight["seconds"] < one["seconds"]
+    assert one["idle"] < 0.01 and eight["seconds"] < one["seconds"]
     for row in rows:
         assert row["useful_nodes"] + row["wasted_nodes"] == row["nodes"] > 0
-        assert set(row) >= {"workers", "seconds", "speedup", "efficiency", "nodes", "wasted_nodes",
-                            "jobs", "value"}
-    again = sim(*args)
-    rows_again = [json.loads(line) for line in again.stdout.splitlines()]
-    assert [r["computed"] for r in rows_again] == [0, 0]
-    keep = ("seconds", "nodes", "jobs", "wasted_nodes")
-    assert [{k: r[k] for k in keep} for r in rows_again] == [{k: r[k] for k in keep} for r in rows]
+        assert 0 < row["critical_path"] <= row["seconds"] + 1e-9
+        assert set(row) >= {"workers", "seconds", "speedup", "speedup_large", "efficiency", "nodes",
+                            "wasted_nodes", "jobs", "value", "idle", "exhausted", "abandoned",
+                            "critical_path"}
+    same = [{k: v for k, v in r.items() if k not in ("real_seconds", "driver_seconds")}
+            for run in runs for r in run]
+    assert same[0:2] == same[2:4] == same[4:6]
 
 
 @pytest.mark.parametrize("args, says", [

@@ -50,17 +50,13 @@ from typing import Callable, Dict, Iterable, List, Optional, Protocol, Tuple
 
 from mancala.board import Board
 from mancala.cluster.finished import Finished, ProofResult
+from mancala.cluster.policy import Policy
 from mancala.engine import Engine
 from mancala.errors import JournalError
 from mancala.cluster.tree import INF, Key, Question, Tree, board_of, child_t, key_of, store_lead, tighten
 
 WAIT = 0.25                 # the longest the driver waits for an answer before it looks again
 ESTIMATE_DEPTH = 8          # the short search that predicts a position's tests and orders its moves
-TESTS = 2                   # the value's tests asked at once as needed work (the bracket)
-HYPOTHESES = 4              # and as speculation, when workers are still idle
-BUDGET_STEP = 4             # an exhausted question asked again gets this many times its budget
-MAX_GROWTH = 64             # up to this many times the first budget, then it is split
-SPLIT_STOPS = 0             # a position split for an idle worker has its job stopped
 
 
 @dataclass
@@ -113,9 +109,11 @@ class ProofManager:
     def __init__(self, board: Board, pool: Pool, *, job_nodes: int, journal=None,
                  done: Iterable[dict] = (), all_moves: bool = False, at_least: Optional[int] = None,
                  progress: Optional[Progress] = None, estimate: Optional[Callable[[Key], int]] = None,
-                 speculate: bool = True) -> None:
+                 speculate: bool = True, policy: Policy = Policy()) -> None:
         self.pool, self.job_nodes, self.journal = pool, job_nodes, journal
-        self.all_moves, self.progress, self.speculate = all_moves, progress, speculate
+        self.all_moves, self.progress = all_moves, progress
+        self.policy = policy
+        self.speculate = speculate and policy.speculate
         self.root, self.lead = key_of(board), store_lead(board)
         self.tree = Tree(board.capture, estimate or estimator(board.capture))
         node = self.tree.node(self.root)
@@ -132,6 +130,7 @@ class ProofManager:
         self.rounds, self.goals_checked = 0, []
         self.ids = itertools.count()
         self.done = done                                       # the journal's, read once by run()
+        self.planned = False
         self.finished = Finished()
         self.cpu_used = 0.0
 
@@ -172,12 +171,13 @@ class ProofManager:
         self.lo, self.hi = tighten(lo, parity, up=True), tighten(hi, parity, up=False)
         if self.lo < self.hi:
             guess = min(max(self.guess, self.lo), self.hi)
-            order = sorted(range(self.lo + 2 if self.lo > -INF // 2 else guess - 2 * HYPOTHESES,
-                                 min(self.hi, guess + 2 * HYPOTHESES) + 1, 2),
+            spread = 2 * self.policy.hypotheses
+            order = sorted(range(self.lo + 2 if self.lo > -INF // 2 else guess - spread,
+                                 min(self.hi, guess + spread) + 1, 2),
                            key=lambda t: abs(t - guess - 1))
-            self.goals = [((self.root, t), self._test(t)) for t in order[:HYPOTHESES]
+            self.goals = [((self.root, t), self._test(t)) for t in order[:self.policy.hypotheses]
                           if t > self.lo]
-            self.needed = TESTS
+            self.needed = self.policy.tests
             return True
         self.value = self.lo
         root = self.tree.nodes[self.root]
@@ -212,6 +212,9 @@ class ProofManager:
         free = self.pool.size - sum(not job.cancelled for job in self.running.values())
         if free <= 0:
             return
+        if self.policy.plan and not self.planned:      # before the first job: start wide
+            self.planned = True
+            self.tree.plan([goal for goal, _ in needed], self.policy.plan * self.pool.size)
         free -= self._submit(self._needed(needed, free), speculative=False)
         while free > 0 and self._split_for_idle():
             free -= self._submit(self._needed(needed, free), speculative=False)
@@ -223,14 +226,15 @@ class ProofManager:
 
     def _needed(self, goals: List[Tuple[Question, int]], free: int) -> List[Tuple[Question, int]]:
         """Up to free needed questions. One that exhausted a budget before is asked
-        again with BUDGET_STEP times it (its worker's table warm) while that keeps
-        every worker busy, and split into its moves when a worker would wait, or
-        when it reached MAX_GROWTH times the first budget."""
+        again with the policy's step times it (its worker's table warm) while that
+        keeps every worker busy, and split into its moves when a worker would wait,
+        or when it reached the policy's growth times the first budget."""
         while True:
             picked: List[Tuple[Question, int]] = []
             for goal, test in goals:
                 picked += [(q, test) for q in self.tree.select(goal[0], goal[1], free - len(picked))]
-            big = [q for q, _ in picked if self.tree.nodes[q[0]].budget > self.job_nodes * MAX_GROWTH
+            big = [q for q, _ in picked
+                   if self.tree.nodes[q[0]].budget > self.job_nodes * self.policy.growth
                    or (len(picked) < free and self.tree.nodes[q[0]].budget > self.job_nodes)]
             if not big:
                 return picked
@@ -257,7 +261,7 @@ class ProofManager:
             return False
         job = min(leaves, key=lambda j: (j.depth, -j.started))
         self._split(job.key)
-        if SPLIT_STOPS:
+        if self.policy.split_stops:
             self._cancel(job)
         return True
 
@@ -301,7 +305,7 @@ class ProofManager:
             return
         # exhausted: asked again with a larger budget, or split (see _needed)
         node = self.tree.nodes[key]
-        node.budget = max(node.budget, BUDGET_STEP * entry["budget"])
+        node.budget = max(node.budget, self.policy.step * entry["budget"])
         if entry.get("facts"):
             self.harvested[key] = (beta, entry["facts"], number)
         else:
@@ -433,4 +437,4 @@ def estimator(capture: str) -> Callable[[Key], int]:
     return lambda key: engine.search(board_of(key, capture), depth=ESTIMATE_DEPTH).score
 
 
-__all__ = ["ProofManager", "ProofResult", "Finished", "Job", "Pool", "estimator", "WAIT", "TESTS", "HYPOTHESES"]
+__all__ = ["ProofManager", "ProofResult", "Finished", "Job", "Pool", "Policy", "estimator", "WAIT"]

@@ -282,6 +282,22 @@ class Tree:
             self.fly(path[-1])
         return picked
 
+    def plan(self, goals: List[Question], want: int) -> None:
+        """Split by the estimates alone, the shallowest needed leaf first, until the
+        goals need ``want`` questions (or no leaf is left to split): the frontier
+        planned before any job is spent."""
+        while True:
+            picked: List[Question] = []
+            for key, t in goals:
+                picked += self.select(key, t, want - len(picked))
+            for question in picked:
+                self.land(question)
+            if len(picked) >= want or not picked:
+                return
+            shallow = min(picked, key=lambda q: self.nodes[q[0]].depth)[0]
+            if not self.split(shallow) or not self.nodes[shallow].edges:
+                return
+
     def _numbers_of(self, key: Key, t: int, speculative: bool) -> Numbers:
         """(proof, disproof, a question left to ask) of 'key >= t'."""
         node = self.nodes[key]

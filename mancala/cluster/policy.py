@@ -1,0 +1,24 @@
+"""The proof manager's rules (:class:`mancala.cluster.manager.ProofManager`),
+each a number with its reason, in one place: the simulator
+(``bench/cluster_sim.py simulate --policy``) varies them one at a time, and
+docs/cluster.md says what each was measured to do."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The manager's rules, each a number with its reason (the simulator,
+    ``bench/cluster_sim.py --policy``, varies them one at a time)."""
+    tests: int = 2              # the value's tests asked at once as needed work (the bracket)
+    hypotheses: int = 4         # and as speculation, when workers are still idle
+    step: int = 4               # an exhausted question asked again gets this many times its budget,
+    growth: int = 64            # up to this many times the first, then it is split (1: split at once)
+    split_stops: bool = False   # a position split for an idle worker has its job stopped
+    speculate: bool = True      # idle workers hedge against predictions (else they wait)
+    plan: int = 0               # needed leaves a worker, planned by splitting on estimates before
+                                # the first job (0: the root alone)
+
+
+__all__ = ["Policy"]
