@@ -63,6 +63,7 @@ cdef extern from "egdb.h" nogil:
     uint64_t egdb_row_count(int t)      # rows of six pits holding t seeds: C(t + 5, 5)
     uint64_t egdb_rank(const int *b, int seeds)
     void egdb_unrank(int *b, int seeds, uint64_t rank)
+    int egdb_next(int *b, int seeds)     # b to the position of the next rank; 0 past the last
     int egdb_value(const egdb_table *t, const int *b, int seeds)
     int egdb_build_range(const egdb_builder *w, uint64_t start, uint64_t stop, const int *stop_flag,
                          uint64_t *done)

@@ -25,6 +25,7 @@ per included file, in the order each needs the ones before:
   _core_endgame.pxi    endgame databases: build a level (or a range of it), its blocks
   _core_endgame_check.pxi  level files' values: checksum, verify, compare, map, look up
   _core_egdb_rect.pxi  a rectangle of a level's class, for a cluster's task
+  _core_egdb_rows.pxi  a level's positions with their values and best moves, in batches
   _core_board.pxi      BoardBase
   _core_searcher.pxi   Searcher
 """
@@ -93,5 +94,6 @@ include "_core_lists.pxi"
 include "_core_endgame.pxi"
 include "_core_endgame_check.pxi"
 include "_core_egdb_rect.pxi"
+include "_core_egdb_rows.pxi"
 include "_core_board.pxi"
 include "_core_searcher.pxi"

@@ -1,4 +1,4 @@
-"""``python -m mancala endgame build|list|verify|remove``: the endgame databases' level files."""
+"""``python -m mancala endgame build|list|verify|export|remove``: the endgame databases' level files."""
 from __future__ import annotations
 
 import argparse
@@ -19,7 +19,7 @@ from mancala.cli.format import duration
 from mancala.cli.signals import stop_signals
 from mancala.cluster import joined, parse_address
 from mancala.cluster.build import ClusterLevels
-from mancala.endgame import files
+from mancala.endgame import export, files
 from mancala.endgame.building import BuildLock, BuildProgress, build_levels, gigabytes
 from mancala.endgame.verifying import deep_verify
 from mancala.errors import CommandError, EndgameFileError, EndgameMissingError
@@ -87,6 +87,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--json", action="store_true", help="print one JSON document")
     common(v)
     v.set_defaults(run=run_verify)
+
+    x = sub_commands.add_parser(
+        "export", help="write every position with its value and best moves (Parquet)",
+        description="Write every position of the cached database with at most N seeds in the "
+                    "pits, with its perfect-play value and best moves, to FILE as Apache Parquet "
+                    "(a dataset for learning; docs/environments.md has its columns). Only levels "
+                    "sealed by this installation are read. Needs the export extra (pyarrow): "
+                    "pip install 'kalah[export]'.")
+    x.add_argument("--seeds", type=options.endgame_seeds, required=True, metavar="N",
+                   help="the positions with at most N seeds in the pits (levels 0..N, cached)")
+    x.add_argument("--capture", choices=CAPTURE_RULES, default="standard")
+    x.add_argument("file", type=Path, metavar="FILE", help="the Parquet file to write (replaced)")
+    common(x)
+    x.set_defaults(run=run_export)
 
     r = sub_commands.add_parser("remove", help="remove a rule's level files",
                                 description="Remove the level files of a rule (all, or those "
@@ -302,6 +316,29 @@ def run_deep_verify(args: argparse.Namespace) -> int:
     elif not report:
         print("no level files")
     return 0 if all(v.ok and v.sealed for v in report) else 1
+
+
+def run_export(args: argparse.Namespace) -> int:
+    hint = export.pyarrow_missing()
+    if hint is not None:
+        raise CommandError(hint)
+    export.check_target(args.file)
+    directory = files.rule_dir(args.capture, args.cache)
+    endgame.convert_legacy(args.capture, args.cache)
+    if 0 not in files.levels_on_disk(args.capture, args.cache):
+        raise CommandError(f"no {args.capture} database is cached in {directory}: "
+                           f"`{files.commands(args.capture, args.seeds, args.cache)[1]}` builds one")
+    cached = endgame.cached_seeds(args.capture, args.cache)
+    if args.seeds > cached:
+        raise CommandError(f"the {args.capture} database cached in {directory} has levels 0..{cached}, "
+                           f"not 0..{args.seeds}: "
+                           f"`{files.commands(args.capture, args.seeds, args.cache)[1]}` builds the rest")
+    database = endgame.load(args.capture, args.seeds, args.cache)
+    report = export.export(args.file, args.seeds, args.capture, database=database, progress=Bar())
+    print(f"{report.rows:,} {args.capture} positions (levels 0..{args.seeds}) in {args.file}, "
+          f"{gigabytes(report.bytes)}, in {duration(report.seconds)} "
+          f"({report.rate / 1e6:.1f} M positions/s)")
+    return 0
 
 
 def run_remove(args: argparse.Namespace) -> int:

@@ -13,6 +13,9 @@ lower ones; a build that is stopped resumes at its first missing level
 - :func:`load` -- levels 0..N, each checked, or EndgameFileError.
 - :func:`ensure` -- :func:`load`, building what is missing first.
 - :func:`build` -- a database in memory, no files (small ones, tests).
+- :func:`iter_positions` -- every position of levels 0..N with its value and
+  best moves, a batch at a time (:mod:`mancala.endgame.rows`); ``endgame
+  export`` writes them as Parquet (:mod:`mancala.endgame.export`).
 
 Only levels under this installation's seal are used (built here, or found
 right by ``endgame verify --deep``): :func:`load` and :func:`ensure` refuse
@@ -23,7 +26,7 @@ says in one line which it left out (:mod:`mancala.endgame.sealing` has why).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, Iterator, List, Optional, Sequence
 
 from mancala import _core
 from mancala.board import Board, capture_code
@@ -37,6 +40,7 @@ from mancala.endgame.files import (HEADER, MAGIC, VERSION, Level, cache_dir, lev
                                    open_level, remove_stale_temp_files, rule_dir, untrusted, warn,
                                    write_level)
 from mancala.endgame.legacy import convert_legacy
+from mancala.endgame.rows import DEFAULT_BATCH, PositionBatch, batches, best_pits, check_batch
 from mancala.endgame.sealing import advice, ranges
 
 DEFAULT_SEEDS = 16                   # 30 million positions: seconds to build, 30 MB
@@ -203,6 +207,27 @@ def find(capture: str, root: Optional[Path] = None) -> Optional[EndgameDatabase]
     return EndgameDatabase(capture, [level.values for level in files], files)
 
 
+def iter_positions(seeds: int, capture: str = "standard", batch: int = DEFAULT_BATCH, *,
+                   root: Optional[Path] = None,
+                   database: Optional[EndgameDatabase] = None) -> Iterator[PositionBatch]:
+    """Every position with at most ``seeds`` seeds in the pits, with its
+    perfect-play value and best moves, in batches of at most ``batch`` rows
+    (:class:`~mancala.endgame.rows.PositionBatch`, level 0 first, by rank):
+    from the cached database of the rule (:func:`load`: levels under this
+    installation's seal, or its errors, raised here), or from ``database``
+    (one built in memory too). No pyarrow, no NumPy: the batches are arrays
+    (:mod:`mancala.endgame.rows` has what a row holds)."""
+    check_batch(batch)
+    _core.egdb_size(seeds)                  # InvalidLimitError outside 0..36
+    capture_code(capture)
+    if database is None:
+        database = load(capture, seeds, root)
+    elif database.capture != capture or database.max_seeds < seeds:
+        raise EndgameFileError(f"the database given holds {database.capture} levels "
+                               f"0..{database.max_seeds}, not {capture} levels 0..{seeds}")
+    return batches(database, seeds, batch)
+
+
 def cached_seeds(capture: str, root: Optional[Path] = None) -> int:
     """N when levels 0..N of a rule are in the cache, as their names say (none
     is opened or checked: :func:`find` does that); 0 when none is. Raises nothing."""
@@ -229,4 +254,5 @@ def ensure(capture: str, max_seeds: int = DEFAULT_SEEDS, progress: Optional[Prog
 __all__ = ["EndgameDatabase", "EndgameFileError", "EndgameMissingError", "EndgameSpaceError",
            "EndgameUntrustedError",
     "build", "save", "load", "find", "cached_seeds", "ensure", "convert_legacy", "cache_dir", "rule_dir",
-           "level_path", "DEFAULT_SEEDS", "MAGIC", "VERSION", "HEADER"]
+           "level_path", "DEFAULT_SEEDS", "MAGIC", "VERSION", "HEADER",
+           "iter_positions", "PositionBatch", "best_pits"]
