@@ -150,7 +150,8 @@ class Board(BoardBase):
         before._pop()
         gained = [self.pits[store_slot(side)] - before.pits[store_slot(side)] for side in (SOUTH, NORTH)]
         sown, to_store = before.pits[pit_slot(record.player, record.pit)], PITS - record.pit
-        gained[record.player] -= record.captured + (0 if sown < to_store else (sown - to_store) // (SLOTS - 1) + 1)
+        laps = 0 if sown < to_store else (sown - to_store) // (SLOTS - 1) + 1     # seeds it dropped there
+        gained[record.player] -= record.captured + laps
         return record._replace(swept=(gained[SOUTH], gained[NORTH]))
 
     # -- the result

@@ -40,9 +40,9 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 SCALE = 173.7178            #: Glicko-2's ratio between the Elo scale and its own (400 / ln 10)
 BASE = 1500.0               #: the Elo-scale rating that is 0 on Glicko-2's scale
-INITIAL_RATING = 940.0      #: a new player's rating: between ai:easy (648) and ai:medium (1235), see docs/history.md
-INITIAL_RD = 300.0          #: a new player's deviation: 940 -+ 600 spans the levels people play, see docs/history.md
-PROVISIONAL_RD = 110.0      #: provisional while the RD is at least this: a 95% interval of +-220 or wider (lichess's 110)
+INITIAL_RATING = 940.0      #: a newcomer's rating: between ai:easy (648) and ai:medium (1235) (docs/history.md)
+INITIAL_RD = 300.0          #: a newcomer's deviation: 940 -+ 600 spans the levels people play
+PROVISIONAL_RD = 110.0      #: provisional while the RD is this or more: an interval of +-220 or wider (lichess's)
 INITIAL_VOLATILITY = 0.06   #: the paper's suggested starting volatility
 TAU = 0.5                   #: how fast the volatility may change (Glickman: 0.3..1.2); the paper's example uses 0.5
 EPSILON = 1e-6              #: the volatility iteration's tolerance (the paper's)
