@@ -2,8 +2,8 @@
 
 The terminal session: a puzzle near your puzzle rating (of a theme you choose
 with ``--theme``, or one of your own mistakes with ``--mine``), its goal in
-plain words (:func:`mancala.puzzles.goal`); you type the move, the engine
-answers with the line's reply, until the line is done. A wrong move is taken
+plain words (:func:`mancala.puzzles.goal`); you type the move, the opponent
+(the engine) answers, until the line is done. A wrong move is taken
 back and you try again; the puzzle moves your puzzle rating once (Glicko-2,
 kept in ``puzzles.sqlite3`` in the data folder), missed at the first wrong
 move. Then the line is shown move by move and the position it leads to.
@@ -59,7 +59,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     f"{_puzzles.FILE_NAME} in the data folder ($MANCALA_HOME, else "
                     "~/.local/share/mancala).",
         epilog="--export writes JSON lines, a puzzle each: id, board (14 counts in rule "
-               "order), to_move (0 South, 1 North), capture, solution_indices (the whole line, "
+               "order), to_move (0 South, 1 North), seeds (per pit), capture, solution_indices "
+               "(the whole line, "
                "pit indices 0..5 of whoever moves), rating, value (the solver's perfect-play "
                "value), gap (the fewest seeds a second-best move loses), depth.")
     p.add_argument("--export", metavar="FILE",
@@ -321,7 +322,8 @@ class Session:
             return (f"Your puzzle rating starts at {self.rating.shown()}; each puzzle you "
                     "solve or miss moves it.")
         low, high = self.rating.interval()
-        return (f"Your puzzle rating: {self.rating.shown()} ({'provisional: ' if self.rating.provisional else ''}"
+        provisional = "provisional: " if self.rating.provisional else ""
+        return (f"Your puzzle rating: {self.rating.shown()} ({provisional}"
                 f"95% between {low:.0f} and {high:.0f}), from {len(self.tried)} "
                 f"puzzle{'' if len(self.tried) == 1 else 's'}.")
 

@@ -10,12 +10,13 @@ from typing import Dict, List, Optional, Tuple
 
 from mancala.board import Board
 from mancala.engine import Engine
+from mancala.geometry import NORTH, SOUTH, store_slot
 from mancala.limits import SMALL_HASH_MB
 from mancala.puzzles.shipped import Puzzle, puzzle_id
 from mancala.review import solved_values
 
 MIN_GAP = 2                     #: every other move loses at least this many seeds
-MAX_SOLVER_MOVES = 3            #: the longest line asks this many moves of the solver
+MAX_SOLVER_MOVES = 3            #: no answer after the solver's third move (a chain of extra turns may finish)
 SOLVE_NODES = 2_000_000         #: a position's budget for solving its moves (generation)
 FIND_DEPTH_LIMIT = 16           #: the deepest search :func:`find_depth` runs
 #: the rating's parts (see :func:`rating`)
@@ -35,14 +36,20 @@ def unique_best(values: Dict[int, int], min_gap: int = MIN_GAP) -> Optional[Tupl
     return (ranked[0][0], gap) if gap >= min_gap else None
 
 
+def decided(board: Board) -> bool:
+    """A store holds more than half the seeds: who wins is known whatever is played."""
+    return 2 * max(board.pits[store_slot(SOUTH)], board.pits[store_slot(NORTH)]) > board.seeds
+
+
 def find(board: Board, engine: Engine, *, nodes: int = SOLVE_NODES,
          searcher: Optional[Engine] = None) -> Optional[Puzzle]:
     """The puzzle at ``board`` (the side to move solves it), or None if it is
-    none: not exactly one move keeps the value, or a solve does not finish
-    within ``nodes`` (each position's budget). ``engine`` solves (with its
+    none: the game is decided (:func:`decided`), not exactly one move keeps the
+    value, a solve does not finish within ``nodes`` (each position's budget),
+    or no line ends where the solver's turn passes. ``engine`` solves (with its
     endgame database, if any); ``searcher`` runs :func:`find_depth` (default: a
     small one with no database)."""
-    if board.is_game_over():
+    if board.is_game_over() or decided(board):
         return None
     start = board.copy(stack=False)
     values = solved_values(engine, start, nodes=nodes)
@@ -54,6 +61,7 @@ def find(board: Board, engine: Engine, *, nodes: int = SOLVE_NODES,
     line: List[int] = []
     gaps: List[int] = []
     steps: List[Tuple[Board, int]] = []
+    ends: List[Tuple[int, int]] = []        # (moves, solver moves) of the line where the turn passes
     position = start.copy(stack=False)
     while found is not None:
         move, gap = found
@@ -62,18 +70,26 @@ def find(board: Board, engine: Engine, *, nodes: int = SOLVE_NODES,
         line.append(move)
         position.push(move)
         found = None
-        if position.is_game_over() or len(steps) == MAX_SOLVER_MOVES:
+        if position.is_game_over() or position.to_move != solver:
+            ends.append((len(line), len(steps)))
+        if position.is_game_over():
             break
-        if position.to_move == solver:
+        if position.to_move == solver:      # an extra turn: the chain goes on, or the line is cut
             again = solved_values(engine, position, nodes=nodes)
             found = unique_best(again) if again else None
             continue
+        if len(steps) >= MAX_SOLVER_MOVES:
+            break
         answer = _answer(engine, position, solver, nodes)
         if answer is not None:
             replies, found = answer
             for reply in replies:
                 line.append(reply)
                 position.push(reply)
+    if not ends:                            # every line would end with the solver still to move
+        return None
+    kept, count = ends[-1]
+    line, steps, gaps = line[:kept], steps[:count], gaps[:count]
     searcher = searcher if searcher is not None else Engine(hash_mb=SMALL_HASH_MB, endgame=None)
     depth = max(find_depth(searcher, step, move) for step, move in steps)
     return Puzzle(puzzle_id(start.pits, solver, start.capture), tuple(start.pits), solver,
@@ -138,4 +154,4 @@ def rating(depth: int, solver_moves: int, gap: int, legal_moves: int) -> int:
     return int(round(max(MIN_RATING, min(MAX_RATING, value)), -1))
 
 
-__all__ = ["find", "find_depth", "rating", "unique_best", "MIN_GAP", "MAX_SOLVER_MOVES"]
+__all__ = ["find", "find_depth", "rating", "unique_best", "decided", "MIN_GAP", "MAX_SOLVER_MOVES"]

@@ -215,11 +215,11 @@ def export(puzzles: Iterable[Puzzle], write: Callable[[str], Any]) -> int:
 # -- playing one ---------------------------------------------------------------------------------
 
 class Attempt:
-    """One try at a puzzle: the solver plays, the line answers.
+    """One try at a puzzle: the solver plays, the opponent answers (the line's moves).
 
     ``board`` is the position now; :meth:`play` takes the solver's move and
-    returns what happened: ``"wrong"``, ``"right"`` (the line's answers, if
-    any, are played: see :attr:`replies`) or ``"solved"`` (the last move of
+    returns what happened: ``"wrong"``, ``"right"`` (the opponent's answers,
+    if any, are played: see :attr:`replies`) or ``"solved"`` (the last move of
     the line). With ``retry`` a wrong move is taken back and the solver tries
     again (the board is as it was; :attr:`missed` says a move was wrong);
     without it a wrong move ends the attempt. :meth:`give_up` ends it too.
@@ -231,7 +231,7 @@ class Attempt:
         self.retry = retry
         self.board = puzzle.position()
         self.played: List[int] = []             #: the solver's moves, as tried
-        self.replies: Tuple[int, ...] = ()      #: the answers to the last right move
+        self.replies: Tuple[int, ...] = ()      #: the opponent's answers to the last right move
         self.missed = False                     #: a move of the solver's was wrong
         self._next = 0                          #: the place in the line of the move expected
         self._taken = False                     #: the result for the rating was taken

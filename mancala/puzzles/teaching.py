@@ -19,14 +19,14 @@ puzzle's own numbers: its gap (what the second-best move loses, as a final
 margin) and its value.
 
     >>> from mancala.puzzles import Puzzle
-    >>> puzzle = Puzzle("x", (1, 0, 0, 1, 0, 3, 27, 1, 0, 0, 0, 1, 0, 14), 0, "standard",
-    ...                 (0, 0, 3), 850, 20, 8, 2)
+    >>> puzzle = Puzzle("x", (1, 0, 0, 1, 0, 3, 20, 1, 0, 0, 0, 1, 0, 21), 0, "standard",
+    ...                 (0, 0, 3), 850, 6, 8, 2)
     >>> [move_words(record) for record in line_records(puzzle)]
     ['South 1 (A), captures 2 seeds', 'North 1 (G)', 'South 4 (D), captures 2 seeds, the game is over, South keeps the 3 seeds left in its row']
     >>> themes(puzzle)          # North's row is left empty: South keeps the 3 seeds in its 6th pit
     ('capture', 'starving', 'endgame')
     >>> goal(puzzle)
-    'Find the move that wins at least 8 more seeds than any other: with best play you then end 20 ahead. The line asks 2 moves of you: find each.'
+    'Find the move that wins at least 8 more seeds than any other: with best play you then end 6 ahead. The line asks 2 moves of you: find each.'
     >>> goal(Puzzle("y", puzzle.board, 0, "standard", (0,), 850, -4, 2, 2), you=False)
     'Find the move that loses the least: any other ends at least 2 seeds worse; with best play South ends 4 behind.'
 
