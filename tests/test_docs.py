@@ -33,7 +33,10 @@ NEEDS_EXTRA = {"mancala.env.kalah": "gymnasium", "mancala.env.pettingzoo": "pett
 # what an example needs, by what it imports: a third-party library and its extra,
 # or a part of mancala and the library that part needs
 EXTRA_OF = {"gymnasium": "rl", "pettingzoo": "rl", "numpy": "vector", "pyspiel": "openspiel",
-            "starlette": "web", "uvicorn": "web", "ray": "cluster", "mkdocs": "docs"}
+            "starlette": "web", "uvicorn": "web", "ray": "cluster", "mkdocs": "docs",
+            "pyarrow": "export"}
+# libraries an example shows that no extra installs (the reader's own: pandas, Hugging Face datasets)
+NO_EXTRA = {"pandas", "datasets"}
 LIBRARY_OF = {"mancala.vector": "numpy", "mancala.env": "gymnasium",
               "mancala.env.pettingzoo": "pettingzoo", "mancala.env.openspiel": "pyspiel"}
 
@@ -130,7 +133,7 @@ def libraries_needed(source):
         names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
             [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
         for name in names:
-            if name.split(".")[0] in EXTRA_OF:
+            if name.split(".")[0] in EXTRA_OF or name.split(".")[0] in NO_EXTRA:
                 needed.add(name.split(".")[0])
             needed.update(library for part, library in LIBRARY_OF.items()
                           if name == part or name.startswith(part + "."))
@@ -140,6 +143,8 @@ def libraries_needed(source):
 def skip_without_extras(source):
     for library in sorted(libraries_needed(source)):
         if importlib.util.find_spec(library) is None:
+            if library in NO_EXTRA:
+                pytest.skip(f"needs {library}, which no extra of kalah installs")
             extra = EXTRA_OF[library]
             pytest.skip(f"needs {library}: the {extra} extra (pip install -e '.[{extra}]')")
 
