@@ -120,6 +120,7 @@ DOCUMENTED = {
     "mancala.vector": ["VectorEnv"], "mancala.env": ["KalahEnv"], "mancala.env.kalah": ["KalahEnv"],
     "mancala.env.pettingzoo": ["env"], "mancala.env.openspiel": ["EngineBot"],
     "mancala.svg": ["board", "Arrow", "COLORS"],
+    "mancala.endgame.export": ["export"],
 }
 #: the optional extra's library a module needs first (absent: the check is skipped)
 EXTRA_LIBRARY = {"mancala.vector": "numpy", "mancala.env.kalah": "gymnasium",
