@@ -9,6 +9,7 @@ import pytest
 
 import mancala
 from mancala import _core, _reference, endgame
+from mancala.search_values import SearchRequest
 
 from conftest import board_of, brute_force, sample_positions, small_endgames
 
@@ -102,9 +103,10 @@ def test_a_stopped_iteration_keeps_a_move_only_when_proven_better():
         board = board_of(slots, to_move, capture)
         deeper = {}
         for limit in range(100, 2000, 53):
-            score, move, depth, exact = _core.Searcher(4).search(
-                board, 0, 30, True, 0, limit, None, 0, True)
-            _, previous, finished, _ = _core.Searcher(4).search(board, 0, 30, True, 0, limit)
+            partial = _core.Searcher(4).search(board, SearchRequest(depth=30, nodes=limit, keep_partial=True))
+            score, move, depth, exact = partial.score, partial.move, partial.depth, partial.exact
+            plain = _core.Searcher(4).search(board, SearchRequest(depth=30, nodes=limit))
+            previous, finished = plain.move, plain.depth
             assert depth == finished
             if exact or depth >= 6:
                 break
@@ -153,7 +155,8 @@ def test_pvs_and_aspiration_keep_the_depth_d_value():
             expected, _, _ = _reference.alphabeta(list(slots), to_move, depth, capture)
             for play in (_core.PLAY_PVS, _core.PLAY_ASPIRATION, _core.PLAY_PVS | _core.PLAY_ASPIRATION):
                 searcher = _core.Searcher(4)
-                score, move, _, _ = searcher.search(board, 0, depth, True, 0, 0, None, 0, False, play)
+                found = searcher.search(board, SearchRequest(depth=depth, play=play))
+                score, move = found.score, found.move
                 assert score == expected, (slots, to_move, capture, depth, play)
                 assert move in board.legal_moves
 
