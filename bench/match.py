@@ -37,6 +37,7 @@ from mancala import _core
 from mancala import engine as _engine
 from mancala.engine import PLAY_MODE
 from mancala.openings import opening_suite
+from mancala.search_values import SearchRequest
 from mancala.stats import elo_estimate
 
 FLAGS = {"tt": _core.PLAY_DEEPER_TT, "asp": _core.PLAY_ASPIRATION, "pvs": _core.PLAY_PVS,
@@ -72,7 +73,7 @@ def make_player(setting, seconds):
                     threads=threads)
     if setting == "old":
         def move(board):
-            _, pit, _, _ = engine._searcher.search(board, 0, _core.MAX_DEPTH, True, seconds, 0)
+            pit = engine._searcher.search(board, SearchRequest(time=seconds)).move
             return pit if pit is not None else engine.search(board, depth=1).move
         return move
     if setting == "play":

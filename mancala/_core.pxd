@@ -201,9 +201,9 @@ cdef class Searcher:
     cdef uint64_t *_busy        # what s.busy of this searcher and its sharers points to
     cdef void *_share_memory    # what calloc gave for s.share: _share is it rounded up to a cache line
     cdef SearchShare *_share    # what s.share of this searcher and its sharers points to
-    cdef bint _first            # the last search was the first of its sharers to finish its depth
     cdef object _table_owner    # the Searcher whose table this one searches, if not its own
     cdef object _egdb_owner     # views of the buffers behind s.egdb.level: keep them alive and unresized
     cdef bint _running          # a method is using s (checked and set with the GIL): refuse another
     cdef int _enter(self) except -1
-    cdef int _setup(self, BoardBase board, evaluation, int *view) except -1
+    cdef int _setup(self, BoardBase board, int evaluation, int *view) except -1
+    cdef int _load(self, BoardBase board, object request, object role, int *view) except -1

@@ -4,8 +4,9 @@ cdef class Searcher:
     """The search state and transposition table behind mancala.Engine.
 
     Every method takes the position as a BoardBase (a mancala.Board): its C
-    slots, side to move and rule are read as they are, valid by construction,
-    and the answers are plain tuples; the GIL is released while it searches.
+    slots, side to move and rule are read as they are, valid by construction.
+    One entry searches: search(board, request, role), a SearchRequest in and
+    a Found out (mancala.search_values); the GIL is released while it searches.
     One thread at a time: a call while another thread is inside a method raises
     RuntimeError (mancala.Engine serialises its calls with a lock).
     """
@@ -88,12 +89,6 @@ cdef class Searcher:
         self._share.deepest = 0
         self._share.clock = this_threads_clock()    # the first thread's: it calls this
 
-    @property
-    def first(self):
-        """Whether the last search was the first of its sharers to finish the depth it
-        answers with (alone: always, once it finished one)."""
-        return self._first
-
     def abort(self, bint stop=True):
         """Stop (or, with False, allow again) the searches that watch this searcher."""
         store_flag(&self._abort, stop)
@@ -153,7 +148,7 @@ cdef class Searcher:
                     used += 1
         return <int> (used * 1000 // (TT_WAYS * n))
 
-    cdef int _setup(self, BoardBase board, evaluation, int *view) except -1:
+    cdef int _setup(self, BoardBase board, int evaluation, int *view) except -1:
         """The prologue of a search: board as its mover sees it, and the search's mode:
         its rule, the evaluation, futility where it is valid, the rest off."""
         board_view(board, view)
@@ -164,7 +159,6 @@ cdef class Searcher:
         # stay within the seeds in the pits (store, learned), not for positional
         self.s.mode.futility = self.s.config.futility and self.s.mode.evaluation != EVAL_POSITIONAL
         self.s.mode.untabled_seeds = -1
-        self.s.mode.defer = self.s.config.busy != NULL     # a solve's sharers (probe); search sets its own
         return 0
 
     def evaluate(self, BoardBase board not None, evaluation):
@@ -173,108 +167,111 @@ cdef class Searcher:
         board_view(board, v)
         return evaluate_view(v, board._capture, check_code(evaluation, EVALUATIONS, "evaluation"))
 
-    def search(self, BoardBase board not None, evaluation, int max_depth,
-               bint iterative=True, double time_limit=0, uint64_t node_limit=0,
-               progress=None, double soft_limit=0, bint keep_partial=False, int play=0,
-               *, bint shared=False, bint helper=False, bint defer=True, int first_depth=1,
-               double started=0):
-        """Depth-limited search: (score, move, depth, exact); move None if none finished.
+    cdef int _load(self, BoardBase board, object request, object role, int *view) except -1:
+        """Copy request (a SearchRequest) and role (this thread's SearchRole) into
+        s.mode and s.limits, and board, as its mover sees it, into view: the one
+        place a search's numbers enter the core, each by its name."""
+        cdef double soft = request.soft_time
+        cdef uint64_t nodes = request.nodes
+        cdef int play = request.play
+        cdef bint shared = role.shared, helper = role.helper
+        self._setup(board, EVALUATIONS.index(request.evaluation), view)
+        if shared and self.s.config.share == NULL:
+            raise RuntimeError("a shared search needs a searcher that shares a table")
+        self.s.limits.signals = on_main_thread()
+        self.s.limits.clock = self.s.config.share.clock if shared else this_threads_clock()
+        begin(&self.s, request.time, 0 if shared else nodes, not helper, role.started)
+        self.s.mode.shared = shared
+        self.s.mode.helper = shared and helper
+        # ABDADA's marks live in the busy table of searchers that share one
+        self.s.mode.defer = role.defer and self.s.config.busy != NULL
+        self.s.mode.first_depth = role.first_depth
+        if shared and nodes:
+            self.s.limits.shared_node_limit = nodes
+            # each thread may pass the total by its nodes between two polls
+            self.s.limits.poll_every = max(1, min(<uint64_t> POLL_CLOCK, nodes // SHARED_POLLS))
+            self.s.limits.next_poll = self.s.limits.poll_every
+        if soft > 0 and not self.s.mode.helper:
+            self.s.limits.soft_deadline = self.s.limits.started + soft
+            if play & PLAY_CLOCK:
+                self.s.clock.soft_base = soft
+        self.s.mode.keep_partial = request.keep_partial
+        self.s.mode.deeper_tt = play & PLAY_DEEPER_TT != 0
+        self.s.mode.pvs = play & PLAY_PVS != 0
+        self.s.mode.aspiration = ASPIRATION_WINDOW if play & PLAY_ASPIRATION else 0
+        if request.beta is not None and self.s.config.egdb.max_seeds >= 0:
+            # just above the database a position's children are mostly one byte each:
+            # searched again, it costs less than a table probe (a cache miss)
+            self.s.mode.untabled_seeds = self.s.config.egdb.max_seeds + TT_DB_MARGIN
+        return 0
 
-        progress(depth, score, move, nodes, exact) is called after each
-        finished iteration; an exception it raises stops the search and is
-        raised here. soft_limit (seconds, 0: none): no iteration starts after
-        it (time_limit stops the one running; with PLAY_CLOCK in play, the time
-        manager moves it). keep_partial: a stopped iteration's root move is
-        played when proven better (see keep_root). play: the play mode's parts
-        (PLAY_* flags) to use; 0, the exact-depth mode: a fresh searcher's
+    def search(self, BoardBase board not None, request, role=None):
+        """Answer request (a mancala.search_values.SearchRequest) for board, as
+        this thread's role (a SearchRole; None: alone): a Found.
+
+        A deepening search: iterative deepening to request.depth, the last
+        finished iteration's score, move and depth (move None if none finished);
+        request.progress(depth, score, move, nodes, exact) is called after each
+        finished iteration, and an exception it raises stops the search and is
+        raised here. A stopped iteration's root move is played when proven
+        better with request.keep_partial (see keep_root); request.play: the play
+        mode's parts (PLAY_* flags); 0, the exact-depth mode: a fresh searcher's
         nodes are the same run after run.
 
-        shared: one of several threads searching the same position at once in
-        one table (this searcher's and its sharers', after begin_shared on the
-        table's owner): node_limit is all of theirs together, progress is
-        called by the first to finish each depth (``first`` says whether this
-        one was, for the depth it answers with), and with defer each puts off
-        the subtrees another is in (ABDADA). helper: a thread beside the
-        first, which keeps no time of its own (no soft limit) and leaves the
-        table's generation alone; first_depth: where its deepening starts.
-        started: the clock() reading the time limits count from (0: now).
+        A bound question (request.beta): a null-window search to the end of the
+        game, is the value >= beta? Its score is a fail-soft bound (>= beta: a
+        lower bound, reached by move; else an upper bound), finished False if a
+        limit stopped it first. The search over the margin (MTD(f)) lives in
+        mancala.solving.
+
+        A shared role (after begin_shared on the table's owner): one of several
+        threads searching the same position at once in one table; the node
+        limit is all of theirs together, progress is called by the first to
+        finish each depth (Found.first says whether this one was, for the depth
+        it answers with), and with defer each puts off the subtrees another is
+        in (ABDADA). A helper keeps no time of its own (no soft limit) and
+        leaves the table's generation alone.
         """
         cdef int v[KALAH_SLOTS]
         cdef Outcome out
+        cdef int max_depth, beta, value = 0
+        cdef bint iterative, question
+        # imported here: mancala.search_values imports this module
+        from mancala.search_values import Found, SearchRequest, SearchRole
+        if not isinstance(request, SearchRequest):
+            raise TypeError(f"search takes a SearchRequest, not {quote(request)}")
+        role = SearchRole() if role is None else role
+        question = request.beta is not None
+        beta = request.beta if question else 0
+        max_depth = check_depth(request.depth, 1)
+        iterative = request.iterative
         self._enter()
         try:
-            self._setup(board, evaluation, v)
-            check_depth(max_depth, 1)
-            if shared and self.s.config.share == NULL:
-                raise RuntimeError("a shared search needs a searcher that shares a table")
-            self.s.limits.signals = on_main_thread()
-            self.s.limits.clock = self.s.config.share.clock if shared else this_threads_clock()
-            begin(&self.s, time_limit, 0 if shared else node_limit, not helper, started)
-            self.s.mode.shared = shared
-            self.s.mode.helper = shared and helper
-            self.s.mode.defer = shared and defer
-            self.s.mode.first_depth = first_depth
-            if shared and node_limit:
-                self.s.limits.shared_node_limit = node_limit
-                # each thread may pass the total by its nodes between two polls
-                self.s.limits.poll_every = max(1, min(<uint64_t> POLL_CLOCK, node_limit // SHARED_POLLS))
-                self.s.limits.next_poll = self.s.limits.poll_every
-            if soft_limit > 0 and not self.s.mode.helper:
-                self.s.limits.soft_deadline = self.s.limits.started + soft_limit
-                if play & PLAY_CLOCK:
-                    self.s.clock.soft_base = soft_limit
-            self.s.mode.keep_partial = keep_partial
-            self.s.mode.deeper_tt = play & PLAY_DEEPER_TT != 0
-            self.s.mode.pvs = play & PLAY_PVS != 0
-            self.s.mode.aspiration = ASPIRATION_WINDOW if play & PLAY_ASPIRATION else 0
-            self.s.root.progress = NULL if progress is None else <PyObject *> progress
+            self._load(board, request, role, v)
+            self.s.root.progress = NULL if request.progress is None or question \
+                else <PyObject *> request.progress
             try:
                 with nogil:
-                    out = deepen(&self.s, v, max_depth, iterative)
+                    if question:
+                        value = search_root(&self.s, v, SOLVE_DEPTH, beta - 1, beta)
+                    else:
+                        out = deepen(&self.s, v, max_depth, iterative)
             finally:
                 self.s.root.progress = NULL
-                if shared:
+                if role.shared:
                     shared_nodes(&self.s)
-            self._first = out.first
             if self.s.stop.interrupted:
                 raise_interrupt(&self.s)
         finally:
             self._running = False
-        return out.score, (None if out.move == NO_MOVE else out.move), out.depth, bool(out.exact)
-
-    def probe(self, BoardBase board not None, int beta,
-              double time_limit=0, uint64_t node_limit=0, bint helper=False):
-        """Null-window test to the end of the game: is the value >= beta?
-
-        Returns (value, move, finished): a fail-soft bound (value >= beta: a
-        lower bound, reached by move; else an upper bound). The caller's
-        search over the margin (MTD(f)) lives in mancala.Engine.solve.
-        helper: another thread runs the same probe in the same table (one
-        that was shared), so this one leaves the table's generation alone.
-        """
-        cdef int v[KALAH_SLOTS]
-        cdef int value
-        self._enter()
-        try:
-            self._setup(board, EVAL_STORE, v)
-            if not -KALAH_MAX_SEEDS <= beta <= KALAH_MAX_SEEDS + 1:
-                raise ValueError(f"beta is a margin within the seeds on the board, not {beta}")
-            self.s.limits.signals = on_main_thread()
-            self.s.limits.clock = this_threads_clock()
-            begin(&self.s, time_limit, node_limit, not helper)
-            if self.s.config.egdb.max_seeds >= 0:
-                # just above the database a position's children are mostly one byte each:
-                # searched again, it costs less than a table probe (a cache miss)
-                self.s.mode.untabled_seeds = self.s.config.egdb.max_seeds + TT_DB_MARGIN
-            with nogil:
-                value = search_root(&self.s, v, SOLVE_DEPTH, beta - 1, beta)
-            if self.s.stop.interrupted:
-                raise_interrupt(&self.s)
-        finally:
-            self._running = False
-        if self.s.stop.stopped:
-            return 0, None, False
-        return value, (None if self.s.root.move == NO_MOVE else self.s.root.move), True
+        if question:
+            if self.s.stop.stopped:
+                return Found(nodes=self.s.stats.nodes, tt_hits=self.s.stats.tt_hits)
+            return Found(score=value, move=None if self.s.root.move == NO_MOVE else self.s.root.move,
+                         finished=True, nodes=self.s.stats.nodes, tt_hits=self.s.stats.tt_hits)
+        return Found(score=out.score, move=None if out.move == NO_MOVE else out.move, depth=out.depth,
+                     exact=bool(out.exact), finished=out.depth > 0, nodes=self.s.stats.nodes,
+                     tt_hits=self.s.stats.tt_hits, first=bool(out.first))
 
     def principal_variation(self, BoardBase board not None, int limit=64):
         """Follow the table's best moves from board, as far as the table holds them."""

@@ -69,26 +69,43 @@ def move_result(board: Board, pit: int, child: Board, sub: SearchResult) -> Sear
                         sub.nodes, (pit,) + sub.pv, sub.elapsed, sub.exact, sub.tt_hits, sub.endgame)
 
 
-def analyse(engine: Any, board: Board, limit: SearchLimit, exact: bool, deepen: bool,
-            progress: Optional[Progress]) -> Dict[int, SearchResult]:
-    """Every legal move's result: one pass, or depth after depth (see Engine.analyse)."""
-    start = _time.perf_counter()
-    nodes = [0]
+#: the ways to analyse (Engine.analyse's exact and deepen): each move once, each move
+#: solved, or every move depth after depth
+ONE_PASS, EXACT, DEEPEN = "one pass", "exact", "deepen"
 
-    def searched(depth: int, pit: int, results: Dict[int, SearchResult], sub: SearchResult,
+
+class _Steps:
+    """An analysis's steps handed to its ``progress``: each move's result, each finished
+    depth, with the nodes and seconds so far."""
+
+    def __init__(self, board: Board, progress: Optional[Progress]) -> None:
+        self.board, self.progress = board, progress
+        self.start = _time.perf_counter()
+        self.nodes = 0
+
+    def searched(self, depth: int, pit: int, results: Dict[int, SearchResult], sub: SearchResult,
                  child: Board) -> None:
-        results[pit] = move_result(board, pit, child, sub)
-        nodes[0] += sub.nodes
-        if progress is not None:
-            progress(AnalysisProgress(depth, pit, dict(results), nodes[0], _time.perf_counter() - start))
+        results[pit] = move_result(self.board, pit, child, sub)
+        self.nodes += sub.nodes
+        self._tell(depth, pit, results)
 
-    def finished(depth: int, results: Dict[int, SearchResult]) -> None:
-        if progress is not None:
-            progress(AnalysisProgress(depth, None, dict(results), nodes[0], _time.perf_counter() - start))
+    def finished(self, depth: int, results: Dict[int, SearchResult]) -> None:
+        self._tell(depth, None, results)
 
-    if exact or not deepen:
-        return _one_pass(engine, board, limit, exact, searched, finished)
-    return _deepening(engine, board, limit, searched, finished)
+    def _tell(self, depth: int, pit: Optional[int], results: Dict[int, SearchResult]) -> None:
+        if self.progress is not None:
+            self.progress(AnalysisProgress(depth, pit, dict(results), self.nodes,
+                                           _time.perf_counter() - self.start))
+
+
+def analyse(engine: Any, board: Board, limit: SearchLimit, way: str,
+            progress: Optional[Progress]) -> Dict[int, SearchResult]:
+    """Every legal move's result: one pass (``way`` ONE_PASS or EXACT), or depth after
+    depth (DEEPEN; see Engine.analyse)."""
+    steps = _Steps(board, progress)
+    if way == DEEPEN:
+        return _deepening(engine, board, limit, steps)
+    return _one_pass(engine, board, limit, way == EXACT, steps)
 
 
 def _child(board: Board, pit: int) -> Board:
@@ -98,7 +115,7 @@ def _child(board: Board, pit: int) -> Board:
 
 
 def _one_pass(engine: Any, board: Board, limit: SearchLimit, exact: bool,
-              searched, finished) -> Dict[int, SearchResult]:
+              steps: _Steps) -> Dict[int, SearchResult]:
     """Each move once: its child to one move less than the limit's depth, or solved;
     a time or node limit shared equally among the moves."""
     moves = board.legal_moves
@@ -116,13 +133,12 @@ def _one_pass(engine: Any, board: Board, limit: SearchLimit, exact: bool,
             sub = engine._static(child)
         else:
             sub = engine.search(child, share)
-        searched(depth, pit, results, sub, child)
-    finished(depth, results)
+        steps.searched(depth, pit, results, sub, child)
+    steps.finished(depth, results)
     return results
 
 
-def _deepening(engine: Any, board: Board, limit: SearchLimit,
-               searched, finished) -> Dict[int, SearchResult]:
+def _deepening(engine: Any, board: Board, limit: SearchLimit, steps: _Steps) -> Dict[int, SearchResult]:
     """Every move at depth 1, 2, 3, ... up to the limit's depth: the last depth every
     move finished. Time and nodes are the whole analysis's; the depth they (or
     ``Engine.stop()``) interrupt is dropped. Ends early once every score is exact."""
@@ -153,9 +169,9 @@ def _deepening(engine: Any, board: Board, limit: SearchLimit,
                 spent += sub.nodes
                 if expired.is_set() or engine._stopping or (sub.depth < depth - 1 and not sub.exact):
                     return done         # stopped inside this move: its depth is not finished
-                searched(depth, pit, results, sub, child)
+                steps.searched(depth, pit, results, sub, child)
             done = results
-            finished(depth, results)
+            steps.finished(depth, results)
             if all(result.exact for result in results.values()):
                 break
     finally:

@@ -1,10 +1,12 @@
-"""Engine: the Python face of the compiled search (what it is asked and answers,
-SearchLimit, SearchResult and SearchProgress, are :mod:`mancala.search_values`'s)."""
+"""Engine: the Python face of the compiled search. Its methods read their limits here, at
+the edge, into one SearchRequest that travels whole to ``Searcher.search``, and one Found
+comes back (these, SearchLimit and SearchResult are :mod:`mancala.search_values`'s)."""
 from __future__ import annotations
 
 import functools
 import threading
 import time as _time
+from dataclasses import replace
 from typing import Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from mancala import analysis as _analysis
@@ -18,7 +20,8 @@ from mancala.board import Board, capture_code
 from mancala.endgame.choice import DatabaseChoice
 from mancala.errors import InvalidLimitError, InvalidRuleError, quote
 from mancala.limits import DEFAULT_DEPTH, DEFAULT_HASH_MB, MB, PLAY_EVALUATION, check_hash_mb, check_threads
-from mancala.search_values import SearchLimit, SearchProgress, SearchResult
+from mancala.parallel import Team
+from mancala.search_values import Found, SearchLimit, SearchProgress, SearchRequest, SearchResult
 from mancala.solving import SOLVE_GUESS_DEPTH  # noqa: F401  (mancala.cluster.solve reads it here)
 
 # A timed search stops at its time limit (the core polls the clock), keeping
@@ -232,30 +235,22 @@ class Engine:
         # (found in the background the first time: loading it never eats a move's time)
         play = bool(limit.time and self._play)
         db = self._databases.use(board, auto=play, wait=False)
-        evaluation = self._evaluation(play)
-        iterative = not self.plain or limit.depth is None
         report = None
         if progress is not None:
             def report(depth: int, score: int, move: Optional[int], nodes: int, exact: bool) -> None:
                 progress(SearchProgress(depth, score, move, nodes, _time.perf_counter() - start,
                                         self._pv(board, move, depth) if move is not None else (),
                                         exact))
-        time_left = soft_left = 0.0
-        if limit.time:
-            spent = _time.perf_counter() - start
-            share = soft_share(board, play)
-            time_left = max(limit.time - spent, 1e-9)
-            soft_left = max(share * limit.time - spent, 1e-9)
-        score, move, reached, exact, nodes_used, hits = self._deepen(
-            board, helpers, evaluation, limit.depth or MAX_DEPTH, iterative, time_left,
-            limit.nodes or 0, report, soft_left, bool(limit.time), self._play if limit.time else 0)
-        if move is None:
+        request = self._request(board, limit, report, start)
+        found = self._deepen(board, request, helpers)
+        if not found.finished:
             # stopped before depth 1 finished: a depth-1 search always gives a move
-            score, move, reached, exact = self._searcher.search(board, evaluation, 1, False)
-            nodes_used += self._searcher.nodes
-            hits += self._searcher.tt_hits
-        return SearchResult(move, score, reached, nodes_used, self._pv(board, move, reached),
-                            _time.perf_counter() - start, exact, hits, db)
+            first = self._searcher.search(board, SearchRequest(depth=1, evaluation=request.evaluation,
+                                                               iterative=False))
+            found = replace(first, nodes=found.nodes + first.nodes, tt_hits=found.tt_hits + first.tt_hits)
+        return SearchResult(found.move, found.score, found.depth, found.nodes,
+                            self._pv(board, found.move, found.depth), _time.perf_counter() - start,
+                            found.exact, found.tt_hits, db)
 
     @_serialised
     def solve(self, board: Board, *, time: Optional[float] = None,
@@ -278,10 +273,10 @@ class Engine:
         if done is not None:
             return done
         db = self._databases.use(board, auto=True, wait=True)
-        value, move, exact, spent, hits = _solving.mtdf(self._searcher, self._helpers, board, limit,
-                                                        progress, self._rearm, start)
-        return SearchResult(move, value, 0, spent, self._pv(board, move, MAX_DEPTH),
-                            _time.perf_counter() - start, exact, hits, db)
+        request = SearchRequest(time=limit.time or 0.0, nodes=limit.nodes or 0)
+        found = _solving.mtdf(self._team(), board, request, progress, start)
+        return SearchResult(found.move, found.score, 0, found.nodes, self._pv(board, found.move, MAX_DEPTH),
+                            _time.perf_counter() - start, found.exact, found.tt_hits, db)
 
     @_serialised
     def null_window(self, board: Board, beta: int, *, time: Optional[float] = None,
@@ -300,10 +295,10 @@ class Engine:
         limit = self._limit(None, None, time, nodes, default_depth=None)
         if board.is_game_over():
             return board.outcome().score.pov(board.to_move), 0
+        request = SearchRequest(beta=beta, time=limit.time or 0.0, nodes=limit.nodes or 0)
         self._databases.use(board, auto=True, wait=True)
-        bound, _, finished, spent, _ = _solving.probe(self._searcher, self._helpers, board, beta,
-                                                      limit.time or 0.0, limit.nodes or 0, self._rearm)
-        return (bound if finished else None), spent
+        found = _solving.probe(self._team(), board, request)
+        return (found.score if found.finished else None), found.nodes
 
     @_serialised
     def optimal_moves(self, board: Board, value: Optional[int] = None) -> Tuple[int, ...]:
@@ -315,8 +310,8 @@ class Engine:
         """
         def null_window(child: Board, beta: int) -> Tuple[int, bool]:
             self._databases.use(child, auto=True, wait=True)
-            bound, _, finished = self._searcher.probe(child, beta)
-            return bound, finished
+            found = self._searcher.search(child, SearchRequest(beta=beta))
+            return found.score, found.finished
         return _solving.optimal_moves(board, value, self.solve, null_window)
 
     @_serialised
@@ -347,24 +342,36 @@ class Engine:
         limit = self._limit(limit, depth, time, nodes, default_depth=None if deepen else DEFAULT_DEPTH)
         if not isinstance(board, Board):
             raise TypeError(f"analyse a mancala.Board, not {quote(board)}")
-        return _analysis.analyse(self, board, limit, exact, deepen, progress)
+        way = _analysis.EXACT if exact else _analysis.DEEPEN if deepen else _analysis.ONE_PASS
+        return _analysis.analyse(self, board, limit, way, progress)
 
     # -- helpers
 
-    def _deepen(self, board: Board, helpers, evaluation: int, max_depth: int, iterative: bool,
-                time_left: float, nodes: int, report, soft_left: float, keep_partial: bool,
-                play: int) -> _parallel.Found:
+    def _request(self, board: Board, limit: SearchLimit, report, start: float) -> SearchRequest:
+        """What ``search`` asks the core, read from ``limit`` here and nowhere below: the times
+        left since ``start``, the soft limit (:func:`soft_share`), the mode (class docstring)."""
+        play = bool(limit.time and self._play)
+        time_left = soft_left = 0.0
+        if limit.time:
+            spent = _time.perf_counter() - start
+            time_left = max(limit.time - spent, 1e-9)
+            soft_left = max(soft_share(board, play) * limit.time - spent, 1e-9)
+        return SearchRequest(depth=limit.depth or MAX_DEPTH, time=time_left, soft_time=soft_left,
+                             nodes=limit.nodes or 0, evaluation=self._evaluation(play),
+                             iterative=not self.plain or limit.depth is None,
+                             keep_partial=bool(limit.time), play=self._play if limit.time else 0,
+                             progress=report)
+
+    def _deepen(self, board: Board, request: SearchRequest, helpers) -> Found:
         """The core's iterative deepening, on the main searcher and ``helpers`` unless it
         keeps one thread's tree (reproducible, plain) or is too short to share
-        (:data:`mancala.parallel.MIN_DEPTH`): (score, move, depth, exact, nodes, table hits)."""
-        if helpers and not self.reproducible and not self.plain and max_depth >= _parallel.MIN_DEPTH:
-            return _parallel.search(self._searcher, helpers, board, evaluation, max_depth,
-                                    iterative, time_left, nodes, report, soft_left, keep_partial,
-                                    play, self._rearm)
-        score, move, reached, exact = self._searcher.search(
-            board, evaluation, max_depth, iterative, time_left, nodes, report, soft_left,
-            keep_partial, play)
-        return score, move, reached, exact, self._searcher.nodes, self._searcher.tt_hits
+        (:data:`mancala.parallel.MIN_DEPTH`)."""
+        if helpers and not self.reproducible and not self.plain and request.depth >= _parallel.MIN_DEPTH:
+            return _parallel.search(self._team(helpers), board, request)
+        return self._searcher.search(board, request)
+
+    def _team(self, helpers=None) -> Team:     # the main searcher and helpers (default: all)
+        return Team(self._searcher, self._helpers if helpers is None else helpers, self._rearm)
 
     def _interrupt(self) -> None:
         """End the searching now running, and any the call starts after, as a
@@ -426,12 +433,12 @@ class Engine:
                             _time.perf_counter() - start, True)
 
     def _static(self, board: Board) -> SearchResult:
-        score = self._searcher.evaluate(board, self._evaluation(play=False))
+        score = self._searcher.evaluate(board, EVALUATIONS.index(self._evaluation(play=False)))
         return SearchResult(None, score, 0, 1, (), 0.0, False)
 
-    def _evaluation(self, play: bool) -> int:
-        """The index of the evaluation a search uses: the engine's, else its mode's."""
-        return EVALUATIONS.index(self.evaluation or (PLAY_EVALUATION if play else "store"))
+    def _evaluation(self, play: bool) -> str:
+        """The evaluation a search uses: the engine's, else its mode's."""
+        return self.evaluation or (PLAY_EVALUATION if play else "store")
 
     def _pv(self, board: Board, move: int, depth: int) -> Tuple[int, ...]:
         pv = self._searcher.principal_variation(board, limit=depth)

@@ -18,11 +18,13 @@ finished iteration's, from the first thread to finish it.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from dataclasses import replace
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence
 
 from mancala._core import Searcher, clock
 from mancala._threads import Workers
 from mancala.board import Board
+from mancala.search_values import Found, SearchRequest, SearchRole
 
 #: threads put off the subtrees another is in (ABDADA; measured slower here, see above)
 DEFER = False
@@ -32,56 +34,63 @@ HELPER_AHEAD = 1
 #: takes about a millisecond, what starting and ending the helpers costs
 MIN_DEPTH = 10
 
-#: (score, move, depth, exact, nodes, table hits) of a search
-Found = Tuple[int, Optional[int], int, bool, int, int]
+
+class Team(NamedTuple):
+    """An engine's searchers for one call: the first, the helpers that share its
+    table, and ``rearm``, which lets searches run again after the helpers' stop
+    (Engine._rearm)."""
+
+    main: Searcher
+    helpers: Sequence[Searcher]
+    rearm: Callable[[], None]
+
+    @property
+    def searchers(self) -> List[Searcher]:
+        return [self.main, *self.helpers]
 
 
-def search(main: Searcher, helpers: Sequence[Searcher], board: Board, evaluation: int,
-           max_depth: int, iterative: bool, time_left: float, node_limit: int, progress: Any,
-           soft_left: float, keep_partial: bool, play: int, rearm: Any) -> Found:
-    """``main.search``'s answer found by main and helpers together (see the module).
+def search(team: Team, board: Board, request: SearchRequest) -> Found:
+    """``request`` answered by the team's searchers together (see the module).
 
-    ``time_left`` and ``soft_left`` count from this call; ``node_limit`` is
-    every thread's nodes together; ``rearm`` lets searches run again after
-    the helpers' stop (Engine._rearm). Raises what a thread's search raised
-    (Ctrl-C, a progress that failed), once every thread has ended.
+    Its times count from this call; its node limit is every thread's nodes
+    together. Raises what a thread's search raised (Ctrl-C, a progress that
+    failed), once every thread has ended.
     """
-    searchers: List[Searcher] = [main, *helpers]
-    answers: List[Optional[Tuple[int, Optional[int], int, bool]]] = [None] * len(searchers)
+    main, searchers = team.main, team.searchers
+    answers: List[Optional[Found]] = [None] * len(searchers)
     raised: List[BaseException] = []
     lock = threading.Lock()
     main.begin_shared()
     started = clock()
-    report = None if progress is None else rising(progress)
+    if request.progress is not None:
+        request = replace(request, progress=rising(request.progress))
 
     def work(index: int) -> None:
-        searcher = searchers[index]
+        role = SearchRole(shared=True, helper=index > 0, defer=DEFER,
+                          first_depth=1 + (index % 2) * HELPER_AHEAD, started=started)
         try:
-            answer = searcher.search(
-                board, evaluation, max_depth, iterative, time_left, node_limit, report,
-                soft_left, keep_partial, play, shared=True, helper=index > 0, defer=DEFER,
-                first_depth=1 + (index % 2) * HELPER_AHEAD, started=started)
+            answer = searchers[index].search(board, request, role)
         except BaseException as exc:    # Ctrl-C on the first thread, a progress that raised
             with lock:
                 raised.append(exc)
             main.abort()
             return
         answers[index] = answer
-        if index == 0 or answer[2] >= max_depth or answer[3]:
+        if index == 0 or answer.depth >= request.depth or answer.exact:
             main.abort()    # the first thread's time is up, or the last depth is reached
 
-    rearm()
+    team.rearm()
     running = Workers(work, [(i,) for i in range(1, len(searchers))], "mancala search helper").start()
     try:
         work(0)
     finally:
         running.wait(main.abort)      # none may still search when we go on
-        rearm()
+        team.rearm()
     if raised:
         raise raised[0]
-    nodes = sum(s.nodes for s in searchers)
-    hits = sum(s.tt_hits for s in searchers)
-    return best_answer(answers, [s.first for s in searchers]) + (nodes, hits)
+    given = [answer for answer in answers if answer is not None]
+    return replace(best_answer(answers), nodes=sum(answer.nodes for answer in given),
+                   tt_hits=sum(answer.tt_hits for answer in given))
 
 
 def rising(progress: Callable[..., None]) -> Callable[..., None]:
@@ -99,18 +108,17 @@ def rising(progress: Callable[..., None]) -> Callable[..., None]:
     return report
 
 
-def best_answer(answers: Sequence[Optional[Tuple[int, Optional[int], int, bool]]],
-                first: Sequence[bool]) -> Tuple[int, Optional[int], int, bool]:
+def best_answer(answers: Sequence[Optional[Found]]) -> Found:
     """The answer to give: the deepest finished iteration's, from the thread that
     finished it first (an exact value over any depth); none finished: the first
     thread's (its move None)."""
-    def rank(index: int) -> Tuple[bool, int, bool, int]:
-        score, move, depth, exact = answers[index]
-        return exact, depth, first[index], -index
-    finished = [i for i, answer in enumerate(answers) if answer is not None and answer[1] is not None]
+    def rank(index: int):
+        answer = answers[index]
+        return answer.exact, answer.depth, answer.first, -index
+    finished = [i for i, answer in enumerate(answers) if answer is not None and answer.finished]
     if not finished:
-        return answers[0] or (0, None, 0, False)
+        return answers[0] or Found()
     return answers[max(finished, key=rank)]
 
 
-__all__ = ["search", "best_answer", "DEFER", "HELPER_AHEAD", "MIN_DEPTH"]
+__all__ = ["Team", "search", "best_answer", "DEFER", "HELPER_AHEAD", "MIN_DEPTH"]

@@ -58,7 +58,8 @@ class MoveInfo(NamedTuple):
     elapsed: float      #: seconds
     nodes: int = 0
     exact: bool = False  #: the score is the perfect-play value
-    note: str = ""       #: e.g. "random move", "solved"
+    note: str = ""       #: e.g. "random move", "solved": shown beside the score, never read
+    at_random: bool = False  #: a uniformly random move: nothing was searched, no score to show
 
 
 #: how a human player is asked for a move: its pit, or None when the person did
@@ -134,7 +135,7 @@ class RandomPlayer(Player):
 
     def choose(self, board: Board) -> int:
         pit = self._rng.choice(board.legal_moves)
-        self.last = MoveInfo(0, 0, 0.0, 0, False, "random move")
+        self.last = MoveInfo(0, 0, 0.0, 0, False, "random move", at_random=True)
         return pit
 
 

@@ -13,74 +13,75 @@ from __future__ import annotations
 
 import threading
 import time as _time
-from typing import Callable, List, Optional, Sequence, Tuple
+from dataclasses import replace
+from typing import Callable, List, Optional, Tuple
 
-from mancala._core import MAX_SEEDS, Searcher
+from mancala._core import MAX_SEEDS
 from mancala._threads import Workers
 from mancala.board import Board
 from mancala.errors import InvalidLimitError, SearchStoppedError, quote
-from mancala.search_values import SearchLimit, SearchResult
+from mancala.parallel import Team
+from mancala.search_values import Found, SearchRequest, SearchResult, SearchRole
 
 SOLVE_GUESS_DEPTH = 8   # a cheap depth-limited search seeds the exact one with a first guess
 
 Bounds = Callable[[int, int, int, float], None]
-#: (bound, move, finished, nodes, table hits) of one null-window search
-Probe = Tuple[int, Optional[int], bool, int, int]
 
 
-def mtdf(main: Searcher, helpers: Sequence[Searcher], board: Board, limit: SearchLimit,
-         progress: Optional[Bounds], rearm: Callable[[], None], start: float
-         ) -> Tuple[int, Optional[int], bool, int, int]:
-    """(value, move, exact, nodes, table hits): MTD(f) to the end of the game within
-    ``limit``'s time and nodes, counted from ``start`` (see Engine.solve). ``rearm``
-    lets searches run again after the helpers' stop (Engine._rearm)."""
-    guess, move, _, _ = main.search(board, 0, SOLVE_GUESS_DEPTH, True)
-    nodes_used, hits = main.nodes, main.tt_hits
+def mtdf(team: Team, board: Board, request: SearchRequest, progress: Optional[Bounds],
+         start: float) -> Found:
+    """MTD(f) to the end of the game within ``request``'s time and nodes, counted from
+    ``start`` (see Engine.solve): the value (exact, and finished, once the bounds
+    meet; else the best bound known), a move that reaches it, nodes and table hits."""
+    guess = team.main.search(board, SearchRequest(depth=SOLVE_GUESS_DEPTH))
+    move, nodes_used, hits = guess.move, guess.nodes, guess.tt_hits
     # final margins have the parity of the seeds on the board: a bound of the other tightens by one
     parity = board.seeds % 2
     lower, upper = -MAX_SEEDS - 1, MAX_SEEDS + 1
-    value = guess if (guess - parity) % 2 == 0 else guess + 1
+    value = guess.score if (guess.score - parity) % 2 == 0 else guess.score + 1
     while lower < upper:
         beta = value + 1 if value == lower else value
-        time_left = limit.time - (_time.perf_counter() - start) if limit.time else 0.0
-        nodes_left = limit.nodes - nodes_used if limit.nodes else 0
-        if (limit.time and time_left <= 0) or (limit.nodes and nodes_left <= 0):
+        time_left = request.time - (_time.perf_counter() - start) if request.time else 0.0
+        nodes_left = request.nodes - nodes_used if request.nodes else 0
+        if (request.time and time_left <= 0) or (request.nodes and nodes_left <= 0):
             break
-        bound, found, finished, spent, found_hits = probe(main, helpers, board, beta, time_left,
-                                                          nodes_left, rearm)
-        nodes_used += spent
-        hits += found_hits
-        if not finished:
+        found = probe(team, board, replace(request, beta=beta, time=time_left, nodes=nodes_left))
+        nodes_used += found.nodes
+        hits += found.tt_hits
+        if not found.finished:
             break
+        bound = found.score
         if bound < beta:
             upper = bound if (bound - parity) % 2 == 0 else bound - 1
             value = upper
         else:
             lower = bound if (bound - parity) % 2 == 0 else bound + 1
-            value, move = lower, found
+            value, move = lower, found.move
         if progress is not None:
             progress(lower, upper, nodes_used, _time.perf_counter() - start)
-    return value, move, lower == upper, nodes_used, hits
+    return Found(score=value, move=move, exact=lower == upper, finished=lower == upper,
+                 nodes=nodes_used, tt_hits=hits)
 
 
-def probe(main: Searcher, helpers: Sequence[Searcher], board: Board, beta: int,
-          time_left: float, nodes_left: int, rearm: Callable[[], None]) -> Probe:
-    """One null-window search of solve: is the value at least ``beta``?"""
+def probe(team: Team, board: Board, request: SearchRequest) -> Found:
+    """One null-window search of solve (``request.beta``): is the value at least beta?
+    With helpers, the first thread to settle it answers (nodes: every thread's)."""
+    main, helpers = team.main, team.helpers
     if not helpers:
-        bound, found, finished = main.probe(board, beta, time_left, nodes_left)
-        return bound, found, finished, main.nodes, main.tt_hits
-    searchers = [main, *helpers]
+        return main.search(board, request)
     lock = threading.Lock()
-    answers: List[Tuple[int, Optional[int], bool]] = []
+    answers: List[Found] = []      # the first settled answer
+    spent: List[Found] = []        # every thread's, for the nodes
 
-    def work(searcher: Searcher) -> None:
-        answer = searcher.probe(board, beta, time_left, nodes_left, helper=searcher is not main)
+    def work(searcher) -> None:
+        answer = searcher.search(board, request, SearchRole(helper=searcher is not main, defer=True))
         with lock:
-            if answer[2] and not answers:
+            spent.append(answer)
+            if answer.finished and not answers:
                 answers.append(answer)
                 main.abort()
 
-    rearm()
+    team.rearm()
     running = Workers(work, [(h,) for h in helpers], "mancala solve helper").start()
     try:
         if running.late is None:    # a Ctrl-C kept by start: wait raises it (not after a whole search)
@@ -90,11 +91,9 @@ def probe(main: Searcher, helpers: Sequence[Searcher], board: Board, beta: int,
         raise
     finally:
         running.wait(main.abort)      # none may still search when we go on
-        rearm()
-    spent = sum(s.nodes for s in searchers), sum(s.tt_hits for s in searchers)
-    if not answers:
-        return (0, None, False) + spent
-    return answers[0] + spent
+        team.rearm()
+    return replace(answers[0] if answers else Found(), nodes=sum(found.nodes for found in spent),
+                   tt_hits=sum(found.tt_hits for found in spent))
 
 
 def optimal_moves(board: Board, value: Optional[int], solve: Callable[[Board], SearchResult],

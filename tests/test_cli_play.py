@@ -109,6 +109,23 @@ def test_ai_moves_show_pit_score_depth_and_time(home, monkeypatch, capsys):
     assert re.search(r"\[(South \+[0-9]+|North \+[0-9]+|even) \(depth 3\), [0-9]+ ms\]", line), line
 
 
+def test_a_random_move_is_told_by_its_kind_and_a_search_by_its_score_whatever_their_notes(
+        home, monkeypatch, capsys):
+    """The terminal told a random move from a searched one by comparing the note with
+    "random move" (issue 42): a search whose note read so lost its score. Now MoveInfo
+    says it (at_random), and the note is only shown."""
+    from mancala.cli.render import describe_info
+    from mancala.players import MoveInfo
+    _, out, _ = play_here(monkeypatch, capsys, "--south", "ai:depth=2", "--north", "random",
+                          "--seeds", "3", "--seed", "5")
+    moves = [line for line in out.splitlines() if line.startswith("North (random) plays")]
+    assert moves and all(re.search(r"\[random move, [0-9]+ ms\]$", line) for line in moves), moves
+    searched = MoveInfo(3, 8, 0.002, 120, False, "random move")
+    assert describe_info(searched, 0) == "South +3 (depth 8), random move, 2 ms"
+    drawn = MoveInfo(0, 0, 0.0, 0, False, "as random", at_random=True)
+    assert describe_info(drawn, 0) == "random move, 0 ms"
+
+
 @pytest.mark.parametrize("args, message", [
     (["--south", "robot"], "unknown player 'robot'"),
     (["--north", "ai:depth=0"], "unknown player 'ai:depth=0'"),

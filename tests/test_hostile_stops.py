@@ -478,6 +478,8 @@ def test_a_stop_kept_as_a_solve_s_helpers_start_is_raised_before_the_main_search
     been launched) and raised only after the main thread's whole null-window
     search, minutes for Kalah(6,4): 7 of 24 such stops hung, 0 of 24 after."""
     from mancala import Board, _threads, solving
+    from mancala.parallel import Team
+    from mancala.search_values import Found, SearchRequest
 
     class StoppedAsTheyStart(_threads.Workers):
         def start(self):
@@ -488,16 +490,14 @@ def test_a_stop_kept_as_a_solve_s_helpers_start_is_raised_before_the_main_search
     searched = []
 
     class Searcher:         # what probe asks of a compiled searcher
-        nodes = tt_hits = 0
-
-        def probe(self, board, beta, time_left, nodes_left, helper=False):
-            searched.append("helper" if helper else "main")
-            return 0, None, True
+        def search(self, board, request, role=None):
+            searched.append("helper" if role is not None and role.helper else "main")
+            return Found(finished=True)
 
         def abort(self, stop=True):
             pass
 
     monkeypatch.setattr(solving, "Workers", StoppedAsTheyStart)
     with pytest.raises(KeyboardInterrupt):
-        solving.probe(Searcher(), [Searcher()], Board(seeds=4), 0, 0.0, 0, lambda: None)
+        solving.probe(Team(Searcher(), [Searcher()], lambda: None), Board(seeds=4), SearchRequest(beta=0))
     assert "main" not in searched

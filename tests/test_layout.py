@@ -9,15 +9,20 @@ and every import the pages document keeps working.
   reference generates a page from (``::: mancala...``), names something that is
   there; the old homes of the grouped families (``mancala.arena``,
   ``mancala.protocol``) hand on the names they always had.
+- Below Engine's public methods one request travels whole to the core (issue 42):
+  no function on the way from them to ``Searcher.search``, nor that entry,
+  takes more than :data:`MAX_ARGUMENTS` arguments (traced, not listed by hand).
 
 Each checker is also tried on a case made here that it must refuse.
 """
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Iterable, List, Tuple
 
@@ -115,6 +120,7 @@ DOCUMENTED = {
     "mancala.openings": ["opening_suite", "MAX_OPENING_PLIES"],
     "mancala.history": ["History"],
     "mancala.review": ["review_game", "review_moves"],
+    "mancala.search_values": ["SearchRequest", "SearchRole", "Found"], "mancala._core": ["Searcher"],
     "mancala.limits": [], "mancala.errors": [], "mancala.sqlitefile": [], "mancala.rating": [],
     "mancala.puzzles": [], "mancala.explain": [], "mancala.endgame": [],
     "mancala.vector": ["VectorEnv"], "mancala.env": ["KalahEnv"], "mancala.env.kalah": ["KalahEnv"],
@@ -229,3 +235,114 @@ def test_the_import_reader_sees_code_doctest_and_reference_lines_and_refuses_wha
         resolve("mancala.arena", ["NoSuchName"])
     with pytest.raises((ImportError, AttributeError)):
         resolve("mancala.arena_results", [])     # the old sibling is gone: its home is mancala.arena
+
+
+# -- one search request, carried whole (issue 42) -----------------------------------------
+
+#: the most arguments (self not counted) a function between Engine's public methods and the
+#: core's search entry may take: below the keywords one request travels whole (SearchRequest)
+MAX_ARGUMENTS = 5
+#: Engine's public methods: they keep their keyword arguments; the path starts below them
+PUBLIC = ("search", "solve", "null_window", "analyse", "optimal_moves")
+
+
+def arguments(code) -> int:
+    """The named parameters of a function's code, self not counted (``*args`` and
+    ``**kwargs`` hand on what the caller gave; they are not counted either)."""
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    return len(names) - (names[:1] == ("self",))
+
+
+def path_to(frame, public, within) -> List:
+    """The code of the functions on the stack from ``frame`` up to the outermost one
+    in ``public`` (it and the rest of ``public`` left out; none: the thread's whole
+    stack), those whose file ``within`` accepts, innermost first."""
+    codes = []
+    while frame is not None:
+        codes.append(frame.f_code)
+        frame = frame.f_back
+    tops = [i for i, code in enumerate(codes) if code in public]
+    if tops:
+        codes = codes[:tops[-1]]
+    return [code for code in codes if code not in public and within(code.co_filename)]
+
+
+def too_wide(codes, limit: int = MAX_ARGUMENTS) -> List[str]:
+    """The functions among ``codes`` with more than ``limit`` arguments, each named."""
+    return sorted({f"{getattr(code, 'co_qualname', code.co_name)} ({Path(code.co_filename).name}:"
+                   f"{code.co_firstlineno}): {arguments(code)} arguments"
+                   for code in codes if arguments(code) > limit})
+
+
+def in_package(filename: str) -> bool:
+    """Whether a function's file is one of the package's (the installed one's)."""
+    import mancala
+    return Path(filename).resolve().is_relative_to(Path(mancala.__file__).resolve().parent)
+
+
+def test_one_request_travels_from_the_engine_to_the_core_through_functions_of_five_arguments(
+        monkeypatch):
+    """Every way Engine asks the core (search on one thread and on two, a timed search,
+    solve on one and on two, null_window, the three analyses, optimal_moves), traced:
+    each call of the core's search entry names the functions between the public
+    method and it, and none takes more than MAX_ARGUMENTS; nor does the entry."""
+    from mancala import Board, Engine, _core, engine as engine_module
+    paths: List[List] = []
+    public = {getattr(Engine, name).__wrapped__.__code__ for name in PUBLIC}
+
+    class Traced(_core.Searcher):
+        """The core's searcher, noting the path of every call to its search entry."""
+
+        def search(self, *args, **kwargs):
+            paths.append(path_to(sys._getframe(1), public, in_package))
+            return super().search(*args, **kwargs)
+
+    monkeypatch.setattr(engine_module, "Searcher", Traced)
+    one = Engine(hash_mb=1, endgame=None)
+    two = Engine(hash_mb=1, endgame=None, threads=2)
+    board, small = Board(seeds=3), Board(seeds=2)
+    for engine in (one, two):
+        engine.search(board, depth=12)
+        engine.solve(small)
+        engine.null_window(small, 1)
+        engine.optimal_moves(small)
+    one.search(board, time=0.05)
+    one.analyse(board, depth=4)
+    one.analyse(small, exact=True)
+    one.analyse(board, depth=3, deepen=True)
+    wide = too_wide([code for path in paths for code in path])
+    assert not wide, "one request object, not a row of arguments: " + "; ".join(wide)
+    entry = [name for name in inspect.signature(_core.Searcher.search).parameters if name != "self"]
+    assert len(entry) <= MAX_ARGUMENTS, f"Searcher.search takes {len(entry)}: {entry}"
+    # the trace saw every way there (the solve's bound questions too: one entry, no other)
+    names = {code.co_name for path in paths for code in path}
+    assert {"_deepen", "work", "mtdf", "probe", "_one_pass", "_deepening", "analyse"} <= names, names
+
+
+def test_the_argument_checker_refuses_a_sixth_argument_on_the_path():
+    """A toy path: a public method, a function of five arguments below it, one of six
+    below that, the entry: only the six is refused; above the public one nothing counts."""
+    seen: List[List] = []
+
+    def entry():
+        seen.append(path_to(sys._getframe(1), public, lambda name: name == __file__))
+
+    def six(a, b, c, d, e, f):
+        entry()
+
+    def five(a, b, c, d, e):
+        six(a, b, c, d, e, 6)
+
+    def face(a, b, c, d, e, f, g):              # public: its keywords are the edge
+        five(a, b, c, d, e)
+
+    def outside(a, b, c, d, e, f, g, h):        # above the public method: not on the path
+        face(a, b, c, d, e, f, g)
+
+    public = {face.__code__}
+    outside(*range(8))
+    assert [code.co_name for code in seen[0]] == ["six", "five"]
+    assert [line.split(" ")[0].split(".")[-1] for line in too_wide(seen[0])] == ["six"]
+    assert arguments((lambda self, a, b, c, d, e: 0).__code__) == 5
+    assert arguments((lambda a, *, b, c, d, e, f: 0).__code__) == 6
+    assert arguments((lambda *args, **kwargs: 0).__code__) == 0

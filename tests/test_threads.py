@@ -17,6 +17,7 @@ import pytest
 from mancala import Board, Engine, _core, parallel
 from mancala import endgame
 from mancala.errors import InvalidLimitError, SearchStoppedError
+from mancala.search_values import SearchRequest
 
 RULES = ("standard", "empty", "none")
 MOST_SEEDS = {"standard": 16, "empty": 16, "none": 12}   # each call takes milliseconds
@@ -161,13 +162,14 @@ def test_a_searcher_refuses_a_second_thread_instead_of_sharing_its_state():
     def solve():
         while True:
             try:
-                searcher.probe(board, 0, 60.0)      # far longer than the test: stopped below
+                # far longer than the test: stopped below
+                searcher.search(board, SearchRequest(beta=0, time=60.0))
                 return
             except RuntimeError:                    # the meddler's first search had it: again
                 continue
 
     def meddle():
-        for call in (lambda: searcher.probe(board, 0),
+        for call in (lambda: searcher.search(board, SearchRequest(beta=0)),
                      lambda: searcher.set_endgame(None),
                      searcher.clear):
             try:
@@ -182,7 +184,7 @@ def test_a_searcher_refuses_a_second_thread_instead_of_sharing_its_state():
     deadline = time.monotonic() + 60
     while not raised and time.monotonic() < deadline:
         try:
-            searcher.search(board, 0, 4)
+            searcher.search(board, SearchRequest(depth=4))
         except RuntimeError as exc:
             raised.append(str(exc))
     meddle()
@@ -190,7 +192,7 @@ def test_a_searcher_refuses_a_second_thread_instead_of_sharing_its_state():
     thread.join()
     assert len(raised) == 4 and "in use by another thread" in raised[0]
     searcher.abort(False)
-    assert searcher.search(board, 0, 4)[2] == 4
+    assert searcher.search(board, SearchRequest(depth=4)).depth == 4
 
 
 # -- one search on several threads (mancala.parallel)

@@ -9,6 +9,7 @@ import pytest
 
 import mancala
 from mancala import _core, _reference, endgame
+from mancala.search_values import SearchRequest
 
 from conftest import board_of, brute_force, sample_positions, small_endgames
 
@@ -102,9 +103,10 @@ def test_a_stopped_iteration_keeps_a_move_only_when_proven_better():
         board = board_of(slots, to_move, capture)
         deeper = {}
         for limit in range(100, 2000, 53):
-            score, move, depth, exact = _core.Searcher(4).search(
-                board, 0, 30, True, 0, limit, None, 0, True)
-            _, previous, finished, _ = _core.Searcher(4).search(board, 0, 30, True, 0, limit)
+            partial = _core.Searcher(4).search(board, SearchRequest(depth=30, nodes=limit, keep_partial=True))
+            score, move, depth, exact = partial.score, partial.move, partial.depth, partial.exact
+            plain = _core.Searcher(4).search(board, SearchRequest(depth=30, nodes=limit))
+            previous, finished = plain.move, plain.depth
             assert depth == finished
             if exact or depth >= 6:
                 break
@@ -153,7 +155,8 @@ def test_pvs_and_aspiration_keep_the_depth_d_value():
             expected, _, _ = _reference.alphabeta(list(slots), to_move, depth, capture)
             for play in (_core.PLAY_PVS, _core.PLAY_ASPIRATION, _core.PLAY_PVS | _core.PLAY_ASPIRATION):
                 searcher = _core.Searcher(4)
-                score, move, _, _ = searcher.search(board, 0, depth, True, 0, 0, None, 0, False, play)
+                found = searcher.search(board, SearchRequest(depth=depth, play=play))
+                score, move = found.score, found.move
                 assert score == expected, (slots, to_move, capture, depth, play)
                 assert move in board.legal_moves
 
@@ -282,6 +285,44 @@ def test_a_forced_move_is_played_without_spending_the_time():
     assert soft_share(mancala.Board(), play=True) == SOFT_TIME_SHARE == 0.6
     result = mancala.Engine(hash_mb=4, endgame=None).search(forced, time=0.2)
     assert result.move == 2 and result.depth >= 1
+
+
+def test_the_engine_asks_the_core_by_name_its_soft_limit_before_its_hard_one(monkeypatch):
+    """What Engine.search hands the core, read by name (issue 42: the two time limits
+    were the 5th and 8th of 15 positional numbers, and swapped they passed every
+    check): with time=100 the hard limit is what is left of the 100 s and the soft
+    one 40 s before it (SOFT_TIME_SHARE, 0.6), a forced move's 95 s before
+    (FORCED_TIME_SHARE, 0.05); a request with the two swapped is refused."""
+    from mancala import engine as engine_module
+    from mancala.errors import InvalidLimitError
+    from mancala.search_values import Found
+    asked = []
+
+    class Asked(_core.Searcher):     # answers at once: what was asked is the question here
+        def search(self, board, request, role=None):
+            asked.append(request)
+            return Found(move=board.legal_moves[0], depth=1, finished=True)
+
+    monkeypatch.setattr(engine_module, "Searcher", Asked)
+    engine = mancala.Engine(hash_mb=1, endgame=None)
+    forced = mancala.Board([0, 0, 9, 0, 0, 0, 0, 6, 7, 8, 6, 7, 8, 0], 0)
+    assert engine.search(mancala.Board(), time=100).move == 0
+    engine.search(forced, time=100)
+    engine.search(mancala.Board(), depth=12)
+    timed, forced_timed, deep = asked
+    assert timed.soft_time < timed.time <= 100 and timed.time - timed.soft_time == pytest.approx(40)
+    assert forced_timed.time - forced_timed.soft_time == pytest.approx(95)
+    assert (timed.depth, timed.nodes, timed.evaluation, timed.keep_partial, timed.play) == \
+        (_core.MAX_DEPTH, 0, "learned", True, mancala.engine.PLAY_MODE)
+    assert (deep.depth, deep.time, deep.soft_time, deep.evaluation, deep.keep_partial, deep.play) == \
+        (12, 0, 0, "store", False, 0)
+    with pytest.raises(InvalidLimitError, match="soft_time 100 s is after time 40 s"):
+        SearchRequest(time=40, soft_time=100)
+    if sys.version_info >= (3, 10):
+        with pytest.raises(TypeError):
+            SearchRequest(30, 40.0, 100.0)      # by position: refused, so never swapped
+    with pytest.raises(TypeError, match="SearchRequest"):
+        _core.Searcher(1).search(mancala.Board(), 0, 30)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -120,7 +120,7 @@ def describe_move(record: MoveRecord, specs, info: Optional[MoveInfo],
 def describe_info(info: MoveInfo, mover: int, you: Optional[int] = None) -> str:
     """'South +5 (depth 8), 68 ms', '+5 for you (exact), solved, 1.2 s', 'random move, 0 ms'."""
     parts = []
-    if info.note == "random move":
+    if info.at_random:
         parts.append("random move")
     else:
         parts.append(Score.of(info, mover).text(you))
