@@ -28,10 +28,13 @@
       ClusterError                  a Ray cluster that cannot be used (absent extra, unreachable, a bad journal)
       CommandError                  a fatal problem a command reports as one line
       HistoryError                  the game history's database cannot be read or written (mancala.history)
+      Refused                       a web request answered with an HTTP error status and one line (mancala.web)
 
 Each class keeps its old home too (``mancala.storage.SaveFileError`` is this
 one), so code that imported it from there still works.
 """
+from typing import Dict, Optional
+
 from mancala._system import error_line
 
 QUOTE_LIMIT = 60
@@ -156,6 +159,16 @@ class HistoryError(MancalaError):
     """The game history's database cannot be read or written (a read-only folder, a lock held too long)."""
 
 
+class Refused(MancalaError):
+    """A web request answered with an HTTP error status (``status``: 403, 409, 503...) and one
+    line, with the headers it needs (``headers``: Retry-After for a busy server)."""
+
+    def __init__(self, status: int, message: str, headers: Optional[Dict[str, str]] = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.headers = dict(headers or {})
+
+
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters.
 
@@ -188,5 +201,5 @@ __all__ = [
     "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameUntrustedError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError", "PictureError", "JournalError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
-    "HistoryError", "SealError",
+    "HistoryError", "SealError", "Refused",
 ]

@@ -41,6 +41,7 @@ MB = 1 << 20
 MIN_SEEDS = 1                   # seeds per pit at the start
 MAX_SEEDS_PER_PIT = 12          # 144 seeds: what the core's counters and the endgame index allow
 DEFAULT_SEEDS = 4
+DEFAULT_CAPTURE = "standard"    # the capture rule a game has unless one is asked for
 
 MAX_DEPTH = _core.MAX_DEPTH     # a table entry keeps the depth in 8 bits
 DEFAULT_DEPTH = 12
@@ -302,7 +303,7 @@ def check_seconds(value: object, given: object = None) -> object:
 
 
 __all__ = [
-    "MIN_SEEDS", "MAX_SEEDS_PER_PIT", "DEFAULT_SEEDS", "MAX_DEPTH", "DEFAULT_DEPTH",
+    "MIN_SEEDS", "MAX_SEEDS_PER_PIT", "DEFAULT_SEEDS", "DEFAULT_CAPTURE", "MAX_DEPTH", "DEFAULT_DEPTH",
     "MAX_REFERENCE_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_MOVE_SECONDS", "MAX_THREADS", "MAX_SEARCH_SLOTS",
     "MAX_ENDGAME_SEEDS",
     "DEFAULT_HASH_MB", "SMALL_HASH_MB", "PERFECT_HASH_MB", "REVIEW_HASH_MB", "QUICK_HASH_MB",

@@ -133,7 +133,7 @@ def test_resigning_a_rated_game_is_a_rated_loss_kept(client, home):
 
 
 class Clock:
-    """mancala.web.games' clock, moved by hand: the server's idea of how long a game was left."""
+    """mancala.web.rated's clock, moved by hand: the server's idea of how long a game was left."""
 
     def __init__(self):
         self.now = 1000.0
@@ -146,7 +146,7 @@ def test_a_game_left_six_hours_after_a_move_is_kept_resigned_and_one_left_before
         client, home, monkeypatch):
     """Leaving is no escape from a loss: a rated game left six hours is dropped at the next
     new game (anyone's), kept as the person's resignation once they had moved."""
-    from mancala.web import games
+    from mancala.web import rated as games
     clock = Clock()
     monkeypatch.setattr(games, "time", clock)
     untouched = new_game(client, north="ai:easy")
@@ -168,7 +168,7 @@ def test_a_full_server_forgets_a_game_nobody_moved_in_and_never_scores_one(clien
                                                                           monkeypatch):
     """Past MAX_GAMES the least recently used game nobody has moved in is forgotten; when
     every game held is in play, a new one is refused (429) and no game is scored."""
-    from mancala.web import games
+    from mancala.web import rated as games
     monkeypatch.setattr(games, "MAX_GAMES", 2)
     untouched = new_game(client, north="ai:easy")
     first = new_game(client, north="ai:easy")
@@ -210,7 +210,7 @@ def test_another_client_cannot_score_move_or_resign_the_players_rated_game(clien
     only its own unmoved games, is refused (429) once every game held is in play, and
     moves, replies, resigns or reads the person's game without its token are refused: the
     history is untouched and the person's game goes on."""
-    from mancala.web import games
+    from mancala.web import rated as games
     person = new_game(client, north="ai:easy")
     rated(client, person, "move", pit_index=0)
     answer = rated(client, person, "reply").json()
@@ -360,6 +360,7 @@ def bodies(client):
         "/api/review": ("POST", {"position": finished}),
         "/api/puzzle/answer": ("POST", {"attempt": attempt, "give_up": True}),
         "/api/explain": ("POST", {"position": start, "depth": 2}),
+        "/api/rated/check": ("POST", {"players": {"south": "human", "north": "random"}}),
         "/api/rated/new": ("POST", {"players": {"south": "human", "north": "random"}}),
         "/api/rated/move": ("POST", dict(mine, pit_index=0)),
         "/api/rated/reply": ("POST", mine),

@@ -276,7 +276,7 @@ def test_an_unusable_puzzle_log_leaves_the_puzzles_playable(tmp_path, monkeypatc
 
 
 def test_attempts_kept_open_are_bounded(client):
-    puzzles = client.app.state.server.puzzles
+    puzzles = client.app.state.server.part(learn.Puzzles)
     first = start(client, SHIPPED[0]["id"])["attempt"]
     for _ in range(learn.MAX_ATTEMPTS):
         puzzles.start(SHIPPED[0]["id"], {"rating": None, "count": 0, "tried": set(), "notices": []})

@@ -13,7 +13,8 @@ from mancala.engine import Engine
 from mancala.errors import InputError, RequestError, quote
 from mancala.limits import SMALL_HASH_MB
 from mancala.web import api
-from mancala.web.server import MAX_BODY, Job, Refused, Server, decode
+from mancala.web.policy import MAX_BODY, cross_site, decode
+from mancala.web.server import Job, Refused, Server
 
 try:
     from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -21,6 +22,7 @@ except ImportError:     # the web extra is not installed: mancala.web.app says s
     WebSocket = WebSocketDisconnect = None
 
 THINKING_EVERY = 0.25           # seconds between "thinking" messages while a move is searched
+MAX_SOCKETS = 64                # analysis WebSockets open at once
 FIRST_DEPTH = 2                 # the page is shown depths from 2 (depth 1: each move's sowing alone)
 
 
@@ -91,23 +93,25 @@ class Analysis:
     async def analyse(self, job: Job, spec: Dict[str, Any], board, depth: int,
                       seconds: float) -> None:
         """The analysis of one position: ``Engine.analyse`` deepening (or, where an endgame
-        database covers the board, solving every move from it), its steps sent as they come."""
+        database covers the board, solving every move from it) through the server's one
+        entrance for engine work (:meth:`mancala.web.server.Server.search`), its steps sent
+        as they come."""
         await self.send({"type": "start", "position": spec, "legal_moves": list(board.legal_moves),
                          "to_move": board.to_move})
         if board.is_game_over():
             await self.send({"type": "done", "reason": "game over"})
             return
-        db = await self.server.run(lambda: self.server.endgame(board.capture))
+        db = await self.server.disk(lambda: self.server.endgame(board.capture))
         perfect = db is not None and db.covers(board)
         if self.engine is None:
-            self.engine = await self.server.run(lambda: Engine(hash_mb=SMALL_HASH_MB, endgame=None))
+            self.engine = await self.server.disk(lambda: Engine(hash_mb=SMALL_HASH_MB, endgame=None))
         engine = job.engine = self.engine
         engine.endgame = db if perfect else None        # perfect play: every move read from it
         loop = asyncio.get_running_loop()
         steps: "asyncio.Queue" = asyncio.Queue()
         start = time.perf_counter()
 
-        def work(take_turns: Callable[[], None]):
+        def work(job: Job, take_turns: Callable[[], None]):
             def report(step) -> None:
                 loop.call_soon_threadsafe(steps.put_nowait, step)
                 take_turns()            # the searches waiting for a slot go first
@@ -117,7 +121,23 @@ class Analysis:
                 return engine.analyse(board, exact=True, progress=report)
             return engine.analyse(board, depth=depth, time=seconds, deepen=True, progress=report)
 
-        task = asyncio.ensure_future(self.server.run_in_turns(work))
+        task = asyncio.ensure_future(self.server.search(None, "", work, in_turns=True, job=job))
+        last = await self.relay(job, board, steps, task, perfect, db, start)
+        try:
+            task.result()           # an error in the analysis shows here
+        except Refused as exc:      # stopped (409), or a busy server (503)
+            if not job.cancelled:
+                await self.send({"type": "error", "error": str(exc)})
+            return
+        reason = "solved" if last is not None and last.exact else \
+            "depth" if last is not None and last.depth == depth else "time"
+        await self.send({"type": "done", "reason": reason,
+                         "seconds": round(time.perf_counter() - start, 4)})
+
+    async def relay(self, job: Job, board, steps: "asyncio.Queue", task: "asyncio.Future",
+                    perfect: bool, db: Any, start: float) -> Any:
+        """Each step of the analysis sent as it comes (a move's score, a depth's every
+        score) and, while a move takes longer, what is searched; the last depth finished."""
         searching = [FIRST_DEPTH, board.legal_moves[0]]     # what the engine is on now
         last = None
         while True:
@@ -127,7 +147,7 @@ class Analysis:
             if getter not in done:
                 getter.cancel()
                 if task.done() and steps.empty():
-                    break
+                    return last
                 if not done and not job.cancelled and not perfect:
                     await self.send({"type": "thinking", "depth": searching[0],
                                      "pit_index": searching[1],
@@ -145,13 +165,6 @@ class Analysis:
             if perfect:
                 update["endgame"] = db.max_seeds
             await self.send(update)
-        task.result()           # an error in the analysis shows here
-        if job.cancelled:
-            return
-        reason = "solved" if last is not None and last.exact else \
-            "depth" if last is not None and last.depth == depth else "time"
-        await self.send({"type": "done", "reason": reason,
-                         "seconds": round(time.perf_counter() - start, 4)})
 
 
 def _next_search(board, step) -> List[int]:
@@ -164,4 +177,26 @@ def _next_search(board, step) -> List[int]:
     return [step.depth, following[0]] if following else [step.depth + 1, moves[0]]
 
 
-__all__ = ["Analysis", "THINKING_EVERY"]
+async def analyze(socket: "WebSocket") -> None:
+    """``WS /api/analyze``: the endpoints' origin policy (1008), at most :data:`MAX_SOCKETS`
+    open (the next accepted and closed with 1013, "try again later"), then an :class:`Analysis`."""
+    server = socket.app.state.server
+    why = cross_site(socket.headers, socket.url.scheme)
+    if why is not None:
+        await socket.close(code=1008, reason=why[:120])
+        return
+    if server.sockets >= MAX_SOCKETS:
+        await socket.accept()
+        await socket.close(code=1013, reason=f"at most {MAX_SOCKETS} analyses at once")
+        return
+    server.sockets += 1
+    await socket.accept()
+    session = Analysis(server, socket)
+    try:
+        await session.serve()
+    finally:
+        server.sockets -= 1
+        await session.cancel()
+
+
+__all__ = ["Analysis", "analyze", "THINKING_EVERY", "MAX_SOCKETS"]

@@ -30,8 +30,9 @@ from mancala.board import CAPTURE_WORDS as RULE_WORDS
 from mancala.analysis import AnalysisProgress
 from mancala.engine import SearchResult
 from mancala.errors import IllegalMoveError, InvalidLimitError, RequestError, quote
+from mancala.history import GameRecord
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
-from mancala.limits import DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
+from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
 from mancala.players import Player, canonical_spec, make_player
 from mancala.players import level_elo as level_elo_of
 from mancala.scores import Score
@@ -80,6 +81,17 @@ _START_FIELDS = {"seeds", "capture", "moves"}
 _BOARD_FIELDS = {"board", "to_move", "capture", "moves"}
 
 
+MINE = "mine"       #: the puzzles' theme of your own puzzles: your reviewed games' mistakes
+
+
+def theme_list() -> List[Dict[str, str]]:
+    """The puzzles' themes a player may choose (:mod:`mancala.puzzles.teaching`), and your
+    own puzzles (:data:`MINE`), for /api/info: ``[{"key", "name"}]``."""
+    from mancala.puzzles import teaching
+    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES] + \
+        [{"key": MINE, "name": "your own mistakes"}]
+
+
 # -- reading requests ----------------------------------------------------------------
 
 def fields(data: Any, what: str, allowed: set, required: set = frozenset()) -> Dict[str, Any]:
@@ -118,7 +130,7 @@ def parse_position(data: Any) -> Tuple[Dict[str, Any], Board]:
     """
     if isinstance(data, dict) and "board" in data:
         data = fields(data, "position", _BOARD_FIELDS, {"board"})
-        capture = capture_rule(data.get("capture", "standard"))
+        capture = capture_rule(data.get("capture", DEFAULT_CAPTURE))
         slots = data["board"]
         if not isinstance(slots, list):
             raise RequestError(f"board is a list of 14 seed counts, not {quote(slots)}")
@@ -129,7 +141,7 @@ def parse_position(data: Any) -> Tuple[Dict[str, Any], Board]:
     else:
         data = fields(data, "position", _START_FIELDS)
         seeds = check_seeds(data.get("seeds", DEFAULT_SEEDS))
-        capture = capture_rule(data.get("capture", "standard"))
+        capture = capture_rule(data.get("capture", DEFAULT_CAPTURE))
         board = Board(seeds=seeds, capture=capture)
         spec = {"seeds": seeds, "capture": capture}
     moves = data.get("moves", [])
@@ -290,6 +302,44 @@ def analysis_update(board: Board, step: AnalysisProgress) -> Dict[str, Any]:
             "nps": int(step.nodes / seconds) if seconds > 0 else 0, "exact": step.exact}
 
 
+# -- games kept -----------------------------------------------------------------------
+
+def rating_json(rating: Optional[Any], **more: Any) -> Optional[Dict[str, Any]]:
+    """A Glicko-2 rating for a page (a game's or a puzzle's): :meth:`mancala.rating.Rating.to_json`
+    (value, deviation, 95% interval, provisional, shown), ``more`` fields beside them; None for None."""
+    if rating is None:
+        return None
+    return dict(rating.to_json(), **more)
+
+
+def result_words(game: GameRecord) -> str:
+    """A kept game's result as its player reads it: "You lost 11-37", "You won by
+    resignation, 20-12 in the stores" (a resigned game's seeds are where the stores stood,
+    not a result), "North won 30-18" (no one person in it); the person's seeds first."""
+    south, north = game.south_store, game.north_store
+    if game.human is None:
+        if game.result == "draw":
+            return f"Draw {south}\u2013{north}"
+        if game.resigned is not None:
+            return f"{game.result.capitalize()} won by resignation, {south}\u2013{north} in the stores"
+        return f"{game.result.capitalize()} won {south}\u2013{north}"
+    mine, theirs = (south, north) if game.human == 0 else (north, south)
+    said = {"won": "You won", "lost": "You lost", "drew": "You drew"}[game.result_for(game.human)]
+    if game.resigned is not None:
+        return f"{said} by resignation, {mine}\u2013{theirs} in the stores"
+    return f"{said} {mine}\u2013{theirs}"
+
+
+def kept_answer(kept: GameRecord, notices: List[str]) -> Dict[str, Any]:
+    """What a page shows once a game is kept: the game, its result in words and for the
+    person, the margin, and the rating it moved (None for a game that rated nobody)."""
+    change = None if not kept.rated else round(kept.after.rating - kept.before.rating, 1)
+    return {"game": kept.to_json(), "rated": kept.rated, "words": result_words(kept),
+            "result": None if kept.human is None else kept.result_for(kept.human),
+            "margin": abs(kept.south_store - kept.north_store),
+            "rating": rating_json(kept.after), "change": change, "notices": list(notices)}
+
+
 # -- save files ------------------------------------------------------------------------
 
 def save_text(data: Any) -> str:
@@ -345,8 +395,9 @@ def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
     return {"players": players, "note": "; ".join(notes), "state": answer}
 
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "CAPTURE_WORDS", "level_elo", "rated_levels",
+__all__ = ["MINE", "theme_list", "LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "CAPTURE_WORDS", "level_elo", "rated_levels",
            "score_text",
            "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",
-           "analysis_update", "move_update", "save_text", "load_text", "players", "CAPTURE_RULES"]
+           "analysis_update", "move_update", "save_text", "load_text", "players", "CAPTURE_RULES",
+           "rating_json", "result_words", "kept_answer"]

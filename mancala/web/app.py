@@ -3,12 +3,13 @@
 ``create_app()`` is the ASGI app ``python -m mancala serve`` runs on uvicorn.
 Each page is a module with the same face, listed once in :data:`PAGES`: its
 packaged files (``ASSETS``: URL path -> file in ``static/`` and media type) and
-``routes(server)``, its endpoints on the app's one :class:`~mancala.web.server.Server`:
+``ROUTES`` (path, method, handler: a short module-level function of the request and
+the app's one :class:`~mancala.web.server.Server`; method ``WS``: a WebSocket's):
 
 =============================  ==============================================
 :mod:`mancala.web.play`        the game: positions, moves, the computer, hints,
                                save files, the live analysis
-:mod:`mancala.web.games`       games the server holds and plays: rated games
+:mod:`mancala.web.games`       rated games, held and played by the server
 :mod:`mancala.web.records`     the history, casual games kept
 :mod:`mancala.web.reviews`     the review of a game
 :mod:`mancala.web.learn`       puzzles and the search-tree explorer
@@ -16,10 +17,11 @@ packaged files (``ASSETS``: URL path -> file in ``static/`` and media type) and
 
 Engine work runs in worker threads (the core releases the GIL), at most
 :data:`MAX_SEARCHES` at once across all clients so a 2-core machine stays
-responsive; each tab has at most one search of a kind, and a new request from it
-stops the old one (``Engine.stop()``). Every endpoint answers under one policy
-(:func:`mancala.web.server.endpoint`: another site's request is refused, bad input
-of any kind is a 4xx with ``{"error": "one line"}``). Only the files the pages
+responsive, through one entrance (:meth:`mancala.web.server.Server.search`); each tab
+has at most one search of a kind, and a new request from it stops the old one
+(``Engine.stop()``). Every endpoint answers under one policy
+(:func:`mancala.web.policy.endpoint`: another site's request is refused, bad input
+of any kind is a 4xx with ``{"error": "one line"}``). Pages do not import pages. Only the files the pages
 list are served, read once from the package: no path from a request reaches the
 file system. docs/web-api.md describes the API.
 
@@ -36,14 +38,15 @@ from typing import Any, Container, Dict, List, Optional
 
 from mancala.errors import CommandError, quote
 from mancala.web import games, learn, play, records, reviews
-from mancala.web.server import MAX_BODY, MAX_SEARCHES, Server, _error
+from mancala.web.policy import MAX_BODY, error_response
+from mancala.web.server import MAX_SEARCHES, Server
 
 try:
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
     from starlette.requests import Request
     from starlette.responses import Response
-    from starlette.routing import Route
+    from starlette.routing import Route, WebSocketRoute
 except ImportError as exc:      # the web extra is not installed
     MISSING: Optional[ImportError] = exc
 else:
@@ -51,7 +54,7 @@ else:
 
 INSTALL_HINT = "the web app needs its extra: pip install 'kalah[web]' (or -e '.[web]')"
 
-#: the pages, each a module with ASSETS and routes(server)
+#: the pages, each a module with ASSETS and ROUTES
 PAGES = (play, games, records, reviews, learn)
 #: every packaged file the server answers with: URL path -> (file in static/, media type)
 ASSETS: Dict[str, tuple] = {path: asset for page in PAGES for path, asset in page.ASSETS.items()}
@@ -88,14 +91,16 @@ def create_app(allowed_hosts: Optional[Container[str]] = None) -> "Starlette":
                         headers=dict(SECURITY_HEADERS, **{"cache-control": "no-cache"}))
 
     async def not_found(request: Request, exc: HTTPException) -> Response:
-        return _error(exc.status_code, f"{exc.detail}: {request.method} {quote(request.url.path)}")
+        return error_response(exc.status_code, f"{exc.detail}: {request.method} "
+                                               f"{quote(request.url.path)}")
 
     async def failed(request: Request, exc: Exception) -> Response:
-        return _error(500, f"internal error ({type(exc).__name__}); the server goes on")
+        return error_response(500, f"internal error ({type(exc).__name__}); the server goes on")
 
     routes: List[Any] = [Route(path, page) for path in ASSETS]
     for each in PAGES:
-        routes += each.routes(server)
+        routes += [WebSocketRoute(path, handler) if method == "WS" else
+                   Route(path, handler, methods=[method]) for path, method, handler in each.ROUTES]
     middleware = []
     if allowed_hosts is not None:
         from starlette.middleware import Middleware
@@ -188,7 +193,7 @@ class HostCheck:
                     await send({"type": "websocket.close", "code": 1008})
                     return
                 message = f"this server answers to {', '.join(self.hosts)}, not {quote(host)}"
-                await _error(400, message)(scope, receive, send)
+                await error_response(400, message)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 

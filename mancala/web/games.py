@@ -1,19 +1,8 @@
-"""Rated games, held and played by the server (issue 31, item 7; issue 34, "rated means unaided";
-issue 38, "a rated game belongs to the client that started it").
-
-A rated game is a person against a computer level with an Elo, from a start, under the
-rules the levels were measured on (:func:`mancala.game.can_be_rated`). The server holds
-its board, plays the computer's moves itself and takes only the person's moves from the
-page, so a result cannot be made up; when the game ends (played out, or resigned) the
-server keeps it in the history, rated (:func:`mancala.history.record_game`), and says the
-result and the rating it moved. Nothing here shows a score: no hint, no analysis, no
-takeback, no search's numbers in the computer's replies; the endpoints that give those
-(:mod:`mancala.web.play`, the review, the explorer) refuse the position a rated game
-stands at while it is played (:meth:`mancala.web.server.Server.unaided`), however it is
-written. A casual game (hints, takebacks, analysis allowed) is the page's own and is kept
-unrated (:mod:`mancala.web.records`' ``/api/finish``).
+"""The rated games' routes: a person against a computer level, the server holding the board
+and playing the computer's moves (:mod:`mancala.web.rated` holds them, on the server).
 
 ==========================  ===============================================
+``POST /api/rated/check``   whether a game could be rated, and why not in one line
 ``POST /api/rated/new``     a rated game: ``{"players", "seeds"?, "capture"?, "token"?}``
 ``POST /api/rated/move``    the person's move: ``{"game", "token", "pit_index"}``
 ``POST /api/rated/reply``   the computer's next move: ``{"game", "token"}``
@@ -21,297 +10,130 @@ unrated (:mod:`mancala.web.records`' ``/api/finish``).
 ``POST /api/rated/state``   the game as it stands (a page reloaded)
 ==========================  ===============================================
 
-**Whose game.** A game is known by a name the server makes (``game``) and belongs to the
-client that started it: ``/api/rated/new`` answers a ``token`` that only this client
-holds (the page keeps it in its tab's sessionStorage), and every other request about
-the game carries it; a request without it (400) or with another (403) is refused and
-changes nothing, so another client can neither move, resign, read nor keep the game alive. A ``/api/rated/new``
-that carries the client's token starts its next game: a client holds one game at a time
-(:data:`GAMES_PER_CLIENT`), and its game in play must be resigned first (409).
-
-**What is dropped, and how.** No client's traffic scores another's game. A game unused for
-:data:`IDLE_SECONDS` is dropped when the next game is asked for, kept as the person's
-resignation once they had played a move (leaving a game is no escape from a loss), forgotten
-when they had not. Past :data:`MAX_GAMES`, the least recently used game nobody has moved in
-(or one already kept) is forgotten, never scored; when every game held is in play the new
-one is refused (429) until one ends or is left six hours.
+Nothing here shows a score: no hint, no analysis, no takeback, no search's numbers in the
+computer's replies; the endpoints that give those refuse the position a rated game stands
+at while it is played (:meth:`mancala.web.server.Server.unaided`). A casual game is the
+page's own and is kept unrated (:mod:`mancala.web.records`' ``/api/finish``).
 """
 from __future__ import annotations
 
-import hmac
-import secrets
-import time
-from collections import OrderedDict
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Tuple
 
-from mancala import history as _history
 from mancala.board import Board
-from mancala.errors import HistoryError, RequestError, quote
+from mancala.errors import Refused
 from mancala.game import unrated_because
-from mancala.geometry import SIDE_KEYS, SIDE_NAMES
-from mancala.limits import DEFAULT_SEEDS, check_seeds
+from mancala.geometry import SIDE_NAMES
+from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS, check_seeds
 from mancala.web import api
-from mancala.web.records import kept_answer
-from mancala.web.server import Refused, Server, endpoint, json_body, replaced
+from mancala.web.policy import endpoint, json_body
+from mancala.web.rated import RatedGame, players_request, token_field
 
 ASSETS: Dict[str, tuple] = {}        # the game's page is mancala.web.play's
-MAX_GAMES = 256                     # rated games held at once, all clients together
-GAMES_PER_CLIENT = 1                # rated games one client (one token) holds: the page plays one
-IDLE_SECONDS = 6 * 3600.0           # a game unused this long is dropped
-GAME_CHARS = 32                     # a game's name: at most this long
-TOKEN_CHARS = 64                    # a client's token: at most this long
 
 
-class RatedGame:
-    """One rated game on the server: the board, who plays which side, and, once it
-    ended, how it was kept (:attr:`kept`, the answer of :func:`kept_answer`)."""
-
-    def __init__(self, name: str, token: str, south: str, north: str, seeds: int,
-                 capture: str) -> None:
-        self.name = name
-        self.token = token                              # the client's, whose game this is
-        self.players = (south, north)
-        self.human = 0 if south == _history.HUMAN else 1
-        self.level = self.players[1 - self.human]
-        self.seeds, self.capture = seeds, capture
-        self.board = Board(seeds=seeds, capture=capture)
-        self.resigned: Optional[int] = None
-        self.kept: Optional[Dict[str, Any]] = None      # the history's answer, once kept
-        self.kept_error: Optional[str] = None           # why it could not be kept, the last time
-        self.used = time.monotonic()
-        self.lock = None                                # an anyio.Lock, made in the event loop
-
-    @property
-    def human_moved(self) -> bool:
-        """The person has played a move: leaving the game now is resigning it."""
-        return any(record.player == self.human for record in self.board.move_stack)
-
-    @property
-    def moves(self) -> List[int]:
-        return [record.pit for record in self.board.move_stack]
-
-    @property
-    def over(self) -> bool:
-        return self.resigned is not None or self.board.is_game_over()
-
-    @property
-    def forgettable(self) -> bool:
-        """Nothing is lost by forgetting it: nobody has moved in it, or it ended and was kept."""
-        return not self.human_moved or self.kept is not None
-
-    def owned_by(self, token: str) -> bool:
-        return hmac.compare_digest(self.token.encode(), token.encode())
-
-    def position(self) -> Dict[str, Any]:
-        return {"seeds": self.seeds, "capture": self.capture, "moves": self.moves}
-
-    def answer(self) -> Dict[str, Any]:
-        """The game as the page draws it: the state, players, who the person is, how it ended."""
-        return {"game": self.name, "rated": True, "players": dict(zip(SIDE_KEYS, self.players)),
-                "human": self.human, "level": self.level,
-                "state": api.state(self.position(), self.board),
-                "resigned": self.resigned, "kept": self.kept, "kept_error": self.kept_error}
+def rules_request(data: Dict[str, Any]) -> Tuple[int, str]:
+    """A request's ``seeds`` and ``capture``, the defaults where left out."""
+    return (check_seeds(data.get("seeds", DEFAULT_SEEDS)),
+            api.capture_rule(data.get("capture", DEFAULT_CAPTURE)))
 
 
-def players_request(data: Any, seeds: int, capture: str) -> Tuple[str, str]:
-    """A rated game's players: one person and one computer level with an Elo, under rules
-    the levels were measured on (:func:`mancala.game.unrated_because`), else RequestError."""
-    south, north = api.players(data, required=True)
-    why = unrated_because(south, north, seeds, capture)
-    if why is not None:
-        raise RequestError(f"not a rated game: {why} (play it casual: it is kept, not rated)")
-    return south, north
-
-
-def token_field(value: Any) -> str:
-    """A request's ``token``: a string of at most :data:`TOKEN_CHARS` ASCII characters."""
-    if not isinstance(value, str) or len(value) > TOKEN_CHARS or not value.isascii():
-        raise RequestError(f"token is the one /api/rated/new gave, not {quote(value)}")
-    return value
-
-
-class RatedGames:
-    """The rated games the server holds, by name (at most :data:`MAX_GAMES`)."""
-
-    def __init__(self) -> None:
-        self.games: "OrderedDict[str, RatedGame]" = OrderedDict()
-
-    def new(self, south: str, north: str, seeds: int, capture: str,
-            token: Optional[str] = None) -> Tuple[RatedGame, List[RatedGame]]:
-        """A new game for the client holding ``token`` (a new client without one), and
-        the games left :data:`IDLE_SECONDS` that the person had moved in and not finished:
-        the caller keeps them resigned. In turn:
-
-        1. every game left too long is dropped;
-        2. the client's own games: one in play refuses the new one (409), the others go;
-        3. past :data:`MAX_GAMES`, the least recently used game that is
-           :attr:`~RatedGame.forgettable` goes; none is: the new one is refused (429).
-        """
-        now = time.monotonic()
-        dropped = [self.games.pop(name) for name, game in list(self.games.items())
-                   if now - game.used > IDLE_SECONDS]
-        left = [old for old in dropped if old.human_moved and not old.over]
-        if token is not None:
-            mine = [game for game in self.games.values() if game.owned_by(token)]
-            if not mine:
-                token = None                    # its games were dropped: a new client
-            going = mine[:max(0, len(mine) - GAMES_PER_CLIENT + 1)]     # least recently used
-            for game in going:
-                if game.over and not game.forgettable:
-                    raise Refused(409, f"your rated game {game.name} is over but not kept yet: "
-                                       "POST /api/rated/state keeps it")
-                if not game.forgettable:
-                    raise Refused(409, f"your rated game {game.name} is not over: resign it "
-                                       "first (POST /api/rated/resign)")
-            for game in going:
-                del self.games[game.name]
-        if len(self.games) >= MAX_GAMES:
-            spare = next((game for game in self.games.values() if game.forgettable), None)
-            if spare is None:
-                raise Refused(429, f"the server holds {MAX_GAMES} rated games in play; one must "
-                                   f"end (or be left {IDLE_SECONDS / 3600:g} hours) before another "
-                                   "starts")
-            del self.games[spare.name]
-        game = RatedGame(secrets.token_hex(12), token or secrets.token_urlsafe(24),
-                         south, north, seeds, capture)
-        self.games[game.name] = game
-        return game, left
-
-    def in_play(self, board: Board) -> bool:
-        """Whether ``board`` is where a rated game not yet over stands, as a search sees it
-        (:meth:`mancala.board.Board.search_key`: its pits from the mover's side, however
-        the stores hold or the sides are written) under its capture rule: no endpoint helps
-        with that position (:meth:`Server.unaided`). A start no move was played from is
-        not one: every game begins there."""
-        key = board.search_key()
-        return any(not game.over and game.board.move_stack and game.capture == board.capture
-                   and game.board.search_key() == key
-                   for game in self.games.values())
-
-    def get(self, name: Any, token: Any) -> RatedGame:
-        """The game ``name`` for the client holding ``token``: 404 when the server holds no
-        such game, 403 when it is another client's (and it is left as it was)."""
-        if not isinstance(name, str) or len(name) > GAME_CHARS:
-            raise RequestError(f"game is the name /api/rated/new gave, not {quote(name)}")
-        token = token_field(token)
-        game = self.games.get(name)
-        if game is None:
-            raise Refused(404, f"no rated game {quote(name)} (it was dropped after "
-                               f"{IDLE_SECONDS / 3600:g} hours unused, or the server restarted)")
-        if not game.owned_by(token):
-            raise Refused(403, f"the rated game {name} is another client's: only the page "
-                               "that started it plays it")
-        game.used = time.monotonic()
-        self.games.move_to_end(name)
-        return game
-
-
-def routes(server: Server) -> list:
-    """The rated games' routes, on the app's server (its search slots, the history)."""
+async def open_game(request: Any, server: Any, more: frozenset = frozenset()
+                    ) -> Tuple[RatedGame, Dict[str, Any]]:
+    """The game a request names, for the client holding its token, with its lock made
+    (in the event loop), and the request's fields (``more`` beside game and token)."""
     import anyio
-    from starlette.requests import Request
-    from starlette.routing import Route
-
-    games = RatedGames()
-    server.rated = games
-
-    async def keep(game: RatedGame) -> None:
-        """The ended game kept in the history, once; when the history cannot be written, why
-        (:attr:`RatedGame.kept_error`), and it is tried again at the game's next request."""
-        if game.kept is not None or not game.over:
-            return
-
-        def write() -> Tuple[_history.GameRecord, List[str]]:
-            return _history.record_game(game.players[0], game.players[1], game.seeds,
-                                        game.capture, game.moves, rated=True,
-                                        resigned=game.resigned)
-        try:
-            game.kept = kept_answer(*await anyio.to_thread.run_sync(write))
-            game.kept_error = None
-        except HistoryError as exc:
-            game.kept_error = (f"the game is over but could not be kept: {exc} "
-                               "(POST /api/rated/state tries again)")
-
-    async def open_game(request: Request, fields: set = frozenset()) -> Tuple[RatedGame, Dict]:
-        data = api.fields(await json_body(request), "the request", {"game", "token"} | set(fields),
-                          {"game", "token"} | set(fields))
-        game = games.get(data["game"], data["token"])
-        if game.lock is None:
-            game.lock = anyio.Lock()
-        return game, data
-
-    def played(game: RatedGame, before: Board) -> Dict[str, Any]:
-        record = game.board.move_stack[-1]
-        path = api.sowing_path(before.pits, before.to_move, record.pit)
-        return {"move": api.describe(record, path), **game.answer()}
-
-    @endpoint
-    async def new(request: Request) -> Dict[str, Any]:
-        data = api.fields(await json_body(request), "the request",
-                          {"players", "seeds", "capture", "token"}, {"players"})
-        seeds = check_seeds(data.get("seeds", DEFAULT_SEEDS))
-        capture = api.capture_rule(data.get("capture", "standard"))
-        south, north = players_request(data["players"], seeds, capture)
-        token = token_field(data["token"]) if "token" in data else None
-        game, left = games.new(south, north, seeds, capture, token)
-        for old in left:                # a game left six hours unfinished: its resignation
-            old.resigned = old.human
-            await keep(old)
-        return dict(game.answer(), token=game.token)     # the client's alone: said only here
-
-    @endpoint
-    async def move(request: Request) -> Dict[str, Any]:
-        game, data = await open_game(request, {"pit_index"})
-        pit = api.pit_index(data["pit_index"])
-        async with game.lock:
-            if game.over:
-                raise Refused(409, "the game is over")
-            if game.board.to_move != game.human:
-                raise Refused(409, f"it is {SIDE_NAMES[game.board.to_move]}'s move, the "
-                                   "computer's: POST /api/rated/reply plays it")
-            before = game.board.copy(stack=False)
-            game.board.push(pit)            # IllegalMoveError (400) naming the legal pits
-            await keep(game)
-            return played(game, before)
-
-    @endpoint
-    async def reply(request: Request) -> Dict[str, Any]:
-        game, _ = await open_game(request)
-        async with game.lock:
-            if game.over:
-                raise Refused(409, "the game is over")
-            if game.board.to_move == game.human:
-                raise Refused(409, f"it is your move ({SIDE_NAMES[game.human]})")
-            server.check_room()
-            before = game.board.copy(stack=False)
-            pit, _, job = await server.choose(request, "rated\n" + game.name, game.level, before)
-            if job.cancelled:
-                raise replaced()
-            game.board.push(pit)
-            await keep(game)
-            return played(game, before)     # the move alone: no score, depth or line
-
-    @endpoint
-    async def resign(request: Request) -> Dict[str, Any]:
-        game, _ = await open_game(request)
-        async with game.lock:
-            if game.over:
-                raise Refused(409, "the game is over")
-            game.resigned = game.human
-            await keep(game)
-            return game.answer()
-
-    @endpoint
-    async def state(request: Request) -> Dict[str, Any]:
-        game, _ = await open_game(request)
-        async with game.lock:
-            await keep(game)
-            return game.answer()
-
-    return [Route(f"/api/rated/{name}", handler, methods=["POST"])
-            for name, handler in (("new", new), ("move", move), ("reply", reply),
-                                  ("resign", resign), ("state", state))]
+    names = {"game", "token"} | set(more)
+    data = api.fields(await json_body(request), "the request", names, names)
+    game = server.rated.get(data["game"], data["token"])
+    if game.lock is None:
+        game.lock = anyio.Lock()
+    return game, data
 
 
-__all__ = ["routes", "RatedGame", "RatedGames", "players_request", "token_field",
-           "MAX_GAMES", "GAMES_PER_CLIENT", "IDLE_SECONDS"]
+def played(game: RatedGame, before: Board) -> Dict[str, Any]:
+    """The answer to a move: the move as /api/move describes it, and the game."""
+    record = game.board.move_stack[-1]
+    path = api.sowing_path(before.pits, before.to_move, record.pit)
+    return {"move": api.describe(record, path), **game.answer()}
+
+
+@endpoint
+async def check(request: Any, server: Any) -> Dict[str, Any]:
+    """Whether these players and rules make a rated game (:func:`mancala.game.unrated_because`)."""
+    data = api.fields(await json_body(request), "the request", {"players", "seeds", "capture"},
+                      {"players"})
+    seeds, capture = rules_request(data)
+    south, north = api.players(data["players"], required=True)
+    why = unrated_because(south, north, seeds, capture)
+    return {"rated": why is None, "why": why}
+
+
+@endpoint
+async def new(request: Any, server: Any) -> Dict[str, Any]:
+    data = api.fields(await json_body(request), "the request",
+                      {"players", "seeds", "capture", "token"}, {"players"})
+    seeds, capture = rules_request(data)
+    south, north = players_request(data["players"], seeds, capture)
+    token = token_field(data["token"]) if "token" in data else None
+    game, left = server.rated.new(south, north, seeds, capture, token)
+    for old in left:                    # a game left six hours unfinished: kept resigned
+        await server.disk(lambda: server.rated.keep(old))
+    return dict(game.answer(), token=game.token)     # the client's alone: said only here
+
+
+@endpoint
+async def move(request: Any, server: Any) -> Dict[str, Any]:
+    game, data = await open_game(request, server, frozenset({"pit_index"}))
+    pit = api.pit_index(data["pit_index"])
+    async with game.lock:
+        if game.over:
+            raise Refused(409, "the game is over")
+        if game.board.to_move != game.human:
+            raise Refused(409, f"it is {SIDE_NAMES[game.board.to_move]}'s move, the "
+                               "computer's: POST /api/rated/reply plays it")
+        before = game.board.copy(stack=False)
+        game.board.push(pit)            # IllegalMoveError (400) naming the legal pits
+        await server.disk(lambda: server.rated.keep(game))
+        return played(game, before)
+
+
+@endpoint
+async def reply(request: Any, server: Any) -> Dict[str, Any]:
+    game, _ = await open_game(request, server)
+    async with game.lock:
+        if game.over:
+            raise Refused(409, "the game is over")
+        if game.board.to_move == game.human:
+            raise Refused(409, f"it is your move ({SIDE_NAMES[game.human]})")
+        before = game.board.copy(stack=False)
+        pit, _ = await server.choose(request, "rated\n" + game.name, game.level, before)
+        game.board.push(pit)
+        await server.disk(lambda: server.rated.keep(game))
+        return played(game, before)     # the move alone: no score, depth or line
+
+
+@endpoint
+async def resign(request: Any, server: Any) -> Dict[str, Any]:
+    game, _ = await open_game(request, server)
+    async with game.lock:
+        if game.over:
+            raise Refused(409, "the game is over")
+        game.resigned = game.human
+        await server.disk(lambda: server.rated.keep(game))
+        return game.answer()
+
+
+@endpoint
+async def state(request: Any, server: Any) -> Dict[str, Any]:
+    game, _ = await open_game(request, server)
+    async with game.lock:
+        await server.disk(lambda: server.rated.keep(game))
+        return game.answer()
+
+
+#: (path, method, handler) of each route
+ROUTES = tuple((f"/api/rated/{handler.__name__}", "POST", handler)
+               for handler in (check, new, move, reply, resign, state))
+
+
+__all__ = ["ASSETS", "ROUTES", "rules_request", "played"]

@@ -26,38 +26,25 @@ from __future__ import annotations
 import random
 import secrets
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from mancala import explain as _explain
 from mancala import puzzles as _puzzles
 from mancala.puzzles import mine, teaching
 from mancala.board import Board
 from mancala.engine import Engine
-from mancala.errors import HistoryError, RequestError, quote
+from mancala.errors import HistoryError, Refused, RequestError, quote
 from mancala.history import History
 from mancala.limits import SMALL_HASH_MB
 from mancala.geometry import SIDE_NAMES
 from mancala.rating import Rating
 from mancala.web import api
-from mancala.web.server import (Job, Refused, Server, Tab, endpoint, json_body, rating_json,
-                                 replaced, tab_name)
-
-if TYPE_CHECKING:
-    from starlette.requests import Request
+from mancala.web.api import rating_json
+from mancala.web.policy import endpoint, json_body, tab_name
 
 MAX_ATTEMPTS = 256              #: puzzle attempts kept open at once (the oldest is dropped first)
 ATTEMPT_CHARS = 32
 EXPLAIN_DEFAULT_DEPTH = 3
-
-
-MINE = "mine"       #: the theme of your own puzzles: your reviewed games' mistakes
-
-
-def theme_list() -> List[Dict[str, str]]:
-    """The themes a player may choose (:mod:`mancala.puzzles.teaching`), and your own
-    puzzles (:data:`MINE`), for /api/info: ``[{"key", "name"}]``."""
-    return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES] + \
-        [{"key": MINE, "name": "your own mistakes"}]
 
 
 def own_puzzles(needed: bool = True) -> Optional[List[_puzzles.Puzzle]]:
@@ -295,87 +282,74 @@ def explanation(board: Board, depth: int, order: str, table: bool) -> Dict[str, 
 
 # -- the routes ------------------------------------------------------------------------------
 
-def routes(server: Server) -> list:
-    """The routes of these pages, on the app's server (its search slots and tabs)."""
-    import anyio
-    from starlette.routing import Route
+@endpoint
+async def puzzle(request: Any, server: Any) -> Dict[str, Any]:
+    unknown = sorted(set(request.query_params) - {"id", "theme"})
+    if unknown:
+        raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id, theme")
+    puzzle_id = request.query_params.get("id")
+    theme = request.query_params.get("theme")
+    puzzles = server.part(Puzzles)
+    standing = await server.disk(puzzles.standing)
+    own = None
+    if theme == api.MINE:           # made, the first time: a search's work
+        own = await server.search(request, "", lambda job: own_puzzles())
+        theme = None
+    elif puzzle_id is not None and puzzle_id not in {p.id for p in _puzzles.load()}:
+        own = await server.search(request, "", lambda job: own_puzzles(needed=False))
+    return puzzles.start(puzzle_id, standing, theme, own)
 
-    puzzles = Puzzles()
-    server.puzzles = puzzles
 
-    @endpoint
-    async def puzzle(request: "Request") -> Dict[str, Any]:
-        unknown = sorted(set(request.query_params) - {"id", "theme"})
-        if unknown:
-            raise RequestError(f"unknown parameter {quote(unknown[0])}; /api/puzzle takes id, theme")
-        puzzle_id = request.query_params.get("id")
-        theme = request.query_params.get("theme")
-        standing = await anyio.to_thread.run_sync(puzzles.standing)
-        own = None
-        if theme == MINE:
-            own = await server.run(own_puzzles)         # made, the first time: a search's work
-            theme = None
-        elif puzzle_id is not None and puzzle_id not in {p.id for p in _puzzles.load()}:
-            own = await server.run(lambda: own_puzzles(needed=False))     # one of yours, or none
-        return puzzles.start(puzzle_id, standing, theme, own)
+def give_up(attempt: _puzzles.Attempt) -> Dict[str, Any]:
+    """The rest of the line played on the attempt's board, and sown for the page."""
+    if attempt.result is not None:
+        raise Refused(409, f"the attempt is over ({attempt.result}): GET /api/puzzle for another")
+    attempt.give_up()
+    rest = list(attempt.puzzle.solution[len(attempt.board.move_stack):])
+    reply: Dict[str, Any] = {"result": "given up", "moves": sown(attempt.board, rest)}
+    for pit in rest:
+        attempt.board.push(pit)
+    reply["state"] = puzzle_state(attempt)
+    return reply
 
-    @endpoint
-    async def answer(request: "Request") -> Dict[str, Any]:
-        data = answer_request(await json_body(request))
-        attempt = puzzles.attempt(data["attempt"])
-        puzzle = attempt.puzzle
-        if "give_up" in data:
-            if attempt.result is not None:
-                raise Refused(409, f"the attempt is over ({attempt.result}): "
-                                   "GET /api/puzzle for another")
-            attempt.give_up()                   # the rest of the line, played on the board
-            rest = list(puzzle.solution[len(attempt.board.move_stack):])
-            reply: Dict[str, Any] = {"result": "given up", "moves": sown(attempt.board, rest)}
-            for pit in rest:
-                attempt.board.push(pit)
+
+@endpoint
+async def answer(request: Any, server: Any) -> Dict[str, Any]:
+    data = answer_request(await json_body(request))
+    puzzles = server.part(Puzzles)
+    attempt = puzzles.attempt(data["attempt"])
+    puzzle = attempt.puzzle
+    if "give_up" in data:
+        reply = give_up(attempt)
+    else:
+        before = attempt.board.copy(stack=False)
+        reply = play_answer(attempt, data["pit_index"])
+        if reply["result"] == "wrong":      # taken back: the solver tries again
             reply["state"] = puzzle_state(attempt)
-        else:
-            before = attempt.board.copy(stack=False)
-            reply = play_answer(attempt, data["pit_index"])
-            if reply["result"] == "wrong":      # taken back: the solver tries again
-                reply["state"] = puzzle_state(attempt)
-                reply["loss"] = await server.run(lambda: wrong_loss(
-                    before, data["pit_index"], puzzle.value, lambda: server.endgame(puzzle.capture)))
-        reply["over"] = attempt.result is not None
-        reply["missed"] = attempt.missed
-        if reply["over"]:
-            reply["solution"] = line_json(puzzle)
-        # the rating counts the attempt once: its first miss, giving up, or a clean solve
-        counted = attempt.take_result()
-        reply.update(await anyio.to_thread.run_sync(puzzles.record, attempt, counted))
-        return reply
-
-    @endpoint
-    async def explain(request: "Request") -> Dict[str, Any]:
-        board, depth, order, table, key = explain_request(await json_body(request))
-        server.unaided(board)
-        server.check_room()
-        tab = server.tab("explain:" + key) if key else Tab()
-        if tab.job is not None:
-            tab.job.cancelled = True
-        job = tab.job = Job()
-
-        def work() -> Optional[Dict[str, Any]]:
-            return None if job.cancelled else explanation(board, depth, order, table)
-        server.waiting += 1
-        try:
-            found = await server.run(work)
-        finally:
-            server.waiting -= 1
-            if tab.job is job:
-                tab.job = None
-        if job.cancelled or found is None:
-            raise replaced()
-        return found
-
-    return [Route("/api/puzzle", puzzle), Route("/api/puzzle/answer", answer, methods=["POST"]),
-            Route("/api/explain", explain, methods=["POST"])]
+            reply["loss"] = await server.search(request, "", lambda job: wrong_loss(
+                before, data["pit_index"], puzzle.value, lambda: server.endgame(puzzle.capture)))
+    reply["over"] = attempt.result is not None
+    reply["missed"] = attempt.missed
+    if reply["over"]:
+        reply["solution"] = line_json(puzzle)
+    # the rating counts the attempt once: its first miss, giving up, or a clean solve
+    counted = attempt.take_result()
+    reply.update(await server.disk(lambda: puzzles.record(attempt, counted)))
+    return reply
 
 
-__all__ = ["ASSETS", "routes", "Puzzles", "play_answer", "wrong_loss", "explanation",
-           "line_json", "puzzle_rating", "MAX_ATTEMPTS"]
+@endpoint
+async def explain(request: Any, server: Any) -> Dict[str, Any]:
+    board, depth, order, table, key = explain_request(await json_body(request))
+    server.unaided(board)
+    return await server.search(request, "explain\n" + key if key else "",
+                               lambda job: explanation(board, depth, order, table))
+
+
+#: (path, method, handler) of each route
+ROUTES = (("/api/puzzle", "GET", puzzle), ("/api/puzzle/answer", "POST", answer),
+          ("/api/explain", "POST", explain))
+
+
+__all__ = ["ASSETS", "ROUTES", "Puzzles", "play_answer", "wrong_loss", "explanation",
+           "line_json", "puzzle_rating", "own_puzzles", "MAX_ATTEMPTS"]

@@ -16,8 +16,8 @@ says, since the page could have made it up; rated games are the server's own
 
 The review of a game is :mod:`mancala.web.reviews`'.
 
-:func:`routes` gives them to :func:`mancala.web.app.create_app`; every one is an
-:func:`mancala.web.server.endpoint`. The functions above it read requests and write
+:data:`ROUTES` gives them to :func:`mancala.web.app.create_app`; every one is an
+:func:`mancala.web.policy.endpoint`. The functions above it read requests and write
 answers without the web (JSON in, JSON out, :class:`mancala.errors.InputError` for
 bad input), as :mod:`mancala.web.api` does.
 """
@@ -28,14 +28,15 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import history as _history
 from mancala.board import Board
-from mancala.errors import HistoryError, RequestError, quote
+from mancala.errors import HistoryError, Refused, RequestError, quote
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole, parse_whole
 from mancala.levels import level_is_provisional
 from mancala.rating import Rating
 from mancala.storage import shown_path
 from mancala.web import api
-from mancala.web.server import Refused, endpoint, json_body, rating_json
+from mancala.web.api import kept_answer, rating_json, result_words
+from mancala.web.policy import endpoint, json_body
 
 GAME_ID_CHARS = 64          # a game's id (the page makes one per game): at most this long
 KEEP_IDS = 4096             # game ids remembered, so a repeated request records nothing (oldest forgotten)
@@ -78,34 +79,6 @@ def finish_request(data: Any) -> Tuple[str, Tuple[str, str], Dict[str, Any], Boa
         raise RequestError(f"the game is not over after its {len(spec['moves'])} moves; "
                            "only finished or resigned games are kept")
     return game_id, players, spec, board, resigned
-
-
-def result_words(game: _history.GameRecord) -> str:
-    """A kept game's result as its player reads it: "You lost 11-37", "You won by
-    resignation, 20-12 in the stores" (a resigned game's seeds are where the stores stood,
-    not a result), "North won 30-18" (no one person in it); the person's seeds first."""
-    south, north = game.south_store, game.north_store
-    if game.human is None:
-        if game.result == "draw":
-            return f"Draw {south}\u2013{north}"
-        if game.resigned is not None:
-            return f"{game.result.capitalize()} won by resignation, {south}\u2013{north} in the stores"
-        return f"{game.result.capitalize()} won {south}\u2013{north}"
-    mine, theirs = (south, north) if game.human == 0 else (north, south)
-    said = {"won": "You won", "lost": "You lost", "drew": "You drew"}[game.result_for(game.human)]
-    if game.resigned is not None:
-        return f"{said} by resignation, {mine}\u2013{theirs} in the stores"
-    return f"{said} {mine}\u2013{theirs}"
-
-
-def kept_answer(kept: _history.GameRecord, notices: List[str]) -> Dict[str, Any]:
-    """What a page shows once a game is kept: the game, its result in words and for the
-    person, the margin, and the rating it moved (None for a game that rated nobody)."""
-    change = None if not kept.rated else round(kept.after.rating - kept.before.rating, 1)
-    return {"game": kept.to_json(), "rated": kept.rated, "words": result_words(kept),
-            "result": None if kept.human is None else kept.result_for(kept.human),
-            "margin": abs(kept.south_store - kept.north_store),
-            "rating": rating_json(kept.after), "change": change, "notices": list(notices)}
 
 
 def finish_answer(kept: _history.GameRecord, notices: List[str], new: bool) -> Dict[str, Any]:
@@ -173,58 +146,46 @@ def history_last(query: Any) -> Optional[int]:
 
 # -- the routes --------------------------------------------------------------------------
 
-def routes(server: Any) -> list:
-    """The records' routes, for :func:`mancala.web.app.create_app` to add."""
-    import anyio
-    from starlette.requests import Request
-    from starlette.routing import Route
-
-    finished = Finished()
-
-    @endpoint
-    async def finish(request: Request) -> Dict[str, Any]:
-        game_id, players, spec, board, resigned = finish_request(await json_body(request))
-        key = (players, spec["seeds"], spec["capture"], tuple(spec["moves"]), resigned)
-        entry, mine = finished.claim(game_id, key)
-        if not mine:
-            await entry["done"].wait()
-            if entry["error"] is not None:
-                raise entry["error"]
-            return dict(entry["answer"], new=False)
-
-        def record() -> Tuple[_history.GameRecord, List[str]]:
-            return _history.record_game(players[0], players[1], spec["seeds"], spec["capture"],
-                                        spec["moves"], rated=False, resigned=resigned)
-        try:
-            kept, notices = await anyio.to_thread.run_sync(record)
-            entry["answer"] = finish_answer(kept, notices, True)
-        except BaseException as exc:
-            finished.forget(game_id)            # not kept: the page may try again
-            entry["error"] = (Refused(503, f"the game could not be kept: {exc}")
-                              if isinstance(exc, HistoryError) else exc)
-            raise entry["error"] from None
-        finally:
-            entry["done"].set()             # those waiting for the same game read the answer
-        return entry["answer"]
-
-    @endpoint
-    async def history(request: Request) -> Dict[str, Any]:
-        last = history_last(request.query_params)
-        kept = _history.History()
-
-        def read() -> List[_history.GameRecord]:
-            return kept.games()
-        try:
-            games = await anyio.to_thread.run_sync(read)
-        except HistoryError as exc:
-            raise Refused(503, f"the history cannot be read: {exc}") from None
-        return history_answer(games, kept.notices, shown_path(kept.path), last)
-
-    return [
-        Route("/api/finish", finish, methods=["POST"]),
-        Route("/api/history", history),
-    ]
+@endpoint
+async def finish(request: Any, server: Any) -> Dict[str, Any]:
+    game_id, players, spec, board, resigned = finish_request(await json_body(request))
+    key = (players, spec["seeds"], spec["capture"], tuple(spec["moves"]), resigned)
+    finished = server.part(Finished)
+    entry, mine = finished.claim(game_id, key)
+    if not mine:
+        await entry["done"].wait()
+        if entry["error"] is not None:
+            raise entry["error"]
+        return dict(entry["answer"], new=False)
+    try:
+        kept, notices = await server.disk(lambda: _history.record_game(
+            players[0], players[1], spec["seeds"], spec["capture"], spec["moves"], rated=False,
+            resigned=resigned))
+        entry["answer"] = finish_answer(kept, notices, True)
+    except BaseException as exc:
+        finished.forget(game_id)            # not kept: the page may try again
+        entry["error"] = (Refused(503, f"the game could not be kept: {exc}")
+                          if isinstance(exc, HistoryError) else exc)
+        raise entry["error"] from None
+    finally:
+        entry["done"].set()             # those waiting for the same game read the answer
+    return entry["answer"]
 
 
-__all__ = ["ASSETS", "routes", "finish_request", "finish_answer", "kept_answer", "result_words",
-           "history_answer", "Finished", "GAME_ID_CHARS"]
+@endpoint
+async def history(request: Any, server: Any) -> Dict[str, Any]:
+    last = history_last(request.query_params)
+    kept = _history.History()
+    try:
+        games = await server.disk(kept.games)
+    except HistoryError as exc:
+        raise Refused(503, f"the history cannot be read: {exc}") from None
+    return history_answer(games, kept.notices, shown_path(kept.path), last)
+
+
+#: (path, method, handler) of each route
+ROUTES = (("/api/finish", "POST", finish), ("/api/history", "GET", history))
+
+
+__all__ = ["ASSETS", "ROUTES", "finish_request", "finish_answer", "history_answer", "Finished",
+           "GAME_ID_CHARS"]

@@ -26,12 +26,13 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from mancala import review as _review
 from mancala.engine import Engine
-from mancala.errors import HistoryError, InputError, RequestError, SearchStoppedError
+from mancala.errors import HistoryError, InputError, Refused, RequestError, SearchStoppedError
 from mancala.history import History
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import REVIEW_HASH_MB, check_whole
 from mancala.web import api
-from mancala.web.server import Job, Refused, Server, endpoint, json_body, replaced, tab_name
+from mancala.web.policy import endpoint, json_body, replaced, tab_name
+from mancala.web.server import Job
 
 ASSETS: Dict[str, tuple] = {}          # the review is drawn by records.js, the History view's
 MAX_REVIEW_MOVES = 400      # longer games are not reviewed here (the terminal's review has no cap)
@@ -112,135 +113,143 @@ class StoppableEngine:
         return call
 
 
-def routes(server: Server) -> list:
-    """The review's route, on the app's server (its search slots and tabs)."""
-    import anyio
-    from starlette.requests import Request
+def reviewing(server: Any, spec: Dict[str, Any], tell: Callable[[Dict[str, Any]], None],
+              holder: Optional[Dict[str, Job]] = None):
+    """The work of one review in a job (:meth:`mancala.web.server.Server.search`'s, in
+    turns): ``tell`` hears each step as it comes; the job is put in ``holder`` once it runs."""
+    def work(job: Job, take_turns: Callable[[], None]) -> Optional[_review.Review]:
+        if holder is not None:
+            holder["job"] = job
+        engine = job.engine = Engine(hash_mb=REVIEW_HASH_MB)
+
+        def database() -> None:     # the server's (opened once, shared), when first needed
+            engine.endgame = server.endgame(spec["capture"]) or "auto"
+        # the last positions on an engine of their own with no database: the first marks
+        # come before the server's database is opened
+        quick = StoppableEngine(_review.quick_engine(), job)
+
+        def progress(done: int, total: int) -> None:
+            tell({"type": "progress", "done": done, "total": total})
+            take_turns()            # a long review lets waiting searches run between moves
+        try:
+            return _review.review_game(
+                spec["seeds"], spec["capture"], spec["moves"],
+                StoppableEngine(engine, job, first=database),
+                progress=progress, on_move=lambda move: tell(dict(move_json(move), type="move")),
+                quick=quick)
+        except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
+            return None
+        finally:
+            job.engine = None
+    return work
+
+
+def kept(spec: Dict[str, Any], game: Optional[int], review: Any = None) -> Any:
+    """The review kept with history game ``game`` (None: none fits), or, given ``review``,
+    that review kept with it when the game is this one (run in a worker thread)."""
+    if game is None:
+        return None
+    try:
+        history = History()
+        if review is None:
+            return _review.kept_review(history, game, spec["seeds"], spec["capture"], spec["moves"])
+        record = next((g for g in history.games() if g.id == game), None)
+        if record is not None and (record.seeds, record.capture, list(record.pit_indices)) \
+                == (spec["seeds"], spec["capture"], spec["moves"]):
+            _review.keep_review(history, game, review)
+    except (HistoryError, RuntimeError):    # no history to read or write: reviewed anew
+        return None
+    return None
+
+
+def lines(answers: Any) -> Any:
+    """Answers as JSON lines (``application/x-ndjson``), sent as they come."""
     from starlette.responses import StreamingResponse
-    from starlette.routing import Route
 
-    def reviewing(spec: Dict[str, Any], tell: Callable[[Dict[str, Any]], None],
-                  holder: Optional[Dict[str, Job]] = None):
-        """The work of one review in a job: ``tell`` hears each step as it comes; the job
-        is put in ``holder`` once it runs."""
-        def work(job: Job, take_turns: Callable[[], None]) -> Optional[_review.Review]:
-            if holder is not None:
-                holder["job"] = job
-            engine = job.engine = Engine(hash_mb=REVIEW_HASH_MB)
+    async def each():
+        async for answer in answers:
+            yield json.dumps(answer) + "\n"
+    return StreamingResponse(each(), media_type="application/x-ndjson",
+                             headers={"cache-control": "no-store"})
 
-            def database() -> None:     # the server's (opened once, shared), when first needed
-                engine.endgame = server.endgame(spec["capture"]) or "auto"
-            # the last positions on an engine of their own with no database: the first marks
-            # come before the server's database is opened
-            quick = StoppableEngine(_review.quick_engine(), job)
 
-            def progress(done: int, total: int) -> None:
-                tell({"type": "progress", "done": done, "total": total})
-                take_turns()            # a long review lets waiting searches run between moves
-            try:
-                return _review.review_game(
-                    spec["seeds"], spec["capture"], spec["moves"],
-                    StoppableEngine(engine, job, first=database),
-                    progress=progress, on_move=lambda move: tell(dict(move_json(move), type="move")),
-                    quick=quick)
-            except (Stopped, SearchStoppedError):   # stopped between searches, or inside one
-                return None
-            finally:
-                job.engine = None
-        return work
+async def searched(request: Any, server: Any, spec: Dict[str, Any], tab: str,
+                   tell: Callable[[Dict[str, Any]], None] = lambda step: None,
+                   holder: Optional[Dict[str, Job]] = None) -> _review.Review:
+    """The review of ``spec`` through the server's one entrance for engine work: 409 when a
+    newer review from the tab (or the client going) stopped it, 503 past its time."""
+    reviewed = await server.search(
+        request, tab, reviewing(server, spec, tell, holder), in_turns=True,
+        seconds=MAX_REVIEW_SECONDS, too_long=f"the review took more than {MAX_REVIEW_SECONDS:g} s "
+                                             "and was stopped; python -m mancala review has no limit")
+    if reviewed is None:        # stopped between searches: as 409 says
+        raise replaced()
+    return reviewed
 
-    def finished(reviewed: Optional[_review.Review], job: Job, started: float) -> Dict[str, Any]:
-        if reviewed is None:
-            if job.timed_out and not job.cancelled:
-                raise Refused(503, f"the review took more than {MAX_REVIEW_SECONDS:g} s and was "
-                                   "stopped; python -m mancala review has no limit")
-            raise replaced()
-        return review_answer(reviewed, time.monotonic() - started)
 
-    async def kept(spec: Dict[str, Any], game: Optional[int], review: Any = None) -> Any:
-        """The review kept with history game ``game`` (None: none fits), or, given
-        ``review``, that review kept with it when the game is this one."""
-        if game is None:
-            return None
+async def streamed(request: Any, server: Any, spec: Dict[str, Any], tab: str,
+                   game: Optional[int], started: float):
+    """The review's JSON lines: start, each move and the progress as they come, then the
+    whole review (or its error in one line); the work stopped if the client goes."""
+    loop = asyncio.get_running_loop()
+    steps: "asyncio.Queue[Dict[str, Any]]" = asyncio.Queue()
+    holder: Dict[str, Job] = {}
+    yield {"type": "start", "total": len(spec["moves"])}
+    task = asyncio.ensure_future(searched(
+        request, server, spec, tab, lambda step: loop.call_soon_threadsafe(steps.put_nowait, step),
+        holder))
+    try:
+        while True:
+            getter = asyncio.ensure_future(steps.get())
+            done, _ = await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter in done:
+                yield getter.result()
+                continue
+            getter.cancel()
+            if steps.empty():
+                break
+        try:
+            reviewed = task.result()
+            answer = dict(review_answer(reviewed, time.monotonic() - started), type="review")
+            await server.disk(lambda: kept(spec, game, reviewed))
+        except (Refused, InputError) as exc:
+            answer = {"type": "error", "error": str(exc)}
+        yield answer
+    finally:
+        if not task.done():             # the client went away: stop the work
+            job = holder.get("job")
+            if job is not None:
+                job.cancelled = True
+                job.stop()
+            task.cancel()
 
-        def work() -> Any:
-            try:
-                history = History()
-                if review is None:
-                    return _review.kept_review(history, game, spec["seeds"], spec["capture"],
-                                               spec["moves"])
-                record = next((g for g in history.games() if g.id == game), None)
-                if record is not None and (record.seeds, record.capture, list(record.pit_indices)) \
-                        == (spec["seeds"], spec["capture"], spec["moves"]):
-                    _review.keep_review(history, game, review)
-            except (HistoryError, RuntimeError):    # no history to read or write: reviewed anew
-                return None
-            return None
-        return await anyio.to_thread.run_sync(work)
 
-    @endpoint
-    async def review(request: Request) -> Any:
-        spec, key, stream, board, game = review_request(await json_body(request))
-        server.unaided(board)
-        started = time.monotonic()
-        found = await kept(spec, game)
-        if found is not None:           # kept with the game: answered at once, no search
-            answer = review_answer(found, time.monotonic() - started, kept=True)
-            if not stream:
-                return answer
-            lines = [{"type": "start", "total": len(spec["moves"])}, dict(answer, type="review")]
-            return StreamingResponse(iter([json.dumps(line) + "\n" for line in lines]),
-                                     media_type="application/x-ndjson")
-        server.check_room()
-        tab = "review\n" + key if key else ""
+@endpoint
+async def review(request: Any, server: Any) -> Any:
+    spec, key, stream, board, game = review_request(await json_body(request))
+    server.unaided(board)
+    started = time.monotonic()
+    found = await server.disk(lambda: kept(spec, game))
+    tab = "review\n" + key if key else ""
+    if found is not None:           # kept with the game: answered at once, no search
+        answer = review_answer(found, time.monotonic() - started, kept=True)
         if not stream:
-            reviewed, job = await server.run_job(request, tab, reviewing(spec, lambda step: None),
-                                                 in_turns=True, seconds=MAX_REVIEW_SECONDS)
-            answer = finished(reviewed, job, started)
-            await kept(spec, game, reviewed)
             return answer
 
-        loop = asyncio.get_running_loop()
-        steps: "asyncio.Queue[Dict[str, Any]]" = asyncio.Queue()
-
-        def tell(step: Dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(steps.put_nowait, step)
-        holder: Dict[str, Job] = {}
-
-        async def lines():
-            yield json.dumps({"type": "start", "total": len(spec["moves"])}) + "\n"
-            task = asyncio.ensure_future(server.run_job(request, tab, reviewing(spec, tell, holder),
-                                                        in_turns=True, seconds=MAX_REVIEW_SECONDS))
-            try:
-                while True:
-                    getter = asyncio.ensure_future(steps.get())
-                    done, _ = await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
-                    if getter in done:
-                        yield json.dumps(getter.result()) + "\n"
-                        continue
-                    getter.cancel()
-                    if steps.empty():
-                        break
-                try:
-                    reviewed, job = task.result()
-                    answer = dict(finished(reviewed, job, started), type="review")
-                    await kept(spec, game, reviewed)
-                except (Refused, InputError) as exc:
-                    answer = {"type": "error", "error": str(exc)}
-                yield json.dumps(answer) + "\n"
-            finally:
-                if not task.done():             # the client went away: stop the work
-                    job = holder.get("job")
-                    if job is not None:
-                        job.cancelled = True
-                        job.stop()
-                    task.cancel()
-
-        return StreamingResponse(lines(), media_type="application/x-ndjson",
-                                 headers={"cache-control": "no-store"})
-
-    return [Route("/api/review", review, methods=["POST"])]
+        async def once():
+            yield {"type": "start", "total": len(spec["moves"])}
+            yield dict(answer, type="review")
+        return lines(once())
+    if stream:
+        return lines(streamed(request, server, spec, tab, game, started))
+    reviewed = await searched(request, server, spec, tab)
+    await server.disk(lambda: kept(spec, game, reviewed))
+    return review_answer(reviewed, time.monotonic() - started)
 
 
-__all__ = ["ASSETS", "routes", "review_request", "review_answer", "move_json", "StoppableEngine",
+#: (path, method, handler) of each route
+ROUTES = (("/api/review", "POST", review),)
+
+
+__all__ = ["ASSETS", "ROUTES", "review_request", "review_answer", "move_json", "StoppableEngine",
            "MAX_REVIEW_MOVES", "MAX_REVIEW_SECONDS"]
