@@ -5,8 +5,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from mancala._core import CAPTURE_RULES, MAX_SEEDS, BoardBase
 from mancala.errors import InvalidBoardError, InvalidRuleError, quote
-from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SLOTS, SOUTH, PovScore, pit_slot, pit_slots,
-                              row, side_seeds, store_slot)
+from mancala.geometry import (NORTH, PITS, SIDE_NAMES, SLOTS, SOUTH, PovScore, pit_letter, pit_slot,
+                              pit_slots, row, side_seeds, store_slot)
 from mancala.limits import DEFAULT_SEEDS, check_seeds
 from mancala.svg import board as svg_board
 
@@ -56,6 +56,14 @@ class MoveRecord(NamedTuple):
                 effects.append(f"{SIDE_NAMES[side]} keeps the {seeds} seed{'' if seeds == 1 else 's'} "
                                "left in its row")
         return effects
+
+    def words(self, who: Optional[str] = None) -> str:
+        """The move as every face says it, the one home of a move's words: the pit (1..6
+        from the mover's left, and its letter) and :meth:`effects`: '3 (C), extra turn',
+        '5 (K), captures 4 seeds'; with ``who`` (a side's name, or one with its player),
+        a sentence: 'South (you) plays 3 (C), extra turn.'."""
+        text = ", ".join([f"{self.pit + 1} ({pit_letter(self.player, self.pit)})"] + self.effects())
+        return text if who is None else f"{who} plays {text}."
 
 
 class Outcome(NamedTuple):

@@ -12,8 +12,8 @@ person did something else instead of moving: the loop asks again.
 
 A game is **rated** or casual, chosen before it starts (``rated=True``; a
 face offers rated by default where :func:`can_be_rated`): a rated game is
-played unaided, so :meth:`Game.hint`, :meth:`~Game.undo` and
-:meth:`~Game.load` refuse, and a face shows no score while it lasts. A person
+played unaided, so :meth:`Game.hint`, :meth:`~Game.undo`, :meth:`~Game.load`
+and :meth:`~Game.save` refuse, and a face shows no score while it lasts. A person
 may :meth:`~Game.resign` any game: it ends, lost for the side that resigned.
 
     >>> from mancala.game import Game
@@ -323,7 +323,12 @@ class Game:
         return undone
 
     def save(self, path: Union[str, os.PathLike]) -> os.PathLike:
-        """Save to a file, and tell the observer (SaveFileError or OSError if it cannot)."""
+        """Save to a file, and tell the observer (SaveFileError or OSError if it cannot);
+        GameError in a rated game: a copy could be loaded and played on differently, so a
+        rated game is only autosaved, to resume, as the web keeps it on its server."""
+        if self.rated:
+            raise GameError("no saving in a rated game: a copy could be played again "
+                            "differently (it is autosaved as it goes, to resume)")
         saved = storage.save(self.to_saved(), path)
         self.observer.on_saved(self, os.path.abspath(saved))
         return saved

@@ -30,8 +30,10 @@ players: the layer that does passes ``players`` (for example
 renames it over the target, so a crash leaves the old file or the new one.
 
 :func:`save` writes only into a folder that exists: a typo in a folder name
-is refused, not created. Autosaves (one file per game, in the data directory
-of :func:`data_dir`) are :mod:`mancala.autosaves`.
+is refused, not created. A ``save`` without a name goes to the data folder
+(:func:`save_path`), never into the current folder (in a clone, the
+repository). Autosaves (one file per game, in the data directory of
+:func:`data_dir`) are :mod:`mancala.autosaves`.
 """
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ FORMAT = "mancala-save"
 VERSION = 1
 MAX_BYTES = 1 << 20          # no honest save comes near this: a game has a few hundred moves
 DEFAULT_SAVE_NAME = "mancala-save.json"
+SAVES_FOLDER = "saves"       #: where a save without a name goes, in the data folder
 
 PathLike = Union[str, "os.PathLike[str]"]
 PlayerCheck = Callable[[str], str]     # a spelling -> its canonical form, or ValueError
@@ -148,6 +151,19 @@ def shown_path(path: "os.PathLike[str] | str") -> str:
         if text == home or text.startswith(home + os.sep):
             return "~" + text[len(home):]
     return text
+
+
+def save_path(name: str = "") -> Path:
+    """Where a ``save [FILE]`` writes: FILE as given (``~`` expanded; a relative name
+    is the current folder's), else :data:`DEFAULT_SAVE_NAME` in the data folder's
+    :data:`SAVES_FOLDER`, made if missing: a save nobody named is the player's
+    own thing, not the current folder's (in a clone, the repository, where git
+    would see it). OSError if that folder cannot be made."""
+    if name:
+        return Path(os.path.expanduser(name))
+    folder = data_dir() / SAVES_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / DEFAULT_SAVE_NAME
 
 
 # -- writing ------------------------------------------------------------------------
@@ -347,4 +363,4 @@ def _check(data: Any, players: Optional[PlayerCheck]) -> SavedGame:
 
 
 __all__ = ["SavedGame", "SaveFileError", "FORMAT", "VERSION", "MAX_BYTES", "load", "loads",
-           "save", "dumps", "data_dir", "DEFAULT_SAVE_NAME"]
+           "save", "save_path", "dumps", "data_dir", "shown_path", "DEFAULT_SAVE_NAME", "SAVES_FOLDER"]

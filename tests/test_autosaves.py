@@ -256,8 +256,9 @@ def test_save_into_a_missing_folder_is_refused_in_one_line_and_creates_nothing(h
     missing = home.parent / "sub"
     assert f"no folder {str(missing)!r} (does not exist): create it first" in result.stdout
     assert not missing.exists()
-    # a plain save goes to the current folder, and says so with the full path
-    assert f"Saved to {home.parent / storage.DEFAULT_SAVE_NAME}." in result.stdout
+    # a plain save goes to the data folder (not the current one), and says so with its path
+    assert f"Saved to {home / storage.SAVES_FOLDER / storage.DEFAULT_SAVE_NAME};" in result.stdout
+    assert not (home.parent / storage.DEFAULT_SAVE_NAME).exists()
     assert "South (human) plays 1 (A)." in result.stdout
 
 
@@ -311,7 +312,8 @@ def test_a_read_only_file_system_turns_autosave_off_in_one_line(tmp_path, monkey
     monkeypatch.setattr(pathlib.Path, "mkdir", read_only)
     monkeypatch.setattr(tempfile, "mkstemp", lambda *a, dir=None, **k: read_only(dir))
     for args, stdin in ((("--south", "human", "--north", "ai:depth=1"), "1\nquit\n"),
-                        (FAST_AIS, "")):
+                        (("--south", "human", "--north", "random", "--seeds", "1"),
+                         "1\n2\n3\n4\n5\n6\n" * 12)):       # a game to its end
         monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
         assert main(["play", *args]) == 0
         out = capsys.readouterr().out

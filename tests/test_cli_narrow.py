@@ -4,6 +4,7 @@ says a game in the player's words with its counts in the singular where they are
 and the review's table fits 80 columns. Expected texts are literals worked by hand;
 the menus and the review are read from real processes on a pseudo-terminal 80 wide.
 """
+import json
 import os
 import re
 import subprocess
@@ -147,3 +148,100 @@ def test_analyze_fits_80_columns_and_keeps_its_arrow_with_best(home):
     assert sum(line.startswith("  pit ") for line in lines) == 6
     assert any(line.rstrip().endswith("<- best") for line in lines)
     assert not any(line.rstrip().endswith("<-") for line in lines)
+
+
+# -- issue 40, item 5: the terminal at 60 columns ---------------------------------------------------
+
+CASUAL = ["play", "--south", "human", "--north", "ai:easy", "--casual", "--seed", "1", "--no-color"]
+TYPED = ["3", "6", "hint", "quit"]      # an extra turn, a move, the computer's two, a hint
+CELLS = r" +(\[ *[0-9]+\] ){5}\[ *[0-9]+\]"
+UNITS = r"\s*(ms|s|min)\b"
+
+
+def on_a_terminal(home, args, columns, typed=()):
+    """Every line a real terminal ``columns`` wide shows while ``args`` run and ``typed``
+    is typed at each prompt: as :func:`lines_of` reads them, and the raw text."""
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", *args], env=env_for(home),
+                          encoding="utf-8", timeout=120, dimensions=(40, columns),
+                          cwd=str(home.parent))
+    seen = []
+    for line in typed:
+        child.expect(r": $")
+        seen.append(child.before + child.after)
+        child.sendline(line)
+    lines = lines_of(child)
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", "".join(seen).replace("\r\n", "\n"))
+    return [line.rstrip() for line in text.split("\n")] + lines, child
+
+
+def words(lines):
+    """The words of some lines, numbers left out (a move's time differs from run to run)."""
+    return {word for line in lines for word in line.split() if not re.fullmatch(r"[0-9.,]+", word)}
+
+
+def test_play_at_60_columns_draws_a_compact_board_and_cuts_no_word(home):
+    """Before: 'North  ai:easy' and 'South's pits, 1-6' wrapped into the board, '2 ms]' was
+    split from its number. The board is drawn compact, each side named on its own line."""
+    lines, _ = on_a_terminal(home, CASUAL, 60, TYPED)
+    assert all(len(line) <= 60 for line in lines), max(lines, key=len)
+    rows = [line for line in lines if "[" in line and "]" in line and "<-" not in line
+            and not line.startswith(("North (", "South ("))]
+    assert rows and all(re.fullmatch(CELLS, line) for line in rows), rows
+    stores = [line for line in lines if "<-" in line]
+    assert stores and all(re.fullmatch(r" +\[ *[0-9]+\] <- North's +South's -> \[ *[0-9]+\]", line)
+                          for line in stores), stores
+    assert any(re.fullmatch(r" +North  ai:easy", line) for line in lines)
+    assert any(re.fullmatch(r" +South  human  \(pits 1-6\)", line) for line in lines)
+    assert not any(re.search(r"[0-9]$", above) and re.match(UNITS, below)
+                   for above, below in zip(lines, lines[1:]))
+    # no word cut: every word shown is a word of the same game written whole to a pipe
+    piped = subprocess.run([sys.executable, "-m", "mancala", *CASUAL], input="\n".join(TYPED) + "\n",
+                           capture_output=True, text=True, env=env_for(home), timeout=120)
+    assert words(lines) - words(piped.stdout.splitlines()) <= {"(pits", "1-6)"}
+
+
+def test_play_at_80_columns_keeps_the_wide_board(home):
+    lines, _ = on_a_terminal(home, CASUAL, 80, TYPED)
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert any(re.fullmatch(CELLS + r"    North  ai:easy", line) for line in lines)
+    assert any(line.endswith("South's pits, 1-6") for line in lines)
+    assert "python -m mancala play --resume" in "\n".join(lines)      # a command kept whole
+
+
+PROGRESS = (r"Reviewing [0-9]+ moves(, the last first)?: [0-9]+ done, [0-9]+ marked"
+            r"( \((the )?latest: move [0-9]+, (South|North)'s (inaccuracy|mistake|blunder)\))?"
+            r"|Reviewing: [0-9]+/[0-9]+(, [0-9]+ marked( \(move [0-9]+, (South|North)'s "
+            r"(inaccuracy|mistake|blunder)\))?)?|[0-9]+/[0-9]+")
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_review_s_progress_line_is_never_cut_mid_word(home, columns):
+    """Before: at 80 columns 'Reviewing 14 moves, the last first: 3 done, 1 marked (the
+    latest: move 12, South's inacc' (cut to fit). Now a shorter form, whole."""
+    moves = [4, 2, 4, 3, 3, 1, 5, 5, 2, 4, 4, 1, 1, 2]
+    History(home / "history.sqlite3").record("human", "ai:easy", 2, "standard", moves)
+    _, child = on_a_terminal(home, ["review", "--last"], columns)
+    progress = [re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", part) for part in child.before.split("\r")
+                if part.startswith("Reviewing")]
+    assert len(progress) == len(moves)
+    assert all(len(part) < columns and re.fullmatch(PROGRESS, part) for part in progress), progress
+    assert any("marked (" in part for part in progress)     # a mark named where it fits
+
+
+def test_the_review_at_60_columns_keeps_each_move_on_one_line(home):
+    """Before: every row broke in two ('South +6        0' / 'exact'). Under 80 columns a
+    row leaves out its side (its pit's letter says it) and its mark, said under it with the
+    better move; the marks are the review's own (its JSON)."""
+    moves = [4, 2, 4, 3, 3, 1, 5, 5, 2, 4, 4, 1, 1, 2]
+    History(home / "history.sqlite3").record("human", "ai:easy", 2, "standard", moves)
+    lines, _ = on_a_terminal(home, ["review", "--last"], 60)
+    assert all(len(line) <= 60 for line in lines), max(lines, key=len)
+    rows = [i for i, line in enumerate(lines) if re.match(r" +[0-9]+  [1-6] \([A-L]\)", line)]
+    assert len(rows) == len(moves)
+    assert all(re.search(r"  [0-9]+  (exact|depth [0-9]+)$", lines[i]) for i in rows)
+    marks = {int(lines[i].split()[0]): lines[i + 1].split(";")[0].strip() for i in rows
+             if lines[i + 1].lstrip().split(";")[0] in ("inaccuracy", "mistake", "blunder")}
+    kept = subprocess.run([sys.executable, "-m", "mancala", "review", "--last", "--json"],
+                          capture_output=True, text=True, env=env_for(home), timeout=120)
+    assert marks == {move["number"]: move["mark"] for move in json.loads(kept.stdout) if move["mark"]}
+    assert len(marks) == 3

@@ -7,6 +7,7 @@ import io
 import json
 import re
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -95,7 +96,7 @@ def test_flags_set_players_rules_and_seed_reproducibly(home, monkeypatch, capsys
             "--seed", "5")
     code, first, _ = play_here(monkeypatch, capsys, *args)
     assert code == 0
-    assert "Kalah: 3 seeds per pit, capture none. South: ai:depth=2, North: random." in first
+    assert "Kalah: 3 seeds per pit, no captures. South: ai:depth=2, North: random." in first
     assert "Game over" in first
     code, second, _ = play_here(monkeypatch, capsys, *args)
     timing = re.compile(r"\d+ ms\]")  # the only thing allowed to differ
@@ -280,7 +281,7 @@ def test_menus_through_a_real_terminal(home):
     child.sendline("3")
     child.expect("Capture rule:")
     child.sendline("3")                                 # no rated or casual asked: not these rules
-    child.expect("Kalah: 3 seeds per pit, capture none. South: human, North: ai:easy.")
+    child.expect("Kalah: 3 seeds per pit, no captures. South: human, North: ai:easy.")
     child.expect(r"A casual game, not rated: the levels' Elos were measured on Kalah\(6,4\) "
                  r"with capture standard, not Kalah\(6,3\) with\s+capture none\.")     # wrapped
     child.expect("South's pits, 1-6")
@@ -318,7 +319,7 @@ def test_load_menu_reasks_on_a_bad_file(home):
     child.sendline("nowhere.json")
     child.expect("no such file")
     child.sendline("g.json")
-    child.expect("Kalah: 3 seeds per pit, capture empty. South: human, North: random.")
+    child.expect("Kalah: 3 seeds per pit, empty-pit capture. South: human, North: random.")
     child.expect("Resuming after 1 move.")
     child.expect(PROMPT)
     child.sendline("quit")
@@ -496,3 +497,98 @@ def test_a_rated_save_of_rules_the_levels_were_not_measured_on_goes_on_casual(ho
     result = run_play(home, "--load", "old.json", stdin="hint\nquit\n")
     assert "A casual game, not rated: the levels' Elos were measured on Kalah(6,4)" in result.stdout
     assert "Hint: pit" in result.stdout and "no hints in a rated game" not in result.stdout
+
+
+# -- issue 40 item 6 and issue 41 section 1: one voice, and the demo keeps out of your things ------
+
+def test_a_rated_game_refuses_save_in_one_line_and_writes_nothing(home):
+    """The web forbids saving a rated game; the terminal saved it (a copy to load and play
+    on differently). Now it says why, in one line, and the game goes on."""
+    result = run_play(home, "--south", "human", "--north", "ai:easy", "--seed", "1",
+                      stdin="save\nsave mine.json\n1\nquit\n")
+    assert result.returncode == 0, result.stderr
+    refusal = ("no saving in a rated game: a copy could be played again differently (it is "
+               "autosaved as it goes, to resume)")
+    assert result.stdout.splitlines().count(refusal) == 2
+    assert "Saved to" not in result.stdout
+    assert "South (human) plays 1 (A)." in result.stdout       # the game went on
+    assert not (home.parent / "mine.json").exists()
+    assert not (home.parent / storage.DEFAULT_SAVE_NAME).exists()
+    assert not (home / storage.SAVES_FOLDER / storage.DEFAULT_SAVE_NAME).exists()
+
+
+def test_save_without_a_name_goes_to_the_data_folder_and_says_a_path_to_type_back(home, tmp_path):
+    """Issue 41: `save` wrote mancala-save.json into the current folder (in a clone, the
+    repository root). It goes to the data folder, and the line says where as a path the
+    user can type: ~ for the home folder, and the command that continues it works."""
+    data = tmp_path / "data"
+    env = dict(env_for(data), HOME=str(tmp_path))
+    result = subprocess.run(
+        [sys.executable, "-m", "mancala", "play", "--south", "human", "--north", "ai:depth=1",
+         "--seeds", "3"], input="2\nsave\nquit\n", capture_output=True, text=True, env=env,
+        cwd=home.parent, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert ("Saved to ~/data/saves/mancala-save.json; continue it with python -m mancala play "
+            "--load ~/data/saves/mancala-save.json") in result.stdout.splitlines()
+    assert not (home.parent / storage.DEFAULT_SAVE_NAME).exists()      # not in the current folder
+    saved = storage.load(data / "saves" / storage.DEFAULT_SAVE_NAME)
+    assert saved.moves[0] == 1                 # pit 2, and the computer's reply
+    # the command as shown, typed into a shell (which expands the ~)
+    command = "python -m mancala play --load ~/data/saves/mancala-save.json"
+    again = subprocess.run(["sh", "-c", command.replace("python", shlex.quote(sys.executable), 1)],
+                           input="quit\n", capture_output=True, text=True, env=env,
+                           cwd=home.parent, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert resuming(len(saved.moves)) in again.stdout
+
+
+def test_the_readme_demo_is_no_game_of_the_person_s(home):
+    """`python -m mancala play < /dev/null` was kept in the person's history as a game of
+    theirs. A game between two computers is neither kept nor autosaved: the history and the
+    saved games stay as they were (here: none, and no data folder made at all)."""
+    result = subprocess.run([sys.executable, "-m", "mancala", "play", "--seeds", "2"],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            env=env_for(home), cwd=home.parent, timeout=60)
+    assert result.returncode == 0, result.stderr
+    (over,) = [line for line in result.stdout.splitlines() if line.startswith("Game over:")]
+    assert over.endswith(" A game between computers: not kept in your history.")
+    assert not home.exists()
+    listed = subprocess.run([sys.executable, "-m", "mancala", "history", "--json"],
+                            capture_output=True, text=True, env=env_for(home), timeout=60)
+    assert json.loads(listed.stdout) == []
+    # a person's game still is kept
+    person = run_play(home, "--south", "human", "--north", "random", "--seeds", "1",
+                      stdin="1\n2\n3\n4\n5\n6\n" * 12)
+    assert person.returncode == 0, person.stderr
+    listed = subprocess.run([sys.executable, "-m", "mancala", "history", "--json"],
+                            capture_output=True, text=True, env=env_for(home), timeout=60)
+    assert [(game["players"]["south"], game["players"]["north"])
+            for game in json.loads(listed.stdout)] == [("human", "random")]
+
+
+def test_a_person_s_prompt_is_not_said_twice_and_the_rules_are_named_in_words(home):
+    """'South (human) to move.' then 'South, your move (...)': one of them is enough. The
+    computer's turn is still said while it thinks; the rules as every face says them."""
+    result = run_play(home, "--south", "human", "--north", "ai:depth=1", "--seeds", "3",
+                      "--capture", "none", stdin="3\n1\nquit\n")
+    out = result.stdout
+    assert "Kalah: 3 seeds per pit, no captures. South: human, North: ai:depth=1." in out
+    assert "South (human) to move" not in out
+    assert out.count("South, your move (") == 3
+    assert "North (ai:depth=1) to move." in out
+
+
+def test_the_terminal_says_a_move_in_the_library_s_words():
+    """One home for a move's words (MoveRecord.words), the terminal's and the web's:
+    pits and effects worked by hand from the start of Kalah(6,4)."""
+    from mancala import Board
+    from mancala.cli.render import describe_move, move_text
+    board = Board()
+    extra = board.push(2)                  # 4 seeds from C: D E F and the store
+    assert extra.words() == "3 (C), extra turn" == move_text(extra)
+    assert extra.words("South (you)") == "South (you) plays 3 (C), extra turn."
+    assert describe_move(extra, ("human", "ai:easy"), None) == \
+        "South (human) plays 3 (C), extra turn."
+    board = Board([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0])
+    capture = board.push(0)               # A's seed lands in empty B, facing K's 5
+    assert capture.words() == "1 (A), captures 6 seeds, the game is over"

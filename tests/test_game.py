@@ -234,10 +234,11 @@ def test_save_command_writes_a_file_that_loads_to_the_same_game(tmp_path):
     assert again.board == game.board and again.moves == game.moves
 
 
-def test_save_without_a_name_uses_the_default_name(tmp_path):
+def test_save_without_a_name_goes_to_the_data_folder_not_the_current_one(tmp_path):
     game, _ = game_with("save", "quit")
     game.run()
-    assert storage.load(tmp_path / storage.DEFAULT_SAVE_NAME).moves == []
+    assert storage.load(tmp_path / "home" / storage.SAVES_FOLDER / storage.DEFAULT_SAVE_NAME).moves == []
+    assert not (tmp_path / storage.DEFAULT_SAVE_NAME).exists()
 
 
 def test_load_command_replaces_the_game(tmp_path):

@@ -662,14 +662,13 @@ def test_a_finished_terminal_game_against_the_computer_is_kept_and_rated(home):
     assert f"Your rating: {game.after.rating:.0f}? ±{2 * game.after.rd:.0f} " in result.stdout
 
 
-def test_a_demo_between_computers_is_kept_unrated_and_says_nothing(home):
+def test_a_demo_between_computers_is_not_kept_and_says_so(home):
+    """Issue 41: the README's demo is no game of the person's (before: kept in their list)."""
     result = mancala(home, "play", "--seeds", "2", stdin="")
     assert result.returncode == 0, result.stderr
-    (game,) = History().games()
-    assert (game.south, game.north, game.human, game.rated) == ("ai:medium", "ai:medium", None, False)
-    assert f"{game.south_store}-{game.north_store}" in game_over_line(result.stdout) or \
-        f"{game.north_store}-{game.south_store}" in game_over_line(result.stdout)
-    assert "rating" not in result.stdout and "history" not in result.stdout
+    assert History().games() == []
+    assert game_over_line(result.stdout).endswith("A game between computers: not kept in your history.")
+    assert "rating" not in result.stdout
 
 
 def test_a_history_that_cannot_be_written_is_one_line_and_the_game_goes_on(tmp_path):

@@ -158,7 +158,8 @@ def test_a_special_file_in_the_historys_place_is_one_line_and_the_game_goes_on(h
     assert error_line(listed) == (f"mancala: cannot use the game history {home / FILE_NAME} ("
                                   + ("" if name == FILE_NAME else f"{home / name}: ")
                                   + "not a regular file)")
-    played = mancala(home, "play", "--seeds", "1", stdin="")
+    played = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+                     stdin=MOVES)
     assert played.returncode == 0 and "Game over:" in played.stdout
     assert "history is off: cannot use the game history" in played.stdout
     assert "not a regular file" in played.stdout
@@ -237,7 +238,8 @@ def test_special_files_in_the_autosave_folder_neither_hang_nor_stop_a_game(home,
 @pytest.mark.parametrize("kind", ["fifo", "zero"])
 def test_an_autosave_folder_that_is_a_special_file_is_one_line(home, kind):
     plant(home / "autosaves", kind)
-    done = mancala(home, "play", "--seeds", "1", stdin="")
+    done = mancala(home, "play", "--seeds", "1", "--south", "human", "--north", "random",
+                   stdin=MOVES)
     assert done.returncode == 0 and "Game over:" in done.stdout
     assert f"autosave is off: cannot write to {home / 'autosaves'}" in done.stdout
     assert untouched(home / "autosaves", kind)
@@ -396,7 +398,8 @@ def test_errors_of_the_system_name_their_file_and_reason_in_one_line(home, tmp_p
     done = mancala(home, "bench", "--positions", str(missing), "--depth", "1")
     assert error_line(done) == f"mancala: {missing}: no such file or directory"
     (tmp_path / "file").write_text("a file")
-    done = mancala(tmp_path / "file" / "home", "play", "--seeds", "1", stdin="", cwd=tmp_path)
+    done = mancala(tmp_path / "file" / "home", "play", "--seeds", "1", "--south", "human",
+                   "--north", "random", stdin=MOVES, cwd=tmp_path)
     assert done.returncode == 0
     assert f"autosave is off: cannot write to {tmp_path / 'file' / 'home' / 'autosaves'}" in done.stdout
 

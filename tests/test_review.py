@@ -227,7 +227,7 @@ def test_review_text_names_the_mistake_and_the_better_moves_in_pits_1_to_6(home,
     result = mancala(home, "review", str(path))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("South human vs North ai:easy, 1 seed a pit, capture standard, 7 moves")
+    assert lines[0].startswith("South human vs North ai:easy, 1 seed per pit, standard capture, 7 moves")
     # North's 5th pit (K) leaves South +6 in the end instead of +2 (worked in the test above)
     at = [number for number, line in enumerate(lines) if line.split()[:3] == ["3", "North", "5"]]
     third, better = lines[at[0]], lines[at[0] + 1]

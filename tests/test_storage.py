@@ -296,3 +296,17 @@ def test_loads_checks_text_the_same_way():
     assert storage.loads(storage.dumps(SavedGame(moves=[0]))).moves == [0]
     with pytest.raises(SaveFileError, match="version 9"):
         storage.loads(json.dumps(spoil(version=9)))
+
+
+def test_a_save_without_a_name_goes_to_the_data_folder_and_a_name_is_the_user_s(tmp_path, monkeypatch):
+    """Issue 41: a save nobody named went into the current folder (a clone's root)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    target = storage.save_path("")
+    assert target == tmp_path / "home" / "saves" / "mancala-save.json"
+    assert target.parent.is_dir()                  # made, so the save can go there
+    assert storage.shown_path(target) == "~/home/saves/mancala-save.json"
+    assert storage.load(storage.save(SavedGame(moves=[0]), target)).moves == [0]
+    assert list(tmp_path.glob("*.json")) == []
+    assert storage.save_path("mine.json") == Path("mine.json")            # the current folder's
+    assert storage.save_path("~/g.json") == tmp_path / "g.json"

@@ -33,7 +33,7 @@ from the mover's store), or its letter: A-F are South's pits, G-L North's.
 Commands:
   hint         the engine's suggestion and its score (not in a rated game)
   undo         take back your last move and the computer's reply (not in a rated game)
-  save [FILE]  save the game (default: mancala-save.json here)
+  save [FILE]  save the game (default: in the data folder; not in a rated game)
   load FILE    continue a saved game instead
   resign       give up this game: it counts as your loss (asks once)
   help         this text
@@ -146,7 +146,7 @@ class Keyboard:
             if entry.command == "hint":
                 game.hint()
             elif entry.command == "save":
-                game.save(os.path.expanduser(entry.argument or storage.DEFAULT_SAVE_NAME))
+                game.save(storage.save_path(entry.argument))
             elif entry.command == "undo":
                 game.undo()
             elif entry.command == "load":

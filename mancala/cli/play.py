@@ -6,7 +6,9 @@ plays each side; difficulty; rules). With flags it starts straight away
 not a terminal and no players are given, the computer plays itself to the end:
 the demo. Every game autosaves every move to its own file
 (:mod:`mancala.autosaves`); ``--resume`` continues the only saved game, or
-lists them when there are several, and ``--resume N`` picks one.
+lists them when there are several, and ``--resume N`` picks one. A game between
+two computers (the demo) is the person's neither: it is not autosaved nor kept in
+the history.
 
 A game of a person against a computer level with an Elo is **rated** unless
 ``--casual`` (or the menu) says otherwise: no hint, undo, load or score
@@ -17,18 +19,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from typing import Callable, List, Optional, Tuple
 
 from mancala import autosaves, storage
-from mancala.board import MoveRecord
+from mancala.board import MoveRecord, rules_words
 from mancala.cli import options
 from mancala.cli.entry import RESUME_HINT, Keyboard
 from mancala.cli.history import record_finished    # issue 25: the game history
 from mancala.cli.menus import ask_again, choose, levels_help, menu
 from mancala.cli.options import is_terminal
-from mancala.cli.render import (Style, describe_move, describe_outcome, describe_turns, move_text,
-                                render_board, want_color, wrap)
+from mancala.cli.render import (Style, columns, describe_move, describe_outcome, describe_turns,
+                                move_text, render_board, want_color, wrap)
 from mancala.errors import CommandError, quote
 from mancala.game import RATED_RULES, Game, GameObserver, Hint, can_be_rated, unrated_because
 from mancala.geometry import SIDE_NAMES
@@ -69,20 +72,20 @@ class Terminal(GameObserver):
         return line
 
     def show(self, game: Game, last: Optional[MoveRecord] = None) -> None:
-        self.out(render_board(game.board, game.specs, self.style, last))
-        if not game.is_over():
+        self.out(render_board(game.board, game.specs, self.style, last, width=columns()))
+        if not game.is_over() and not game.current_player.is_human:
             self.out(self.status(game, last))
 
     def status(self, game: Game, last: Optional[MoveRecord]) -> str:
+        """'North (ai:medium) to move again.': said while the computer thinks; a person's
+        prompt says it for them ('South, your move ...'), so it is not said twice."""
         side = SIDE_NAMES[game.to_move]
         again = " again" if last is not None and last.extra_turn else ""
         return self.style(f"{side} ({printable(game.specs[game.to_move])}) to move{again}.", "bold")
 
     def on_start(self, game: Game) -> None:
         south, north = map(printable, game.specs)      # a save file's spellings, shown safely
-        seeds = f"{game.seeds} seed{'' if game.seeds == 1 else 's'}"
-        self.out(f"Kalah: {seeds} per pit, capture {game.capture}. "
-                 f"South: {south}, North: {north}.")
+        self.out(f"Kalah: {rules_words(game.seeds, game.capture)}. South: {south}, North: {north}.")
         if game.rated:
             self.out("A rated game: no hints, takebacks or scores until it ends; "
                      "resign ends it as a loss.")
@@ -115,7 +118,9 @@ class Terminal(GameObserver):
         self.out(f"Hint: pit {move_text(played)}: {hint.score.text(you=game.to_move)}.")
 
     def on_saved(self, game: Game, path: str) -> None:
-        self.out(f"Saved to {os.path.abspath(path)}.")
+        shown = storage.shown_path(os.path.abspath(path))
+        self.out(f"Saved to {printable(shown)}; continue it with python -m mancala play --load "
+                 f"{printable(shlex.quote(shown) if shown[:1] != '~' else shown)}")
 
     def on_loaded(self, game: Game, path: str) -> None:
         self.out(f"Loaded {path}.")
@@ -134,8 +139,11 @@ class Terminal(GameObserver):
             self.out(line)
 
     def result(self, game: Game, rating: str) -> None:
-        """The result line, in the person's words, with what it did to their rating."""
+        """The result line, in the person's words, with what it did to their rating
+        (a game between computers: that it was not kept)."""
         text = describe_outcome(game.outcome(), self.you(game), game.resigned)
+        if not _has_person(game.specs):
+            rating = "A game between computers: not kept in your history."
         self.out(self.style(text, "good") + (f" {rating}" if rating else ""))
 
 
@@ -296,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
         if args.seed is not None:
             saved.seed = args.seed
         while True:
-            if slot is None:
+            if slot is None and _has_person((saved.south, saved.north)):
                 slot = _new_slot(term)
             keyboard = Keyboard(term.ask, term.out)
             game = keyboard.game = Game.from_saved(saved, observer=term,
@@ -306,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
             if outcome is None:
                 term.out(_resume_line(game))
                 return 0
-            rating = record_finished(game, term.out)    # issue 25: kept, the person rated
+            rating = record_finished(game, term.out) if _has_person(game.specs) else ""
             if slot is not None:                # only then is its autosave let go
                 slot.finish()
                 slot = None
@@ -337,7 +345,15 @@ def run(args: argparse.Namespace) -> int:
                 slot.release()
 
 
+def _has_person(specs) -> bool:
+    """Whether a person plays: a game between two computers (the demo) is no person's, so
+    it is neither autosaved nor kept in the history (its rating or its list of games)."""
+    return "human" in specs
+
+
 def _resume_line(game: Game) -> str:
+    if not _has_person(game.specs):
+        return "Stopped; a game between computers is not saved."
     if game.autosave is None:
         return "Stopped; this game was not saved (autosave is off)."
     if not game.board.ply:

@@ -24,10 +24,10 @@ from mancala import autosaves
 from mancala import history as _history
 from mancala import review as _review
 from mancala import storage
-from mancala.board import Board
+from mancala.board import Board, rules_words
 from mancala.cli import options
 from mancala.cli.format import local_time
-from mancala.cli.render import move_text, wrap
+from mancala.cli.render import columns, move_text, wrap
 from mancala.errors import CommandError, HistoryError
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import REVIEW_HASH_MB
@@ -36,6 +36,7 @@ from mancala.untrusted import printable
 
 HUMAN = _history.HUMAN
 PLAYED = 24         # '1 (G), captures 12 seeds': a row with its mark fits 80 columns
+WIDE = 80           # a row's columns with its side and mark (:func:`rows`); narrower: compact
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -124,9 +125,9 @@ def compute(game: Game, args: argparse.Namespace) -> _review.Review:
         if move.mark is not None:
             marked.append(move)
         if show_progress:
-            line = progress_line(len(game.moves), done[0], marked)
-            # one line rewritten in place: never wider than the terminal
-            print(f"\r{line[:width - 1]}\033[K", end="", file=sys.stderr, flush=True)
+            # one line rewritten in place: never as wide as the terminal (it would not go back)
+            line = progress_line(len(game.moves), done[0], marked, width - 1)
+            print(f"\r{line}\033[K", end="", file=sys.stderr, flush=True)
 
     review = _review.review_game(game.seeds, game.capture, game.moves, nodes=args.nodes,
                                  depth=args.depth, hash_mb=args.hash_mb, on_move=progress)
@@ -135,14 +136,22 @@ def compute(game: Game, args: argparse.Namespace) -> _review.Review:
     return review
 
 
-def progress_line(total: int, done: int, marked: List[_review.MoveReview]) -> str:
+def progress_line(total: int, done: int, marked: List[_review.MoveReview],
+                  width: Optional[int] = None) -> str:
     """'Reviewing 48 moves, the last first: 23 done, 2 marked (the latest: move 25,
-    South's blunder)': what a terminal sees while a review is made."""
-    line = f"Reviewing {total} moves, the last first: {done} done, {len(marked)} marked"
+    South's blunder)': what a terminal sees while a review is made. Within ``width``
+    columns, the first of its shorter forms that fits, the latest mark kept while it can
+    be ('Reviewing: 23/48, 2 marked (move 25, South's blunder)', 'Reviewing: 23/48'):
+    never a word cut."""
+    counts = f"{done} done, {len(marked)} marked"
+    forms = [f"Reviewing {total} moves, the last first: {counts}", f"Reviewing {total} moves: {counts}",
+             f"Reviewing: {done}/{total}, {len(marked)} marked"]
     if marked:
-        latest = marked[-1]
-        line += f" (the latest: move {latest.number}, {SIDE_NAMES[latest.side]}'s {latest.mark})"
-    return line
+        latest = f"move {marked[-1].number}, {SIDE_NAMES[marked[-1].side]}'s {marked[-1].mark}"
+        forms = [forms[0] + f" (the latest: {latest})", forms[1] + f" (latest: {latest})",
+                 forms[2] + f" ({latest})"] + forms[1:]
+    forms += [f"Reviewing: {done}/{total}", f"{done}/{total}"]
+    return next((form for form in forms if width is None or len(form) <= width), forms[-1])
 
 
 def keep(history: _history.History, game: Game, review: _review.Review,
@@ -165,22 +174,33 @@ def keep(history: _history.History, game: Game, review: _review.Review,
 def show(game: Game, review: _review.Review, depth: int) -> None:
     """The review as text: one row a move, a line more for each move marked."""
     count = len(game.moves)
-    print(wrap(f"South {printable(game.south)} vs North {printable(game.north)}, {game.seeds} seed"
-               f"{'' if game.seeds == 1 else 's'} a pit, capture {game.capture}, "
+    print(wrap(f"South {printable(game.south)} vs North {printable(game.north)}, "
+               f"{rules_words(game.seeds, game.capture)}, "
                f"{count} move{'' if count == 1 else 's'} ({printable(game.source)})."))
     if not review.moves:
         print("No moves to review.")
         return
-    print(wrap(f"Each move's score (exact: perfect play; depth {depth}: a search {depth} moves "
-               "deep, as the hint's) and the seeds it lost against the best move; moves "
-               "numbered as in the game record, pits 1-6 from the mover's left:"))
-    print(f"  {'move':>4}  {'side':5}  {'played':<{PLAYED}}  {'score after':<11}  {'lost':>4}  "
-          f"{'kind':8}  mark")
+    width = columns()
+    compact = width is not None and width < WIDE
     board = Board(seeds=game.seeds, capture=game.capture)
+    played = []
     for move in review.moves:
         record = board.push(move.pit_index)
         # the game's end is said under the rows (MoveRecord.effects' words): its room goes to the columns
-        for line in rows(move, move_text(record._replace(game_over=False, swept=(0, 0)))):
+        played.append(move_text(record._replace(game_over=False, swept=(0, 0))))
+    print(wrap(f"Each move's score (exact: perfect play; depth {depth}: a search {depth} moves "
+               "deep, as the hint's) and the seeds it lost against the best move; moves "
+               "numbered as in the game record, pits 1-6 from the mover's left"
+               + ("; A-F are South's pits, G-L North's; a move that lost is marked under it:"
+                  if compact else ":")))
+    if compact:
+        size = max(len("played"), *map(len, played))
+        print(f" {'move':>4}  {'played':<{size}}  {'score after':<11}  {'lost':>4}  kind")
+    else:
+        print(f"  {'move':>4}  {'side':5}  {'played':<{PLAYED}}  {'score after':<11}  {'lost':>4}  "
+              f"{'kind':8}  mark")
+    for move, text in zip(review.moves, played):
+        for line in (compact_rows(move, text, size) if compact else rows(move, text)):
             print(wrap(line))
     if record.game_over:
         end = record._replace(extra_turn=False, captured=0).effects()
@@ -201,6 +221,20 @@ def rows(move: _review.MoveReview, played: str) -> List[str]:
         return [text]
     line = " ".join(str(pit + 1) for pit in move.line_indices)
     return [text, f"{'':8}better: {move.better()}; line {line}"]
+
+
+def compact_rows(move: _review.MoveReview, played: str, size: int) -> List[str]:
+    """A move's row without its side (its pit's letter says it) and its mark, which goes
+    on the line under it with the better move, for a terminal under 80 columns (at most
+    60 columns for a ``size`` of 24):
+    '    4  4 (J)                     South +12      6  exact',
+    '       blunder; better: 3, South +6 (exact); line 3 1 1 2 6 1 2 3'."""
+    after = move.after
+    text = f" {move.number:4d}  {played:<{size}}  {after.words():<11}  {move.loss:4d}  {after.kind}"
+    if move.loss <= 0:
+        return [text]
+    line = " ".join(str(pit + 1) for pit in move.line_indices)
+    return [text, f"{'':7}{move.mark}; better: {move.better()}; line {line}"]
 
 
 def row(move: _review.MoveReview) -> str:
@@ -309,5 +343,6 @@ def _epoch(stamp: str) -> float:
         return 0.0
 
 
-__all__ = ["add_parser", "run", "row", "rows", "summary_line", "last_game", "kept_game",
+__all__ = ["add_parser", "run", "row", "rows", "compact_rows", "progress_line", "summary_line",
+           "last_game", "kept_game",
            "from_file", "show"]
