@@ -34,7 +34,7 @@ from mancala.board import Board, MoveRecord, Outcome
 from mancala.engine import Engine
 from mancala.geometry import STORES
 from mancala.errors import GameError, IllegalMoveError, MancalaError, one_line, quote
-from mancala.limits import DEFAULT_SEEDS, SMALL_HASH_MB
+from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS, SMALL_HASH_MB
 from mancala.analysis import HINT_DEPTH, Hint
 from mancala.analysis import hint as _hint
 from mancala.players import Ask, MoveInfo, Player, canonical_spec, level_elo, make_player, program_in
@@ -47,7 +47,7 @@ PlayerLike = Union[str, PlayerSpec, Player]
 #: ``measured`` openings): Kalah(6,4), standard capture. Under other rules a level's
 #: Elo says nothing (at 1 seed South has a forced win: one game against ai:perfect took
 #: a newcomer to 1750), so a game under them is casual.
-RATED_RULES = ((4, "standard"),)
+RATED_RULES = ((DEFAULT_SEEDS, DEFAULT_CAPTURE),)
 
 
 def unrated_because(south: str, north: str, seeds: int, capture: str) -> Optional[str]:
@@ -127,7 +127,7 @@ class Game:
     """
 
     def __init__(self, south: PlayerLike = "human", north: PlayerLike = "ai:medium", *,
-                 seeds: int = DEFAULT_SEEDS, capture: str = "standard", moves: Sequence[int] = (),
+                 seeds: int = DEFAULT_SEEDS, capture: str = DEFAULT_CAPTURE, moves: Sequence[int] = (),
                  seed: Optional[int] = None, observer: Optional[GameObserver] = None,
                  autosave: Optional[Union[str, os.PathLike]] = None,
                  ask: Optional[Ask] = None, hint_depth: int = HINT_DEPTH,

@@ -19,7 +19,7 @@ here touches the network: the file stays on this machine.
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> games = History(folder / "history.sqlite3")
-    >>> game = games.record("human", "random", 1, "standard", [5, 4, 4, 3, 3, 2, 5])
+    >>> game = games.record("human", "random", 1, "standard", [5, 4, 4, 3, 3, 2, 5], rated=True)
     >>> game.result, (game.south_store, game.north_store), game.human
     ('south', (9, 3), 0)
     >>> game.before.rating, game.after.rating > game.before.rating
@@ -48,6 +48,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from mancala import rating as _rating
 from mancala.board import CAPTURE_RULES, Board
 from mancala.errors import GameError, HistoryError, InputError, one_line, quote
+from mancala.game import can_be_rated
 from mancala.geometry import NORTH, SOUTH, store_slot
 from mancala.limits import check_seeds
 from mancala.players import level_elo
@@ -217,27 +218,30 @@ class History(SQLiteFile):
 
     def record(self, south: str, north: str, seeds: int, capture: str,
                moves: Sequence[int], finished: Optional[float] = None, *,
-               rated: bool = True, resigned: Optional[int] = None) -> GameRecord:
+               rated: Optional[bool] = None, resigned: Optional[int] = None) -> GameRecord:
         """Keep a finished game, rate the person in it, return it as kept.
 
         ``south``/``north`` are canonical player spellings, ``moves`` the pit
         indices from the start of ``seeds`` per pit; ``finished`` is when it
-        ended (seconds since the epoch; default now). ``rated=False``: a casual
-        game, rating nobody. ``resigned``: the side (0 South, 1 North) that gave
-        up a game not over, its loss. The game is replayed: InputError if it is
+        ended (seconds since the epoch; default now). ``rated``: whether it counts for the
+        person's rating, by default where it can (:func:`mancala.game.can_be_rated`, as a
+        face offers it); False: casual, rating nobody. ``resigned``: the side (0 South,
+        1 North) that gave up a game not over, its loss. The game is replayed: InputError if it is
         not a legal game, finished or resigned. HistoryError if the file cannot be written.
         """
         south, north = _spec(south, "south"), _spec(north, "north")
         if resigned is not None and (isinstance(resigned, bool) or resigned not in (0, 1)):
             raise InputError(f"resigned is a side, 0 (South) or 1 (North), not {quote(resigned)}")
         board = _replay(seeds, capture, moves, resigned)
-        stores = _stores(board, resigned)
+        stores, played = _stores(board, resigned), [record.pit for record in board.move_stack]
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
         humans = [side for side, spec in enumerate((south, north)) if spec == HUMAN]
         human = humans[0] if len(humans) == 1 else None
+        if rated is None:
+            rated = can_be_rated(south, north, seeds, capture)
         level = None if human is None or not rated else level_elo((south, north)[1 - human])
         row = {"finished": stamp, "south": south, "north": north, "seeds": seeds,
-               "capture": capture, "moves": json.dumps(list(board_moves(board))),
+               "capture": capture, "moves": json.dumps(played),
                "south_store": stores[0], "north_store": stores[1], "human": human,
                "rated": 0, "resigned": resigned}
         notices: List[str] = []
@@ -262,7 +266,7 @@ class History(SQLiteFile):
                 db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} "
                            "WHERE id = ?", (*columns.values(), cursor.lastrowid))
             return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
-                              tuple(board_moves(board)), stores[0], stores[1],
+                              tuple(played), stores[0], stores[1],
                               human, None if after is None else level.elo, before, after, resigned,
                               None if after is None else level.rd)
         kept = self._write(write)
@@ -331,11 +335,6 @@ class History(SQLiteFile):
             if game is not None and game.after is not None:
                 return game.after
         return Rating()
-
-
-def board_moves(board: Board) -> List[int]:
-    """The pits played on ``board`` since its start, in order."""
-    return [record.pit for record in board.move_stack]
 
 
 def _spec(spec: object, side: str) -> str:
@@ -435,7 +434,7 @@ def _game(row: Sequence[Any]) -> Optional[GameRecord]:
 # -- the default history ----------------------------------------------------------------
 
 def record_game(south: str, north: str, seeds: int, capture: str, moves: Sequence[int],
-                path: Union[str, "os.PathLike[str]", None] = None, *, rated: bool = True,
+                path: Union[str, "os.PathLike[str]", None] = None, *, rated: Optional[bool] = None,
                 resigned: Optional[int] = None) -> Tuple[GameRecord, List[str]]:
     """Keep a finished (or resigned) game in the history at ``path`` (default
     :func:`default_path`): the game as kept and the notices to show. Raises

@@ -68,7 +68,7 @@ def set_aside(folder):
 def test_a_game_is_kept_with_its_rules_moves_result_and_date(home):
     history = History()
     before = time.time()
-    game = history.record("human", "ai:easy", 1, "standard", GAME)
+    game = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert history.path == home / FILE_NAME == default_path()
     (kept,) = history.games()
     assert kept == game
@@ -83,8 +83,8 @@ def test_a_game_is_kept_with_its_rules_moves_result_and_date(home):
 def test_the_person_is_rated_against_the_levels_elo_game_after_game(home):
     history = History()
     easy, hard = level_elo("ai:easy"), level_elo("ai:hard")
-    first = history.record("human", "ai:easy", 1, "standard", GAME)          # South wins
-    second = history.record("ai:hard", "human", 1, "standard", GAME)         # North loses
+    first = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)          # South wins
+    second = history.record("ai:hard", "human", 1, "standard", GAME, rated=True)         # North loses
     assert first.human == 0 and second.human == 1
     assert first.before == Rating()
     assert first.after == update(Rating(), [(easy.elo, easy.rd, 1)])
@@ -177,14 +177,14 @@ def test_a_history_rated_from_the_old_start_is_rated_again_from_the_new_one(home
 
 def test_games_without_exactly_one_person_or_without_an_elo_rate_nobody(home):
     history = History()
-    rated = history.record("human", "random", 1, "standard", GAME)
-    machines = history.record("ai:medium", "random", 1, "standard", GAME)
-    people = history.record("human", "human", 1, "standard", GAME)
-    no_elo = history.record("human", "ai:depth=3", 1, "standard", GAME)
+    rated = history.record("human", "random", 1, "standard", GAME, rated=True)
+    machines = history.record("ai:medium", "random", 1, "standard", GAME, rated=True)
+    people = history.record("human", "human", 1, "standard", GAME, rated=True)
+    no_elo = history.record("human", "ai:depth=3", 1, "standard", GAME, rated=True)
     for game in (machines, people, no_elo):
         assert not game.rated and game.before is None and game.after is None
     assert machines.human is None and people.human is None and no_elo.human == 0
-    last = history.record("human", "ai:medium", 1, "standard", GAME)
+    last = history.record("human", "ai:medium", 1, "standard", GAME, rated=True)
     assert last.before == rated.after               # the unrated games changed nothing
     assert len(history.games()) == 5
 
@@ -197,14 +197,14 @@ def test_games_without_exactly_one_person_or_without_an_elo_rate_nobody(home):
 ])
 def test_what_is_not_a_finished_game_is_refused(home, moves, capture, message):
     with pytest.raises(InputError, match=message):
-        History().record("human", "ai:easy", 1, capture, moves)
+        History().record("human", "ai:easy", 1, capture, moves, rated=True)
     assert History().games() == []
 
 
 def test_a_row_edited_by_hand_is_left_out_with_a_notice(home):
     history = History()
-    history.record("human", "ai:easy", 1, "standard", GAME)
-    history.record("human", "ai:easy", 1, "standard", GAME)
+    history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
+    history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     db = sqlite3.connect(history.path)
     db.execute("UPDATE games SET moves = '[5, 4, 4, 3, 3, 2, 4]' WHERE id = 1")  # pit 5 is empty
     db.commit()
@@ -218,20 +218,41 @@ def test_a_row_edited_by_hand_is_left_out_with_a_notice(home):
 
 def test_a_casual_game_is_kept_and_rates_nobody(home):
     history = History()
-    first = history.record("human", "ai:easy", 1, "standard", GAME)
+    first = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     casual = history.record("human", "ai:easy", 1, "standard", GAME, rated=False)
     assert first.rated and not casual.rated and casual.before is None and casual.human == 0
-    third = history.record("human", "ai:easy", 1, "standard", GAME)
+    third = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert third.before == first.after              # the casual game changed nothing
     assert [game.rated for game in history.games()] == [True, False, True]
     assert [game.to_json()["rated"] for game in history.games()] == [True, False, True]
+
+
+def test_a_game_is_rated_by_default_only_where_it_can_be_rated(home):
+    """Issue 40 (one home for "can this game be rated"): record's default was rated=True,
+    where Game(rated=False) is casual and the web keeps a 1-seed game against ai:perfect
+    casual: a game recorded without saying was rated under any rules. Now the default is
+    mancala.game.can_be_rated's answer: Kalah(6,4) standard, a person against a level with
+    an Elo (docs/history.md)."""
+    history = History()
+    empty = Board(seeds=4, capture="empty")
+    while not empty.is_game_over():
+        empty.push(empty.legal_moves[0])
+    one_seed = history.record("human", "ai:easy", 1, "standard", GAME)
+    other_rule = history.record("human", "ai:easy", 4, "empty", [r.pit for r in empty.move_stack])
+    measured = history.record("human", "ai:easy", 4, "standard", a_game("won"))
+    machines = history.record("ai:easy", "ai:medium", 4, "standard", a_game("won"))
+    assert [game.rated for game in (one_seed, other_rule, measured, machines)] == \
+        [False, False, True, False]
+    assert measured.before == Rating()                  # the casual ones changed nothing
+    forced = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
+    assert forced.rated and forced.before == measured.after     # said, it is rated all the same
 
 
 def test_a_resigned_rated_game_is_a_loss_for_the_side_that_resigned(home):
     history = History()
     easy = level_elo("ai:easy")
     # South (the person) resigns after 3 moves of GAME, when South leads 3-0 in the stores
-    resigned = history.record("human", "ai:easy", 1, "standard", GAME[:3], resigned=0)
+    resigned = history.record("human", "ai:easy", 1, "standard", GAME[:3], resigned=0, rated=True)
     assert resigned.result == "north" and resigned.result_for(0) == "lost"
     assert resigned.result_for(1) == "won"
     assert (resigned.south_store, resigned.north_store) == (3, 0)     # worked by hand above
@@ -240,7 +261,7 @@ def test_a_resigned_rated_game_is_a_loss_for_the_side_that_resigned(home):
     (kept,) = history.games()
     assert kept == resigned and kept.to_json()["resigned"] == "south"
     # the computer resigning is the person's win
-    won = history.record("human", "ai:easy", 1, "standard", GAME[:3], resigned=1)
+    won = history.record("human", "ai:easy", 1, "standard", GAME[:3], resigned=1, rated=True)
     assert won.result_for(0) == "won" and won.after.rating > won.before.rating
 
 
@@ -251,14 +272,14 @@ def test_a_resigned_rated_game_is_a_loss_for_the_side_that_resigned(home):
 ])
 def test_a_resignation_that_cannot_be_is_refused(home, moves, resigned, message):
     with pytest.raises(InputError, match=message):
-        History().record("human", "ai:easy", 1, "standard", moves, resigned=resigned)
+        History().record("human", "ai:easy", 1, "standard", moves, resigned=resigned, rated=True)
     assert History().games() == []
 
 
 def test_a_review_is_kept_with_its_game_and_read_back(home):
     history = History()
-    game = history.record("human", "ai:easy", 1, "standard", GAME)
-    other = history.record("human", "ai:easy", 1, "standard", GAME)
+    game = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
+    other = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert history.reviews() == {} and history.reviews([game.id]) == {}
     assert history.keep_review(game.id, {"moves": [1, 2, 3]})
     assert history.reviews([game.id]) == {game.id: {"moves": [1, 2, 3]}}
@@ -305,7 +326,7 @@ def test_a_history_of_the_first_schema_is_brought_up_to_date_with_its_games(home
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (3,)
     db.close()
-    after = history.record("human", "ai:easy", 1, "standard", GAME)
+    after = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert after.before == again
     assert not [p for p in home.iterdir() if ".unreadable-" in p.name]
 
@@ -327,9 +348,9 @@ PLANTED = {
 @pytest.mark.parametrize("planted", PLANTED.values(), ids=list(PLANTED))
 def test_a_planted_rating_is_left_out_by_the_list_and_by_the_next_game_alike(home, planted):
     history = History()
-    history.record("human", "ai:easy", 1, "standard", GAME)
-    second = history.record("human", "ai:hard", 1, "standard", GAME)
-    history.record("human", "ai:medium", 1, "standard", GAME)
+    history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
+    second = history.record("human", "ai:hard", 1, "standard", GAME, rated=True)
+    history.record("human", "ai:medium", 1, "standard", GAME, rated=True)
     db = sqlite3.connect(history.path)
     db.execute(f"UPDATE games SET {planted} WHERE id = 3")
     db.commit()
@@ -341,7 +362,7 @@ def test_a_planted_rating_is_left_out_by_the_list_and_by_the_next_game_alike(hom
     # the next game starts from the rating the list shows (before: from the planted row,
     # or ZeroDivisionError / math domain error and the game lost)
     easy = level_elo("ai:easy")
-    after = History().record("human", "ai:easy", 1, "standard", GAME)
+    after = History().record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert after.before == second.after
     assert after.after == update(second.after, [(easy.elo, easy.rd, 1.0)])
     assert [game.id for game in History().games()] == [1, 2, 4]
@@ -349,13 +370,13 @@ def test_a_planted_rating_is_left_out_by_the_list_and_by_the_next_game_alike(hom
 
 def test_a_rating_the_maths_cannot_work_out_leaves_the_game_kept_unrated(home, monkeypatch):
     from mancala import rating
-    History().record("human", "ai:easy", 1, "standard", GAME)
+    History().record("human", "ai:easy", 1, "standard", GAME, rated=True)
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")
     monkeypatch.setattr(rating, "update", broken)
     history = History()
-    game = history.record("human", "ai:hard", 1, "standard", GAME)
+    game = history.record("human", "ai:hard", 1, "standard", GAME, rated=True)
     assert (game.rated, game.before, game.opponent_elo) == (False, None, None)
     assert history.notices == ["The game is kept, unrated: its rating could not be worked out "
                                "(float division by zero)."]
@@ -373,7 +394,7 @@ while not __import__("os").path.exists(go):
     time.sleep(0.001)
 history = History(path)
 for _ in range(count):
-    history.record("human", opponent, 1, "standard", %r)
+    history.record("human", opponent, 1, "standard", %r, rated=True)
 print(len(history.notices))
 """ % (GAME,)
 
@@ -422,7 +443,7 @@ def test_threads_sharing_one_history_lose_nothing(home):
     def write(opponent):
         try:
             for _ in range(20):
-                history.record("human", opponent, 1, "standard", GAME)
+                history.record("human", opponent, 1, "standard", GAME, rated=True)
         except Exception as exc:         # pragma: no cover - the assertion below shows it
             errors.append(exc)
 
@@ -441,7 +462,7 @@ def test_a_write_waits_for_another_connections_transaction_and_rates_after_it(ho
     """SQLite's own lock (busy timeout, immediate transaction), for a writer that
     takes no flock: the game waits, then starts from the rating that writer committed."""
     history = History()
-    history.record("human", "ai:easy", 1, "standard", GAME)
+    history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     other = sqlite3.connect(history.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     other.execute(
@@ -452,7 +473,7 @@ def test_a_write_waits_for_another_connections_transaction_and_rates_after_it(ho
         "rating, rd, volatility, 1234.5, 99.0, 0.07, rated FROM games WHERE id = 1")
     kept = []
     writer = threading.Thread(target=lambda: kept.append(
-        history.record("human", "ai:easy", 1, "standard", GAME)))
+        history.record("human", "ai:easy", 1, "standard", GAME, rated=True)))
     writer.start()
     time.sleep(0.5)
     assert writer.is_alive() and not kept          # waiting for the other transaction
@@ -467,7 +488,7 @@ def test_a_write_waits_for_another_connections_transaction_and_rates_after_it(ho
 def a_history_file(folder, games=40):
     history = History(folder / FILE_NAME)
     for _ in range(games):
-        history.record("human", "ai:easy", 1, "standard", GAME)
+        history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     db = sqlite3.connect(history.path)
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")       # everything in the main file
     db.close()
@@ -514,7 +535,7 @@ def test_a_damaged_database_is_set_aside_in_one_line_and_a_new_one_started(home,
                 assert history.games() == []
             else:
                 path.write_bytes(data)              # damaged again
-                history.record("human", "ai:easy", 1, "standard", GAME)
+                history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
                 assert len(History(path).games()) == 1
             assert len(history.notices) == 1, (name, history.notices)
             (notice,) = history.notices
@@ -527,12 +548,12 @@ def test_a_damaged_database_is_set_aside_in_one_line_and_a_new_one_started(home,
 
 def test_a_database_damaged_after_it_was_checked_is_set_aside_and_the_game_kept(home):
     history = History()
-    history.record("human", "ai:easy", 1, "standard", GAME)
+    history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     for suffix in ("-wal", "-shm"):
         pathlib.Path(f"{history.path}{suffix}").unlink(missing_ok=True)
     with open(history.path, "r+b") as handle:           # the same file, overwritten in place
         handle.write(b"garbage " * 512)
-    game = history.record("human", "ai:easy", 1, "standard", GAME)
+    game = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert game.id == 1 and game.before == Rating()     # a new history
     assert len(history.notices) == 1 and "it is kept as" in history.notices[0]
     assert len(set_aside(home)) == 1
@@ -543,7 +564,7 @@ def test_a_write_ahead_log_goes_aside_with_its_database(home, tmp_path):
     path.write_bytes(b"not sqlite at all")
     (tmp_path / (FILE_NAME + "-wal")).write_bytes(b"its log")
     history = History(path)
-    history.record("human", "ai:easy", 1, "standard", GAME)
+    history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     (kept,) = [p for p in set_aside(tmp_path) if not p.name.endswith("-wal")]
     assert pathlib.Path(f"{kept}-wal").read_bytes() == b"its log"
     assert [g.pit_indices for g in History(path).games()] == [tuple(GAME)]
@@ -553,7 +574,7 @@ def test_a_home_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
     (tmp_path / "file").write_text("not a folder")
     history = History(tmp_path / "file" / "sub" / FILE_NAME)
     with pytest.raises(HistoryError) as error:
-        history.record("human", "ai:easy", 1, "standard", GAME)
+        history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert str(error.value) == (f"cannot use the game history {history.path} (not a directory)")
 
     def read_only(path, *args, **kwargs):
@@ -561,14 +582,14 @@ def test_a_home_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setattr(pathlib.Path, "mkdir", read_only)
     history = History(tmp_path / "ro" / FILE_NAME)
     with pytest.raises(HistoryError, match=r"\(read-only file system\)$"):
-        history.record("human", "ai:easy", 1, "standard", GAME)
+        history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
 
 
 # -- python -m mancala history ----------------------------------------------------------------
 
 def test_history_json_lists_the_games_as_a_subprocess(home):
-    History().record("human", "ai:easy", 1, "standard", GAME)
-    History().record("ai:medium", "random", 1, "empty", GAME)
+    History().record("human", "ai:easy", 1, "standard", GAME, rated=True)
+    History().record("ai:medium", "random", 1, "empty", GAME, rated=True)
     result = mancala(home, "history", "--json")
     assert result.returncode == 0 and result.stderr == ""
     games = json.loads(result.stdout)
@@ -599,7 +620,7 @@ def test_history_text_shows_the_rating_and_the_games(home):
     assert empty.returncode == 0
     assert "Your rating: none yet" in empty.stdout and "No finished games yet" in empty.stdout
     assert json.loads(mancala(home, "history", "--json").stdout) == []
-    game = History().record("human", "ai:easy", 1, "standard", GAME)
+    game = History().record("human", "ai:easy", 1, "standard", GAME, rated=True)
     result = mancala(home, "history")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
@@ -614,7 +635,7 @@ def test_history_text_shows_the_rating_and_the_games(home):
         f"rated: {game.after.rating:.0f}? ±{2 * game.after.rd:.0f} (+{game.after.rating - 940:.0f})" \
         in result.stdout
     History().record("ai:easy", "human", 1, "standard", GAME, rated=False)
-    History().record("ai:easy", "random", 1, "standard", GAME)
+    History().record("ai:easy", "random", 1, "standard", GAME, rated=True)
     lines = mancala(home, "history").stdout.splitlines()
     # 1 seed: not rules a game is rated under (mancala.game.RATED_RULES), so not "casual"
     assert lines[-2].endswith("you (North) vs ai:easy, 1 seed per pit, standard capture: you lost 3-9, "
@@ -625,7 +646,7 @@ def test_history_text_shows_the_rating_and_the_games(home):
     board, rng = Board(seeds=1, capture="none"), random.Random(1)
     while not board.is_game_over():
         board.push(rng.choice(board.legal_moves))
-    History().record("ai:easy", "random", 1, "none", [record.pit for record in board.move_stack])
+    History().record("ai:easy", "random", 1, "none", [record.pit for record in board.move_stack], rated=True)
     assert "South ai:easy vs North random, 1 seed per pit, no captures: " in \
         mancala(home, "history").stdout.splitlines()[-1]
     bad = mancala(home, "history", "--last", "0")

@@ -310,7 +310,7 @@ def can_mount_read_only(tmp_path):
 def test_a_read_only_data_folder_lists_the_games_and_says_it_cannot_record(home, tmp_path):
     if not can_mount_read_only(tmp_path):
         pytest.skip("no user namespaces here to mount a folder read-only")
-    game = History().record("human", "ai:easy", 1, "standard", GAME)
+    game = History().record("human", "ai:easy", 1, "standard", GAME, rated=True)
     before = {path.name: path.read_bytes() for path in home.iterdir()}
     # before: "mancala: cannot use the game history ... (unable to open database file)", exit 2
     listed = read_only(home, "history")

@@ -346,3 +346,116 @@ def test_the_argument_checker_refuses_a_sixth_argument_on_the_path():
     assert arguments((lambda self, a, b, c, d, e: 0).__code__) == 5
     assert arguments((lambda a, *, b, c, d, e, f: 0).__code__) == 6
     assert arguments((lambda *args, **kwargs: 0).__code__) == 0
+
+
+# -- the web room: one pattern (issue 40) ------------------------------------------------------
+
+MAX_WEB_FUNCTION_LINES = 60     #: a handler or helper of mancala/web/ fits a screen
+WEB = "mancala/web/"
+#: what only the server may touch: the count of searches waiting, the room check, the slots
+#: and the threads (a page asks Server.search for engine work and Server.disk for files)
+SERVER_ONLY = {"waiting", "check_room", "limiter", "to_thread", "run_sync", "_run"}
+#: the modules of the web package that are pages (mancala.web.app.PAGES)
+WEB_PAGES = ("play", "games", "records", "reviews", "learn")
+
+
+def long_functions(root: Path, files: Iterable[str], folder: str = WEB,
+                   limit: int = MAX_WEB_FUNCTION_LINES) -> List[Tuple[str, str, int]]:
+    """The functions (and methods, nested ones too) of ``folder``'s Python files over
+    ``limit`` lines, with their lines."""
+    import ast
+    found = []
+    for name in files:
+        if name.startswith(folder) and name.endswith(".py"):
+            tree = ast.parse((root / name).read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > limit:
+                        found.append((name, node.name, lines))
+    return found
+
+
+def long_scripts(root: Path, files: Iterable[str], limit: int = MAX_LINES) -> List[Tuple[str, int]]:
+    """The package's JavaScript files over ``limit`` lines, with their lines."""
+    found = []
+    for name in files:
+        if name.startswith("mancala/") and name.endswith(".js"):
+            lines = len((root / name).read_text(encoding="utf-8").splitlines())
+            if lines > limit:
+                found.append((name, lines))
+    return found
+
+
+def server_work_outside_the_server(text: str) -> List[str]:
+    """The names of :data:`SERVER_ONLY` a module's source uses (as an attribute or a name)."""
+    import ast
+    used = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Attribute) and node.attr in SERVER_ONLY:
+            used.add(node.attr)
+        elif isinstance(node, ast.Name) and node.id in SERVER_ONLY:
+            used.add(node.id)
+    return sorted(used)
+
+
+def pages_imported(text: str) -> List[str]:
+    """The pages (:data:`WEB_PAGES`) a module's source imports."""
+    import ast
+    found = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.module == "mancala.web":
+            found |= {alias.name for alias in node.names if alias.name in WEB_PAGES}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mancala.web."):
+            found |= {node.module.rsplit(".", 1)[1]} & set(WEB_PAGES)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name.rsplit(".", 1)[1] for alias in node.names
+                      if alias.name.startswith("mancala.web.")} & set(WEB_PAGES)
+    return sorted(found)
+
+
+def test_no_function_of_the_web_package_is_over_its_limit():
+    over = long_functions(ROOT, tracked(ROOT) + [str(p.relative_to(ROOT)) for p in (ROOT / WEB).glob("*.py")])
+    assert not over, ", ".join(f"{name} {function}(): {lines} lines" for name, function, lines in
+                               sorted(set(over))) + f" (the limit is {MAX_WEB_FUNCTION_LINES})"
+
+
+def test_no_script_of_the_pages_is_over_the_line_limit():
+    files = set(tracked(ROOT)) | {str(p.relative_to(ROOT)) for p in (ROOT / WEB / "static").glob("*.js")}
+    assert any(name.endswith("app.js") for name in files)
+    over = long_scripts(ROOT, sorted(files))
+    assert not over, ", ".join(f"{name}: {lines} lines" for name, lines in over) + \
+        f" (the limit is {MAX_LINES}: move a cohesive part out)"
+
+
+def test_every_page_asks_the_server_for_work_and_imports_no_other_page():
+    """Engine work goes through Server.search (the room check, the waiting count, the tab's
+    older job, the disconnect watch, the 409), files through Server.disk: no page counts
+    ``waiting`` or takes a slot by hand (hint and explorer did), and no page imports another."""
+    for path in sorted((ROOT / WEB).glob("*.py")):
+        if path.name == "server.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not server_work_outside_the_server(text), \
+            f"{path.name} does the server's work by hand: {server_work_outside_the_server(text)}"
+        if path.stem in WEB_PAGES:
+            assert not pages_imported(text), f"{path.name} imports the pages {pages_imported(text)}"
+
+
+def test_the_web_checkers_refuse_what_they_must(tmp_path):
+    (tmp_path / "mancala" / "web" / "static").mkdir(parents=True)
+    body = "\n".join(["    x = 1"] * 59)
+    (tmp_path / "mancala" / "web" / "a.py").write_text(
+        f"def right():\n{body}\n\n\nasync def long():\n{body}\n    y = 2\n", encoding="utf-8")
+    (tmp_path / "mancala" / "web" / "static" / "a.js").write_text("x;\n" * 451, encoding="utf-8")
+    (tmp_path / "mancala" / "web" / "static" / "b.js").write_text("x;\n" * 450, encoding="utf-8")
+    names = ["mancala/web/a.py", "mancala/web/static/a.js", "mancala/web/static/b.js"]
+    assert long_functions(tmp_path, names) == [("mancala/web/a.py", "long", 61)]
+    assert long_scripts(tmp_path, names) == [("mancala/web/static/a.js", 451)]
+    counted = ("async def hint(request, server):\n    server.waiting += 1\n"
+               "    return await anyio.to_thread.run_sync(work)\n")
+    assert server_work_outside_the_server(counted) == ["run_sync", "to_thread", "waiting"]
+    assert server_work_outside_the_server("await server.search(request, '', work)\n") == []
+    assert pages_imported("from mancala.web.records import kept_answer\n"
+                          "from mancala.web import api, learn\nimport mancala.web.play\n") == \
+        ["learn", "play", "records"]

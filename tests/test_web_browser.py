@@ -395,24 +395,31 @@ def test_the_new_game_dialog_offers_rated_only_against_a_rated_level(browser, se
     options = [option.text for option in Select(browser.find_element(By.ID, "north-player")).options]
     assert f"Computer: medium (Elo {level_elo('ai:medium').elo:.0f})" in options     # each level's Elo
     rated = browser.find_element(By.ID, "rated")
+    wait(browser, lambda d: text(d, "rated-why").startswith("Rated"))   # the server's answer
     assert rated.is_enabled() and rated.is_selected()               # rated by default
     Select(browser.find_element(By.ID, "north-player")).select_by_value("human")
-    assert not rated.is_enabled() and not rated.is_selected()
-    assert "Casual" in text(browser, "rated-why")
+    wait(browser, lambda d: not rated.is_enabled())
+    assert not rated.is_selected()
+    # the library's words (mancala.game.unrated_because), as the terminal says them
+    assert text(browser, "rated-why") == ("Casual: a rated game is a person (human) against a "
+                                          "computer level with an Elo (python -m mancala levels).")
     # issue 38, item 4: only the rules the levels' Elos were measured on are rated
     Select(browser.find_element(By.ID, "north-player")).select_by_value("ai:perfect")
-    assert rated.is_enabled()
+    wait(browser, lambda d: rated.is_enabled())
     rated.click()
     field = browser.find_element(By.ID, "seeds")
     field.clear()
     field.send_keys("1")
-    assert not rated.is_enabled() and not rated.is_selected()
-    assert text(browser, "rated-why") == ("Casual: rated games are 4 seeds, capture standard, "
-                                          "the rules the levels' Elos were measured on.")
+    wait(browser, lambda d: not rated.is_enabled())
+    assert not rated.is_selected()
+    assert text(browser, "rated-why") == ("Casual: the levels' Elos were measured on Kalah(6,4) with "
+                                          "capture standard, not Kalah(6,1) with capture standard.")
     field.clear()
     field.send_keys("4")
+    wait(browser, lambda d: rated.is_enabled())
     Select(browser.find_element(By.ID, "capture")).select_by_value("empty")
-    assert not rated.is_enabled() and "rules the levels' Elos" in text(browser, "rated-why")
+    wait(browser, lambda d: not rated.is_enabled())
+    assert "not Kalah(6,4) with capture empty" in text(browser, "rated-why")
     browser.find_element(By.ID, "new-cancel").click()
 
 

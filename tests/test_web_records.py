@@ -218,10 +218,10 @@ def test_the_history_lists_the_games_and_the_ratings_series(client, home):
     assert (empty["count"], empty["games"], empty["rating"], empty["series"]) == (0, [], None, [])
     assert empty["start"]["rating"] == 940.0 and empty["start"]["low"] == 340.0    # 940 -+ 2 x 300
     assert empty["start"]["provisional"] and empty["start"]["shown"] == "940? ±600"
-    record_game("human", "random", 1, "standard", GAME)              # rated: as the server keeps them
+    record_game("human", "random", 1, "standard", GAME, rated=True)  # rated: as the server keeps them
     finish(client, game="b", players={"south": "ai:easy", "north": "random"})
     finish(client, game="c", players={"south": "human", "north": "ai:easy"})     # casual
-    record_game("ai:easy", "human", 1, "standard", GAME)
+    record_game("ai:easy", "human", 1, "standard", GAME, rated=True)
     answer = client.get("/api/history").json()
     games = kept_games(home)
     assert [{k: v for k, v in game.items() if k != "words"} for game in answer["games"]] == \
@@ -408,9 +408,10 @@ def test_a_review_past_its_time_is_stopped_with_one_line(client, monkeypatch):
 def test_the_records_page_and_script_are_served(client):
     page = client.get("/history")
     assert page.status_code == 200 and b'id="view-records"' in page.content
-    assert b'src="/records.js"' in page.content and b'href="/history"' in page.content
-    script = client.get("/records.js")
+    assert b'src="/history.js"' in page.content and b'href="/history"' in page.content
+    script = client.get("/history.js")
     assert script.status_code == 200 and b"/api/history" in script.content
+    assert b"/api/review" in client.get("/review.js").content
     assert page.headers["content-security-policy"].startswith("default-src 'self'")
 
 

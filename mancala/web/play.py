@@ -43,6 +43,11 @@ ASSETS = {
     "/": ("index.html", HTML),
     "/history": ("index.html", HTML),           # the page, opening its History view
     "/app.js": ("app.js", SCRIPT),
+    "/game.js": ("game.js", SCRIPT),            # the game, casual or rated, behind one face
+    "/newgame.js": ("newgame.js", SCRIPT),      # the new-game dialog
+    "/result.js": ("result.js", SCRIPT),        # the result card
+    "/views.js": ("views.js", SCRIPT),          # the page's views, its speed and sound
+    "/link.js": ("link.js", SCRIPT),            # a position in the address (the Link, the explorer)
     "/client.js": ("client.js", SCRIPT),        # what every page's script imports
     "/board.js": ("board.js", SCRIPT),          # the board every page draws, and its sowing
     "/sound.js": ("sound.js", SCRIPT),          # its sounds (WebAudio), off unless turned on

@@ -41,7 +41,9 @@ from mancala.web.policy import endpoint, json_body
 GAME_ID_CHARS = 64          # a game's id (the page makes one per game): at most this long
 KEEP_IDS = 4096             # game ids remembered, so a repeated request records nothing (oldest forgotten)
 #: the packaged files of the History view and the review (the page is mancala.web.play's)
-ASSETS = {"/records.js": ("records.js", "text/javascript; charset=utf-8"),
+ASSETS = {"/history.js": ("history.js", "text/javascript; charset=utf-8"),
+          "/review.js": ("review.js", "text/javascript; charset=utf-8"),
+          "/chart.js": ("chart.js", "text/javascript; charset=utf-8"),
           "/records.css": ("records.css", "text/css; charset=utf-8")}
 
 

@@ -70,6 +70,27 @@ export function moveButton(geo, number, played) {
   return button;
 }
 
+// a list (an <ol>) of moves, one number a sowing (the review's numbering), each turn's moves
+// together, each a button: onPick(number) when it is clicked; current: the move shown
+// (aria-current), from: the first move past the position shown (greyed); id(number): its id
+export function moveList(list, geo, played, { current = null, from = Infinity, onPick = () => {}, id = null } = {}) {
+  let item = null;
+  list.replaceChildren();
+  played.forEach((move, index) => {
+    if (!item || played[index - 1].player !== move.player) {
+      item = element("li", { class: geo.side_keys[move.player] });
+      list.append(item);
+    }
+    const button = moveButton(geo, index + 1, move);
+    button.dataset.move = index + 1;
+    if (id) button.id = id(index + 1);
+    if (index + 1 === current) button.setAttribute("aria-current", "step");
+    if (index >= from) item.classList.add("future");
+    button.addEventListener("click", () => onPick(index + 1));
+    item.append(button);
+  });
+}
+
 // -- the server's /api/info, asked once, and the board's geometry from it ----------------------
 
 let asked = null;

@@ -27,7 +27,7 @@ export function openEditor(geo, info, view, use) {
       element("input", { type: "radio", name: "edit-to-move", value: String(side), id: `edit-to-move-${side}` }),
       ` ${geo.names[side]}`)));
   const capture = element("select", { id: "edit-capture" },
-    ...info.capture_rules.map((rule) => new Option(info.capture_words[rule], rule, false, rule === (view ? view.capture : "standard"))));
+    ...info.capture_rules.map((rule) => new Option(info.capture_words[rule], rule, false, rule === (view ? view.capture : info.default_capture))));
   const help = element("p", { class: "note", text: "Click a pit or a store to add a seed (Take seeds: to take one; " +
     "Shift+click takes too), or drag a seed from one to another. Keys: + and − on a focused pit." });
   box.replaceChildren(help, modes, holder, total, mover, element("label", {}, "Capture ", capture));

@@ -5,9 +5,11 @@
 
 import { $, call, capital, plural, pitText, signed, tabName } from "/client.js";
 import { BoardView } from "/board.js";
+import { hashOf, positionParams, readLink } from "/link.js";
 
 const TAB = tabName();
 let geo = null;
+let info = null;
 let NAMES = [];
 
 function pitName(side, pit) { return geo.pitName(side, pit); }
@@ -27,33 +29,14 @@ const COUNT_ROWS = [["minimax", "plain", "minimax"], ["minimax", "table", "minim
 function end(value, sign) { return value === null ? `${sign}∞` : signed(value); }
 function windowText(alpha, beta) { return `[${end(alpha, "−")}, ${end(beta, "+")}]`; }
 
-// the position from the link: the game's own link form (moves as pits 1..6)
+// the position from the link: the game's own link form (link.js), and the explorer's settings
 function positionFromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   const whole = (text) => (/^-?\d+$/.test(text) ? Number(text) : text);
-  const list = (text) => (text ? text.split(",").map((item) => whole(item.trim())) : []);
-  const position = params.has("board")
-    ? { board: list(params.get("board")), to_move: whole(params.get("to_move") || "0") }
-    : { seeds: whole(params.get("seeds") || "4") };
-  position.capture = params.get("capture") || "standard";
-  position.moves = list(params.get("moves")).map((pit) => (typeof pit === "number" ? pit - 1 : pit));
   if (params.has("depth")) $("explore-depth").replaceChildren(new Option(params.get("depth"), whole(params.get("depth"))));
   if (params.has("order")) $("explore-order").value = params.get("order");
   $("explore-table").checked = params.get("table") === "1";
-  return position;
-}
-
-function positionParams(position) {
-  const params = new URLSearchParams();
-  if (position.board) {
-    params.set("board", position.board.join(","));
-    params.set("to_move", position.to_move);
-  } else {
-    params.set("seeds", position.seeds);
-  }
-  params.set("capture", position.capture);
-  params.set("moves", position.moves.map(pitText).join(","));
-  return params;
+  return (readLink(location.hash, info) || readLink("#moves=", info)).position;
 }
 
 function writeExplorerHash() {
@@ -61,11 +44,8 @@ function writeExplorerHash() {
   params.set("depth", $("explore-depth").value);
   params.set("order", $("explore-order").value);
   params.set("table", $("explore-table").checked ? "1" : "0");
-  history.replaceState(null, "", "#" + params.toString().replace(/%2C/g, ","));
-  const play = positionParams(explorer.position);
-  play.set("south", "human");
-  play.set("north", "human");
-  $("explore-play").href = "/#" + play.toString().replace(/%2C/g, ",");
+  history.replaceState(null, "", hashOf(params));
+  $("explore-play").href = "/" + hashOf(positionParams(explorer.position, { south: "human", north: "human" }));
 }
 
 async function explore() {
@@ -322,7 +302,8 @@ function detail() {
   if (node.kind !== "end") box.appendChild(from);
 }
 
-export function startExplorer(info) {
+export function startExplorer(serverInfo) {
+  info = serverInfo;
   geo = info.geo;
   NAMES = geo.names;
   $("explorer-page").hidden = false;

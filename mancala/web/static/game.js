@@ -1,0 +1,228 @@
+// The game the page plays, rated or casual, behind one face. A game is its start, its line
+// of moves (each as the server described it) and the position shown in it (the cursor), its
+// players and how it ended; move(pit) and reply() answer {move, state} as /api/move does.
+//
+// A RatedGame is the server's (POST /api/rated/*): it holds the board, plays the computer's
+// moves and keeps the result; the page sends only the person's moves, and there is no hint,
+// analysis, takeback, link or file. A CasualGame is this page's: the server checks each move
+// (/api/move), finds the computer's (/api/ai) and keeps the game unrated when it ends
+// (/api/finish). The tab keeps its rated game's name and its token (sessionStorage), so a
+// reload goes on with it.
+
+import { call, element, pitText, plural, tabName } from "/client.js";
+
+const TAB = tabName();
+const RATED_KEY = "kalah-rated";          // sessionStorage: this tab's rated game
+const TOKEN_KEY = "kalah-rated-token";    // sessionStorage: this tab's token, its games' key
+
+function kept(key, value) {
+  try {
+    if (value === undefined) return sessionStorage.getItem(key);
+    if (value === null) sessionStorage.removeItem(key); else sessionStorage.setItem(key, value);
+  } catch (error) { /* no storage: the game lasts as long as the page */ }
+  return null;
+}
+
+class Game {
+  // state: the server's state of the game's last position; players {south, north}
+  constructor(state, players, { kept: done = null, resigned = null } = {}) {
+    const spec = state.position;
+    this.start = spec.board ? { board: spec.board, to_move: spec.to_move, capture: spec.capture }
+      : { seeds: spec.seeds, capture: spec.capture };
+    this.moves = spec.moves.slice();      // the line looked at, pit indices 0..5
+    this.played = state.played.slice();   // each of them as the server described it
+    this.cursor = this.moves.length;      // the position shown: after moves[0..cursor)
+    this.players = { ...players };
+    this.kept = done;                     // how the history kept it (the result card's): once over
+    this.resigned = resigned;             // the side that resigned
+    this.view = state;                    // the server's state of the position shown
+  }
+
+  position(count = this.cursor) { return { ...this.start, moves: this.moves.slice(0, count) }; }
+  atEnd() { return this.cursor === this.moves.length; }
+  over() { return Boolean(this.view.game_over) || this.resigned !== null; }
+  player(side, geo) { return this.players[geo.side_keys[side]]; }
+  humans(geo) { return [0, 1].filter((side) => this.player(side, geo) === "human"); }
+
+  // the one person playing (their side), or null: the end is said in their words
+  you(geo) { const found = this.humans(geo); return found.length === 1 ? found[0] : null; }
+
+  resignText(side, geo) {
+    const names = geo.names;
+    if (this.you(geo) === null) return `${names[side]} resigned: ${names[1 - side]} wins`;
+    return side === this.you(geo) ? `You resigned: ${names[1 - side]} wins` : `${names[side]} resigned: you win`;
+  }
+
+  outcomeText(outcome, geo) {
+    const score = `${outcome.south}–${outcome.north}`;
+    if (outcome.winner === null) return `Game over: a draw, ${score}`;
+    const side = this.you(geo);
+    if (side === null) return `Game over: ${geo.names[outcome.winner]} wins ${score}`;
+    const [mine, theirs] = side === 0 ? [outcome.south, outcome.north] : [outcome.north, outcome.south];
+    return `Game over: you ${outcome.winner === side ? "won" : "lost"} ${mine}–${theirs}`;
+  }
+
+  // the status line: who moves and how (touch: tapped, not clicked), or how it ended
+  statusText(geo, touch) {
+    const view = this.view;
+    const viewing = this.atEnd() ? "" : ` (viewing move ${this.cursor} of ${this.moves.length})`;
+    if (this.resigned !== null) return this.resignText(this.resigned, geo) + viewing;
+    if (view.game_over) return this.outcomeText(view.outcome, geo) + viewing;
+    const who = this.player(view.to_move, geo) === "human"
+      ? (touch ? `your move: tap a pit` : `your move: click a pit or press 1–${geo.pits}`)
+      : viewing ? "the computer's turn" : "the computer is thinking";
+    return `${geo.names[view.to_move]} to move: ${who}${viewing}`;
+  }
+
+  // a move in words, for the announcement (how: who played it, "(computer: easy)")
+  describe(move, state, how, geo) {
+    const who = geo.names[move.player];
+    let text = `${who}${how} sows pit ${pitText(move.pit_index)}.`;
+    if (move.captured) text += ` Capture: ${plural(move.captured, "seed")} into ${who}'s store.`;
+    if (state.game_over) text += ` ${this.outcomeText(state.outcome, geo)}.`;
+    else if (move.extra_turn) text += ` Extra turn: the last seed landed in ${who}'s store, ${who} moves again.`;
+    return text;
+  }
+
+  // a move played at the cursor: the line goes on, or a new branch starts there
+  advance(pit, move, state) {
+    if (this.moves[this.cursor] !== pit) {
+      this.moves = this.moves.slice(0, this.cursor);
+      this.played = this.played.slice(0, this.cursor);
+    }
+    if (this.atEnd()) {
+      this.moves.push(pit);
+      this.played.push(move);
+    }
+    this.cursor += 1;
+    this.view = state;
+  }
+}
+
+export class CasualGame extends Game {
+  get rated() { return false; }
+  get kind() { return "Casual"; }
+  get note() { return "Hints, analysis and takebacks allowed; kept in your history, not rated."; }
+  get helps() { return true; }          // hint, analysis, undo, the editor, files, the link
+  committed() { return false; }
+  remember() { kept(RATED_KEY, null); }
+
+  constructor(state, players, options) {
+    super(state, players, options);
+    this.id = tabName("game-");           // the page's name for it: it is kept once
+  }
+
+  move(pit) { return call("/api/move", { position: this.position(), pit_index: pit }); }
+
+  async reply(level) {
+    const chosen = await call("/api/ai", { position: this.position(), level, tab: TAB });
+    return this.move(chosen.pit_index);
+  }
+
+  // the side gives up: the line ends here
+  async resign(side) {
+    this.moves = this.moves.slice(0, this.cursor);
+    this.played = this.played.slice(0, this.cursor);
+    this.resigned = side;
+  }
+
+  // the game as the terminal's save file, downloaded (mancala-save.json)
+  async download() {
+    const text = await call("/api/save", { position: this.position(), players: this.players }, true);
+    const link = element("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: "mancala-save.json" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+
+  // a save file's game (checked as the terminal checks it), and what the server said of it
+  static async load(file) {
+    const answer = await call("/api/load", await file.text());
+    return { loaded: new CasualGame(answer.state, answer.players), note: answer.note };
+  }
+
+  resignQuestion(side, geo) {
+    return `${geo.names[side]} gives up: the game is kept as ${geo.names[side]}'s loss (casual: not rated).`;
+  }
+
+  // the ended game kept in the history (once per id), or null: a position set by hand, or a
+  // history that could not keep it (unkept says why)
+  async end(geo) {
+    this.unkept = null;
+    if (this.kept || this.start.board) return this.kept;
+    const body = { position: this.position(), players: this.players, game: this.id };
+    if (this.resigned !== null) body.resigned = geo.side_keys[this.resigned];
+    try {
+      this.kept = await call("/api/finish", body);
+    } catch (error) {
+      this.unkept = `Not kept in your history: ${error.message}`;
+    }
+    return this.kept;
+  }
+}
+
+export class RatedGame extends Game {
+  get rated() { return true; }
+  get kind() { return "Rated"; }
+  get note() { return "Played unaided: no hints, analysis or takebacks; the result moves your rating."; }
+  get helps() { return false; }
+
+  // answer: the server's game (/api/rated/new or /state)
+  constructor(answer) {
+    super(answer.state, answer.players, { kept: answer.kept, resigned: answer.resigned });
+    this.name = answer.game;
+    this.keptError = answer.kept_error || null;
+  }
+
+  // the person has moved in it and it is not over: leaving it is resigning it
+  committed(geo) { return !this.over() && this.played.some((move) => this.player(move.player, geo) === "human"); }
+  remember() { kept(RATED_KEY, this.name); }
+
+  ask(path, body = {}) { return call(`/api/rated/${path}`, { game: this.name, token: kept(TOKEN_KEY), ...body }); }
+  async answered(path, body) {
+    const answer = await this.ask(path, body);
+    if (answer.kept) this.kept = answer.kept;
+    this.keptError = answer.kept_error || null;
+    return answer;
+  }
+
+  move(pit) { return this.answered("move", { pit_index: pit }); }
+  reply() { return this.answered("reply"); }
+
+  async resign() {
+    const answer = await this.answered("resign");
+    this.resigned = answer.resigned;
+  }
+
+  resignQuestion() { return "This rated game counts as a loss, kept in your history and rated."; }
+
+  async end() {
+    if (!this.kept) throw new Error(this.keptError || "the game is over but not kept yet");
+    return this.kept;
+  }
+
+  // a rated game on the server: a new one (the tab's token makes it this tab's next game)
+  static async start(players, seeds, capture) {
+    const token = kept(TOKEN_KEY);
+    const answer = await call("/api/rated/new", { players, seeds, capture, ...(token ? { token } : {}) });
+    kept(TOKEN_KEY, answer.token);
+    const game = new RatedGame(answer);
+    game.remember();
+    return game;
+  }
+
+  // the tab's rated game, as the server holds it (a reload), or null; a game the server no
+  // longer holds is forgotten, and said (404)
+  static async resume() {
+    const name = kept(RATED_KEY);
+    const token = kept(TOKEN_KEY);
+    if (!name || !token) return null;
+    try {
+      return new RatedGame(await call("/api/rated/state", { game: name, token }));
+    } catch (error) {
+      kept(RATED_KEY, null);
+      if (error.status === 404) throw new Error("Your rated game is no longer on the server (it restarted, or the game was left too long).");
+      return null;
+    }
+  }
+}

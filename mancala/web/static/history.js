@@ -1,0 +1,139 @@
+// Your records, the game page's History view: your rating with its curve and your games
+// (GET /api/history), and above them the review of a game (review.js). The server keeps and
+// rates (mancala.history); this script only asks and draws, its chart as inline SVG. app.js
+// plays the game and talks to this view through events on document (kalah:kept, kalah:view,
+// kalah:review).
+
+import { $, call, capital, element, plural, serverInfo, signed } from "/client.js";
+import { fit, frame, svg } from "/chart.js";
+import { askReview, drawReview, reviewSection } from "/review.js";
+
+let info = null;        // /api/info
+let geo = null;
+let listed = null;      // the history shown (GET /api/history's answer)
+
+function playerName(spec) { return info?.level_names[spec] || spec; }
+function when(stamp) {      // '2026-05-01T12:00:00Z' -> this browser's local time, to the minute
+  const time = new Date(stamp);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(stamp) || Number.isNaN(time.getTime())) return stamp;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
+}
+
+function buildRecords() {
+  const root = $("view-records");
+  if (root.childElementCount) return;
+  root.append(
+    reviewSection(info),
+    element("section", { id: "records-rating", "aria-labelledby": "rating-title" },
+      element("h2", { id: "rating-title", text: "Your rating" }),
+      element("p", { id: "rating-line", text: "Reading your history…" }),
+      element("div", { id: "rating-chart", class: "chart" }),
+      element("p", { id: "records-notices", class: "notices" })),
+    element("section", { id: "records-games", "aria-labelledby": "games-title" },
+      element("h2", { id: "games-title", text: "Your games" }),
+      element("p", { id: "games-line" }),
+      element("div", { class: "table-scroll" },
+        element("table", { id: "games" },
+          element("caption", { class: "visually-hidden", text: "Finished games, newest first" }),
+          element("thead", {}, element("tr", {}, ...["Game", "Result", "Against", "Rating"].map(
+            (name) => element("th", { scope: "col", text: name })))),
+          element("tbody", { id: "games-rows" })))));
+}
+
+async function showHistory() {
+  buildRecords();
+  try {
+    render(await call("/api/history"));
+  } catch (error) {
+    $("rating-line").textContent = `Your history cannot be read: ${error.message}`;
+  }
+}
+
+function render(history) {
+  const rating = history.rating;
+  $("rating-line").textContent = rating === null
+    ? `Your rating: none yet; you start at ${Math.round(history.start.rating)} once you finish a rated game.`
+    : `Your rating: ${Math.round(rating.rating)} (95% between ${Math.round(rating.low)} and ${Math.round(rating.high)}), ` +
+      `from ${plural(history.rated_games, "rated game")}.`;
+  listed = history;
+  drawRating();
+  $("records-notices").textContent = history.notices.join(" ");
+  $("games-line").textContent = history.count === 0
+    ? `No finished games yet. They are kept on this machine, in ${history.file}.`
+    : `${plural(history.count, "game")}, kept on this machine in ${history.file}; nothing is sent anywhere.`;
+  $("games-rows").replaceChildren(...[...history.games].reverse().map(gameRow));
+}
+
+function gameRow(game) {
+  const rules = `${plural(game.seeds, "seed")}, ${game.capture} capture`;
+  let rating = game.human === null ? "no one rated" : "casual: not rated";
+  if (game.rating_after) {
+    const change = Math.round(game.rating_after.rating - game.rating_before.rating);
+    rating = `${Math.round(game.rating_after.rating)} (${signed(change)})`;
+  }
+  const review = element("button", { type: "button", class: "review", text: "Review",
+    "aria-label": `Review game ${game.id}` });
+  review.addEventListener("click", () => askReview(`Game ${game.id}: ${game.words}`,
+    { seeds: game.seeds, capture: game.capture, moves: game.pit_indices }, game.human, game.id));
+  const opponent = game.human === null
+    ? `${playerName(game.players.south)} vs ${playerName(game.players.north)}`
+    : `${playerName(game.players[geo.side_keys[1 - game.human]])} (you: ${geo.names[game.human]})`;
+  const kind = game.rated ? "rated" : "casual";
+  return element("tr", { id: `game-${game.id}`, class: game.result === "draw" ? "draw" : "" },
+    element("td", {}, String(game.id), element("br"), element("small", { class: "finished", text: when(game.finished) })),
+    element("td", {}, element("strong", { class: "words", text: game.words }), element("br"),
+      element("small", { text: `${capital(kind)} · ${rules}` })),
+    element("td", { text: opponent }),
+    element("td", {}, element("span", { class: "rating", text: rating }), element("br"), review));
+}
+
+function drawRating() {
+  if (!listed) return;
+  fit($("rating-chart"));
+  $("rating-chart").replaceChildren(...(listed.series.length ? [ratingChart(listed)] : []));
+}
+
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => { if (document.body.dataset.view === "records") { drawRating(); drawReview(); } }, 150);
+});
+
+function ratingChart(history) {
+  const points = [{ ...history.start, title: "your start" },
+    ...history.series.map((s) => ({ ...s, title: `game ${s.id} against ${playerName(s.opponent)}` }))];
+  const last = points[points.length - 1];
+  const label = `Your rating over ${plural(points.length - 1, "rated game")}: ` +
+    `from ${Math.round(points[0].rating)} to ${Math.round(last.rating)}; the band is the 95% interval`;
+  const { chart, x, y } = frame(label, points.length - 1, Math.min(...points.map((p) => p.low)),
+    Math.max(...points.map((p) => p.high)), "rated games", "rating");
+  const band = points.map((p, i) => `${x(i)},${y(p.high)}`)
+    .concat(points.map((p, i) => `${x(i)},${y(p.low)}`).reverse()).join(" ");
+  chart.append(svg("polygon", { points: band, class: "band" }));
+  chart.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
+  points.forEach((p, i) => {
+    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 4, class: "dot" });
+    dot.append(svg("title", {}, `${Math.round(p.rating)} (95% ${Math.round(p.low)}–${Math.round(p.high)}) after ${p.title}`));
+    chart.append(dot);
+  });
+  return chart;
+}
+
+async function start() {
+  try {
+    info = await serverInfo();
+    geo = info.geo;
+  } catch (error) { return; /* the game's view says the server is out of reach */ }
+  document.addEventListener("kalah:view", (event) => { if (event.detail.name === "records") showHistory(); });
+  document.addEventListener("kalah:kept", () => { if (document.body.dataset.view === "records") showHistory(); });
+  document.addEventListener("kalah:review", (event) => {
+    const link = document.querySelector('#views a[data-view="records"]');
+    if (document.body.dataset.view !== "records") link.click();
+    buildRecords();
+    askReview(event.detail.title, event.detail.position, event.detail.human, event.detail.gameId ?? null);
+  });
+  if (document.body.dataset.view === "records") showHistory();
+}
+
+start();
