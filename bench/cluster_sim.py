@@ -44,6 +44,7 @@ never followed there by the position or one of its moves), ``critical_path``
 the proof would take on endless workers with these budgets).
 """
 import argparse
+import collections
 import dataclasses
 import json
 import multiprocessing
@@ -56,6 +57,8 @@ from mancala.cluster.manager import ESTIMATE_DEPTH, ProofManager
 from mancala.cluster.policy import Policy
 from mancala.cluster.solve import place, run_job
 from mancala.cluster.tree import board_of, child_t, expand
+
+Ran = collections.namedtuple("Ran", "worker key beta nodes seconds how test speculative")
 
 RATE = 3.0e6        # nodes a second of one core, one thread (calibrate: 2026-11-29, this machine)
 LATENCY = 0.004     # seconds from the call to the answer the driver sees, beyond the search (local:2)
@@ -144,7 +147,7 @@ class VirtualPool:
         self.busy_seconds = 0.0
         self.stopped_after = 0              # stopped after their whole job was computed
         self.estimate_nodes = 0             # the driver's own searches (estimates), on the clock
-        self.log = []                       # per job: (worker, key, beta, nodes, seconds, how)
+        self.log = []                       # per job, in the order they ended: a Ran
 
     def now(self):
         return self.clock
@@ -180,7 +183,8 @@ class VirtualPool:
         nodes = min(nodes, entry[2]["nodes"])
         del self.busy[job.worker]
         self.busy_seconds += spent
-        self.log.append((job.worker, job.key, job.beta, nodes, spent, "stopped"))
+        self.log.append(Ran(job.worker, job.key, job.beta, nodes, spent, "stopped", job.test,
+                            job.speculative))
         self.stopped.append((job, {"bound": None, "move": None, "nodes": nodes, "seconds": spent,
                                    "cpu": spent, "facts": [], "stopped": True}))
 
@@ -202,25 +206,25 @@ class VirtualPool:
             del self.busy[job.worker]
             seconds = self._seconds(answer["nodes"])
             self.busy_seconds += seconds
-            self.log.append((job.worker, job.key, job.beta, answer["nodes"], seconds,
-                             "exhausted" if answer["bound"] is None else "answered"))
+            self.log.append(Ran(job.worker, job.key, job.beta, answer["nodes"], seconds,
+                                "exhausted" if answer["bound"] is None else "answered", job.test,
+                                job.speculative))
             ready.append((job, {**answer, "seconds": seconds, "cpu": seconds, "stopped": False}))
         return ready
 
 
 def abandoned(log, capture):
-    """Nodes of jobs no later job on their worker went on from: stopped ones, and
-    exhausted ones whose worker never took their position or one of its moves again."""
+    """Nodes of jobs no later job on their worker went on from: stopped or exhausted
+    ones whose worker never took their position or one of its moves again (the
+    table's work on them is left to nobody)."""
     later = {}
     lost = 0
-    for worker, key, beta, nodes, seconds, how in reversed(log):
-        went_on = later.setdefault(worker, set())
-        if how == "stopped":
-            lost += nodes
-        elif how == "exhausted" and key not in went_on and \
-                not any(e.child in went_on for e in expand(key, capture) if e.child is not None):
-            lost += nodes
-        went_on.add(key)
+    for ran in reversed(log):
+        went_on = later.setdefault(ran.worker, set())
+        if ran.how != "answered" and ran.key not in went_on and \
+                not any(e.child in went_on for e in expand(ran.key, capture) if e.child is not None):
+            lost += ran.nodes
+        went_on.add(ran.key)
     return lost
 
 
@@ -229,8 +233,8 @@ def critical_path(manager, log):
     question's jobs one after another (those that ran out, then the one that
     answered), the chain through the moves the proof uses."""
     own = {}
-    for worker, key, beta, nodes, seconds, how in log:
-        own[key, beta] = own.get((key, beta), 0.0) + seconds
+    for ran in log:
+        own[ran.key, ran.beta] = own.get((ran.key, ran.beta), 0.0) + ran.seconds
     tree = manager.tree
     memo = {}
 
@@ -359,7 +363,10 @@ def run_simulate(args, p):
             engines.close()
         wall = pool.clock
         w1 = wall if count == 1 else w1
-        exhausted = sum(n for *_, n, s, how in pool.log if how == "exhausted")
+        exhausted = sum(ran.nodes for ran in pool.log if ran.how == "exhausted")
+        by_test = collections.Counter()
+        for ran in pool.log:
+            by_test[f"{ran.test}{'s' if ran.speculative else ''}"] += ran.nodes
         row = {"workers": count, "seconds": round(wall, 3),
                "speedup": round(small["nodes"] / args.rate / wall, 3),
                "speedup_large": round(large["nodes"] / args.rate / wall, 3) if large else None,
@@ -372,7 +379,8 @@ def run_simulate(args, p):
                "idle": round(1 - pool.busy_seconds / wall / count, 4),
                "exhausted": exhausted, "abandoned": abandoned(pool.log, board.capture),
                "critical_path": round(critical_path(manager, pool.log), 3),
-               "stopped_after": pool.stopped_after, "estimate_nodes": pool.estimate_nodes,
+               "stopped_after": pool.stopped_after, "nodes_by_test": dict(by_test),
+               "tests": {str(k): v for k, v in manager.tests.items()}, "estimate_nodes": pool.estimate_nodes,
                "policy": dataclasses.asdict(args.policy), "driver_seconds": round(result.manager_seconds, 2),
                "real_seconds": round(time.perf_counter() - clock, 1), "computed": engines.computed,
                "rate": args.rate, "latency": args.latency, "call": args.call, "hash_mb": args.hash_mb,

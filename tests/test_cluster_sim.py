@@ -13,9 +13,10 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 SIM = BENCH / "cluster_sim.py"
 sys.path.insert(0, str(BENCH))
 
-from cluster_sim import VirtualPool, abandoned  # noqa: E402
+from cluster_sim import Ran, VirtualPool, abandoned  # noqa: E402
 
 from mancala.cluster.manager import Job  # noqa: E402
+from mancala.cluster.tree import expand  # noqa: E402
 
 A, B, C = ((1,) * 12, 0), ((2,) * 12, 0), ((3,) * 12, 1)
 
@@ -53,8 +54,8 @@ def test_the_node_clock_worked_by_hand():
     assert [j.key for j, _ in pool.wait(0.25)] == [A] and pool.now() == 3.5
     assert [j.key for j, _ in pool.wait(0.25)] == [C] and pool.now() == 4.5
     assert pool.busy_seconds == 6.0
-    assert [(worker, key) for worker, key, *_ in pool.log] == [(b.worker, B), (a.worker, A),
-                                                               (b.worker, C)]
+    assert [(ran.worker, ran.key) for ran in pool.log] == [(b.worker, B), (a.worker, A),
+                                                           (b.worker, C)]
 
 
 def test_a_stopped_job_is_computed_with_the_nodes_it_had_time_for():
@@ -78,9 +79,13 @@ def test_a_stopped_job_is_computed_with_the_nodes_it_had_time_for():
 
 def test_abandoned_nodes_are_those_no_later_job_on_the_worker_went_on_from():
     # worker 0: A exhausted (1,000 nodes), then A again: kept; worker 1: B exhausted
-    # and never followed there (abandoned), then C stopped (abandoned)
-    log = [(0, A, 0, 1000, 1.0, "exhausted"), (1, B, 0, 500, 0.5, "exhausted"),
-           (0, A, 0, 4000, 4.0, "answered"), (1, C, 0, 70, 0.1, "stopped")]
+    # and never followed there (abandoned), then C stopped (abandoned); worker 2: C
+    # stopped, then one of C's moves (kept: its table goes on)
+    child = next(e.child for e in expand(C, "standard") if e.child is not None)
+    log = [Ran(*ran, 1, False) for ran in [
+        (0, A, 0, 1000, 1.0, "exhausted"), (1, B, 0, 500, 0.5, "exhausted"),
+        (0, A, 0, 4000, 4.0, "answered"), (1, C, 0, 70, 0.1, "stopped"),
+        (2, C, 0, 900, 0.3, "stopped"), (2, child, 0, 50, 0.1, "answered")]]
     assert abandoned(log, "standard") == 570
 
 
@@ -90,7 +95,8 @@ def sim(*args, timeout=600):
 
 
 def test_kalah_6_3_on_virtual_workers_the_same_every_run():
-    """The true value (+2, Kalah(6,3)) on 1 and 8 workers; one worker is never idle;
+    """The true value (+2, Kalah(6,3)) on 1 and 8 workers; one worker is idle only
+    while the driver hands it a job or estimates;
     the same jobs, nodes and seconds on a second run, and with one process
     computing the jobs instead of two."""
     args = ["simulate", "--seeds", "3", "--endgame", "0", "--workers", "1,8", "--job-nodes", "20000",
@@ -103,7 +109,7 @@ def test_kalah_6_3_on_virtual_workers_the_same_every_run():
     rows = runs[0]
     assert [(r["workers"], r["value"]) for r in rows] == [(1, 2), (8, 2)]
     one, eight = rows
-    assert one["idle"] < 0.01 and eight["seconds"] < one["seconds"]
+    assert one["idle"] < 0.05 and eight["seconds"] < one["seconds"]   # idle: the driver's calls, estimates
     for row in rows:
         assert row["useful_nodes"] + row["wasted_nodes"] == row["nodes"] > 0
         assert 0 < row["critical_path"] <= row["seconds"] + 1e-9
