@@ -14,7 +14,8 @@ A game is **rated** or casual, chosen before it starts (``rated=True``; a
 face offers rated by default where :func:`can_be_rated`): a rated game is
 played unaided, so :meth:`Game.hint`, :meth:`~Game.undo`, :meth:`~Game.load`
 and :meth:`~Game.save` refuse, and a face shows no score while it lasts. A person
-may :meth:`~Game.resign` any game: it ends, lost for the side that resigned.
+may :meth:`~Game.resign` any game: it ends, lost for the side that resigned; a rated
+game left unfinished counts as lost too, once :data:`LEFT_HOURS` pass (:data:`LEFT_RULE`).
 
     >>> from mancala.game import Game
     >>> game = Game("random", "ai:depth=2", seed=1)
@@ -73,6 +74,23 @@ def can_be_rated(south: str, north: str, seeds: int, capture: str) -> bool:
     """Whether a game between these spellings under these rules can count for a
     person's rating (:func:`unrated_because` says why not)."""
     return unrated_because(south, north, seeds, capture) is None
+
+
+#: a rated game left unfinished this long after the person's first move counts as their loss
+#: (their resignation), in both faces: the terminal's autosaved game (``quit``) and the web's
+#: game left in its tab alike (:mod:`mancala.unfinished` keeps it so)
+LEFT_HOURS = 6
+LEFT_SECONDS = LEFT_HOURS * 3600.0
+#: the rule in the words every face says where a rated game starts
+LEFT_RULE = f"a rated game left unfinished {LEFT_HOURS} hours after your first move counts as your loss"
+
+
+def left_for_good(person_moved: bool, over: bool, since: float, now: float) -> bool:
+    """Whether a rated game counts as its person's loss under :data:`LEFT_RULE`: not over,
+    the person has moved in it, and nothing was played or asked of it from ``since`` to
+    ``now`` (seconds since the epoch) for more than :data:`LEFT_SECONDS`. A game left
+    before the person's first move counts for nothing (and is forgotten)."""
+    return person_moved and not over and now - since > LEFT_SECONDS
 
 
 class Turn(NamedTuple):
@@ -369,4 +387,4 @@ class Game:
 
 
 __all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn", "can_be_rated", "unrated_because",
-           "RATED_RULES", "HINT_DEPTH"]
+           "RATED_RULES", "HINT_DEPTH", "LEFT_HOURS", "LEFT_SECONDS", "LEFT_RULE", "left_for_good"]

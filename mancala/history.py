@@ -13,8 +13,9 @@ has no Elo for, and casual games (``rated=False``). A resigned game is the
 resigning side's loss, its stores kept as they stood. A game's review is kept
 with it (:meth:`History.keep_review`). Older files are brought up to date:
 version 1's games that rated the person are the rated ones, and version 2's,
-rated from an older start (1500), are rated again from this one's. Nothing
-here touches the network: the file stays on this machine.
+rated from an older start (1500), are rated again from this one's. The same file
+keeps the games not over yet (:mod:`mancala.unfinished`). Nothing here touches the
+network: the file stays on this machine.
 
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -41,28 +42,22 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from mancala import rating as _rating
-from mancala.board import CAPTURE_RULES, Board
-from mancala.errors import GameError, HistoryError, InputError, one_line, quote
+from mancala.errors import HistoryError, InputError, one_line, quote
 from mancala.game import can_be_rated
-from mancala.geometry import NORTH, SOUTH, store_slot
-from mancala.limits import check_seeds
+from mancala.kept import (HUMAN, GameRecord, check_spec, from_row, points, rating_columns, replay,
+                          stores_of)
 from mancala.players import level_elo
 from mancala.rating import Rating
 from mancala.sqlitefile import SQLiteFile
 from mancala.storage import data_dir
 
 FILE_NAME = "history.sqlite3"
-SCHEMA_VERSION = 3               #: PRAGMA user_version of the database this version writes
+SCHEMA_VERSION = 4               #: PRAGMA user_version of the database this version writes
 APPLICATION_ID = 0x4B616C68      #: PRAGMA application_id: "Kalh", so a stranger's SQLite file is told apart
-HUMAN = "human"                  #: the spelling of a person; every other player is a computer
-MAX_SPEC_CHARS = 200             #: longer spellings are refused (an engine:"..." command fits)
-MAX_MOVES = 10_000               #: no finished game comes near this
-
 RESULTS = ("south", "north", "draw")
 
 _COLUMNS = ("id", "finished", "south", "north", "seeds", "capture", "moves",
@@ -96,6 +91,21 @@ CREATE TABLE games (
     review TEXT                     -- the game's review as JSON (mancala.review), NULL until reviewed
 )
 """
+#: the games not over yet (mancala.unfinished): the web's, rated and casual, between requests
+_UNFINISHED_SCHEMA = """
+CREATE TABLE unfinished (
+    name TEXT PRIMARY KEY,          -- the face's name for the game
+    owner TEXT NOT NULL,            -- who may go on with it: SHA-256 of its client's token, hex
+    rated INTEGER NOT NULL,         -- 1: rated (the server plays the computer's moves), 0: casual
+    south TEXT NOT NULL,            -- the players' canonical spellings
+    north TEXT NOT NULL,
+    position TEXT NOT NULL,         -- JSON: its start and every move, as the web API writes one
+    shown INTEGER NOT NULL,         -- the moves of it shown (a casual game looked back at)
+    resigned INTEGER,               -- the side that resigned (0 South, 1 North), else NULL
+    kept TEXT,                      -- once kept in the games table: what the face said (JSON)
+    used REAL NOT NULL              -- when it was last played or asked for: seconds since the epoch
+)
+"""
 
 
 def _rerate(db: sqlite3.Connection) -> None:
@@ -103,88 +113,23 @@ def _rerate(db: sqlite3.Connection) -> None:
     against the Elo kept with them; rows the list leaves out (:func:`_game`) left as they are."""
     games = [game for game in map(_game, db.execute(
         f"SELECT {', '.join(_LISTED)} FROM games WHERE rated = 1 ORDER BY id").fetchall()) if game]
-    periods = _rating.sequence((game.opponent_elo, game.opponent_rd, _points(
+    periods = _rating.sequence((game.opponent_elo, game.opponent_rd, points(
         (game.south_store, game.north_store), game.resigned, game.human)) for game in games)
     for game, (before, after) in zip(games, periods):
-        columns = _rating_columns(before, after)
+        columns = rating_columns(before, after)
         db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} WHERE id = ?",
                    (*columns.values(), game.id))
 
 
 #: schema version 1 -> 2: its games that rated the person are the rated ones;
-#: 2 -> 3: rated from 1500, they are rated again from this version's start
+#: 2 -> 3: rated from 1500, they are rated again from this version's start; 3 -> 4: the
+#: games not over yet have a table
 _MIGRATIONS = {1: (
     "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
     "UPDATE games SET rated = (rating IS NOT NULL)",
     "ALTER TABLE games ADD COLUMN resigned INTEGER",
     "ALTER TABLE games ADD COLUMN review TEXT",
-), 2: (_rerate,)}
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One finished game as the history keeps it."""
-
-    id: int                       #: its place in the history (1 first)
-    finished: str                 #: when it ended, ISO 8601 in UTC
-    south: str                    #: South's player spelling
-    north: str                    #: North's player spelling
-    seeds: int                    #: seeds per pit at the start
-    capture: str                  #: capture rule
-    pit_indices: Tuple[int, ...]  #: the moves, pits 0..5 from each mover's left
-    south_store: int              #: South's final seeds
-    north_store: int              #: North's final seeds
-    human: Optional[int]          #: the side of the one person playing, if one did
-    opponent_elo: Optional[float]  #: the computer's Elo, when the game is rated
-    before: Optional[Rating]      #: the person's rating before the game (None: unrated)
-    after: Optional[Rating]       #: ... and after it
-    resigned: Optional[int] = None  #: the side that resigned (its stores then), None if played out
-    opponent_rd: Optional[float] = None     #: the computer's deviation, when the game is rated
-
-    @property
-    def result(self) -> str:
-        """'south', 'north' or 'draw' (a resigned game is the other side's)."""
-        if self.resigned is not None:
-            return "north" if self.resigned == 0 else "south"
-        if self.south_store == self.north_store:
-            return "draw"
-        return "south" if self.south_store > self.north_store else "north"
-
-    def result_for(self, side: int) -> str:
-        """'won', 'lost' or 'drew': the result for ``side`` (0 South, 1 North)."""
-        return "drew" if self.result == "draw" else \
-            "won" if self.result == ("south", "north")[side] else "lost"
-
-    @property
-    def rated(self) -> bool:
-        """The game counted for the person's rating (casual games and others did not)."""
-        return self.after is not None
-
-    @property
-    def players(self) -> Tuple[str, str]:
-        return self.south, self.north
-
-    def to_json(self) -> Dict[str, Any]:
-        """The game as ``history --json`` prints it."""
-        def rating(r: Optional[Rating]) -> Optional[Dict[str, float]]:
-            return None if r is None else {"rating": round(r.rating, 2), "rd": round(r.rd, 2),
-                                           "volatility": round(r.volatility, 6)}
-        return {
-            "id": self.id,
-            "finished": self.finished,
-            "players": {"south": self.south, "north": self.north},
-            "seeds": self.seeds,
-            "capture": self.capture,
-            "pit_indices": list(self.pit_indices),
-            "result": self.result,
-            "score": {"south": self.south_store, "north": self.north_store},
-            "human": self.human,
-            "rated": self.rated,
-            "resigned": None if self.resigned is None else ("south", "north")[self.resigned],
-            "opponent_elo": self.opponent_elo,
-            "rating_before": rating(self.before),
-            "rating_after": rating(self.after),
-        }
+), 2: (_rerate,), 3: (_UNFINISHED_SCHEMA.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"),)}
 
 
 def default_path() -> Path:
@@ -206,6 +151,7 @@ class History(SQLiteFile):
     TABLE = "games"
     COLUMNS = _COLUMNS
     SCHEMA = _SCHEMA
+    MORE_TABLES = (_UNFINISHED_SCHEMA,)
     APPLICATION_ID = APPLICATION_ID
     SCHEMA_VERSION = SCHEMA_VERSION
     MIGRATIONS = _MIGRATIONS
@@ -229,11 +175,11 @@ class History(SQLiteFile):
         1 North) that gave up a game not over, its loss. The game is replayed: InputError if it is
         not a legal game, finished or resigned. HistoryError if the file cannot be written.
         """
-        south, north = _spec(south, "south"), _spec(north, "north")
+        south, north = check_spec(south, "south"), check_spec(north, "north")
         if resigned is not None and (isinstance(resigned, bool) or resigned not in (0, 1)):
             raise InputError(f"resigned is a side, 0 (South) or 1 (North), not {quote(resigned)}")
-        board = _replay(seeds, capture, moves, resigned)
-        stores, played = _stores(board, resigned), [record.pit for record in board.move_stack]
+        board = replay(seeds, capture, moves, resigned)
+        stores, played = stores_of(board, resigned), [record.pit for record in board.move_stack]
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
         humans = [side for side, spec in enumerate((south, north)) if spec == HUMAN]
         human = humans[0] if len(humans) == 1 else None
@@ -255,14 +201,14 @@ class History(SQLiteFile):
             if level is not None:
                 before = self._current(db)
                 try:
-                    after = _rating.update(before, [(level.elo, level.rd, _points(stores, resigned, human))])
+                    after = _rating.update(before, [(level.elo, level.rd, points(stores, resigned, human))])
                 except (ValueError, ArithmeticError) as exc:
                     notices.append(f"The game is kept, unrated: its rating could not be worked "
                                    f"out ({one_line(exc)}).")
                     before = None
             if after is not None:
                 columns = dict(rated=1, opponent_elo=level.elo, opponent_rd=level.rd,
-                               **_rating_columns(before, after))
+                               **rating_columns(before, after))
                 db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} "
                            "WHERE id = ?", (*columns.values(), cursor.lastrowid))
             return GameRecord(cursor.lastrowid, stamp, south, north, seeds, capture,
@@ -337,98 +283,9 @@ class History(SQLiteFile):
         return Rating()
 
 
-def _spec(spec: object, side: str) -> str:
-    if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC_CHARS:
-        raise InputError(f"the {side} player is a spelling of at most {MAX_SPEC_CHARS} "
-                         f"characters, not {quote(spec)}")
-    return spec
-
-
-def _replay(seeds: object, capture: object, moves: Sequence[int],
-            resigned: Optional[int] = None) -> Board:
-    """The finished (or resigned) game's board, or InputError saying why the game is not one."""
-    check_seeds(seeds)
-    if capture not in CAPTURE_RULES:
-        raise InputError(f"unknown capture rule {quote(capture)}; choose one of "
-                         f"{', '.join(CAPTURE_RULES)}")
-    try:
-        moves = list(moves)
-    except TypeError:
-        raise InputError(f"moves are a list of pit indices, not {quote(moves)}") from None
-    if len(moves) > MAX_MOVES:
-        raise InputError(f"{len(moves)} moves are more than a game has")
-    board = Board(seeds=seeds, capture=capture)
-    for number, pit in enumerate(moves, 1):
-        if isinstance(pit, bool) or not isinstance(pit, int) or pit not in board.legal_moves:
-            raise InputError(f"move {number} ({quote(pit)}) is not legal in that game")
-        board.push(pit)
-    if resigned is None and not board.is_game_over():
-        raise GameError(f"the game is not over after its {len(moves)} moves; "
-                        "only finished games are kept")
-    if resigned is not None and board.is_game_over():
-        raise GameError(f"the game is over after its {len(moves)} moves: nobody can resign it")
-    return board
-
-
-def _stores(board: Board, resigned: Optional[int]) -> Tuple[int, int]:
-    """The seeds kept for each side: the final count, or the stores when one side resigned."""
-    if resigned is not None:
-        return board.pits[store_slot(SOUTH)], board.pits[store_slot(NORTH)]
-    outcome = board.outcome()
-    return outcome.south, outcome.north
-
-
-def _points(stores: Tuple[int, int], resigned: Optional[int], side: int) -> float:
-    """What the game scores for ``side`` in the rating: 1 a win, 0.5 a draw, 0 a loss."""
-    if resigned is not None:
-        return float(resigned != side)
-    return 1.0 if stores[side] > stores[1 - side] else 0.5 if stores[side] == stores[1 - side] else 0.0
-
-
-def _rating_columns(before: Optional[Rating], after: Optional[Rating]) -> Dict[str, Optional[float]]:
-    return {f"{name}{suffix}": None if r is None else getattr(r, name)
-            for suffix, r in (("_before", before), ("", after)) for name in ("rating", "rd", "volatility")}
-
-
 def _game(row: Sequence[Any]) -> Optional[GameRecord]:
-    """A row as a GameRecord, or None if it does not add up (types, a replay that fails)."""
-    values = dict(zip(_COLUMNS, row))
-    try:
-        moves = json.loads(values["moves"]) if isinstance(values["moves"], str) else None
-        if not isinstance(moves, list) or not all(isinstance(v, str) for v in
-                                                  (values["finished"], values["south"], values["north"])):
-            return None
-        resigned = values["resigned"]
-        if resigned not in (None, 0, 1) or isinstance(resigned, bool):
-            return None
-        board = _replay(values["seeds"], values["capture"], moves, resigned)
-    except (InputError, ValueError, RecursionError):
-        return None
-    stores = _stores(board, resigned)
-    if (values["south_store"], values["north_store"]) != stores:
-        return None
-    if values["human"] not in (None, 0, 1):
-        return None
-    ratings = []
-    for suffix in ("_before", ""):
-        numbers = [values[f"{name}{suffix}"] for name in ("rating", "rd", "volatility")]
-        if all(number is None for number in numbers):
-            ratings.append(None)
-        elif Rating(*numbers).is_valid():
-            ratings.append(Rating(*numbers))
-        else:
-            return None
-    if (ratings[0] is None) != (ratings[1] is None) or (ratings[1] is not None and values["human"] is None):
-        return None
-    elo = values["opponent_elo"]
-    if elo is not None and not Rating(elo).is_valid():
-        return None
-    if values["rated"] != int(ratings[1] is not None):
-        return None
-    return GameRecord(values["id"], values["finished"], values["south"], values["north"],
-                      values["seeds"], values["capture"], tuple(moves), stores[0],
-                      stores[1], values["human"], elo, ratings[0], ratings[1], resigned,
-                      values["opponent_rd"])
+    """A row of the games table as a GameRecord, or None if it does not add up (:func:`from_row`)."""
+    return from_row(dict(zip(_COLUMNS, row)))
 
 
 # -- the default history ----------------------------------------------------------------

@@ -62,6 +62,7 @@ class SQLiteFile:
     TABLE: str                  #: the one table, whose columns are checked
     COLUMNS: Tuple[str, ...]    #: its columns, in order
     SCHEMA: str                 #: CREATE TABLE for a new file
+    MORE_TABLES: Tuple[str, ...] = ()   #: CREATE TABLE of its other tables (their columns unchecked)
     APPLICATION_ID: int         #: PRAGMA application_id: tells a stranger's SQLite file apart
     SCHEMA_VERSION: int         #: PRAGMA user_version this version writes
     WHAT: str                   #: what the file is, for people ("game history")
@@ -294,7 +295,8 @@ class SQLiteFile:
         db.execute("PRAGMA journal_mode = WAL")         # readers never wait for a writer
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute(self.SCHEMA)
+            for statement in (self.SCHEMA, *self.MORE_TABLES):
+                db.execute(statement)
             db.execute(f"PRAGMA application_id = {self.APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {self.SCHEMA_VERSION}")
             db.execute("COMMIT")
@@ -329,7 +331,7 @@ class SQLiteFile:
             return
         except OSError as exc:
             raise HistoryError(f"the {self.WHAT} {self.path} cannot be used ({reason}) "
-                               f"nor renamed ({_reason(exc)})") from None
+                               f"nor renamed ({reason(exc)})") from None
         for suffix in ("-wal", "-shm"):
             try:
                 os.rename(f"{self.path}{suffix}", f"{target}{suffix}")
@@ -344,7 +346,7 @@ class SQLiteFile:
             other = (isinstance(exc, NotARegularFile) and exc.filename is not None
                      and os.fsdecode(exc.filename) != str(self.path))     # its -wal, its lock
             return (f"cannot use the {self.WHAT} {self.path} "
-                    f"({error_line(exc) if other else _reason(exc)})")
+                    f"({error_line(exc) if other else reason(exc)})")
         text = _one_line(exc)
         if "locked" in text or "busy" in text:
             text += f", still after waiting {BUSY_SECONDS:g} s for another process writing to it"
@@ -353,7 +355,6 @@ class SQLiteFile:
 
 class _Retry(Exception):
     """The database went bad during a call and was set aside: do the call again."""
-
 
 
 def _identity(path: Path) -> Optional[Tuple[int, int]]:
@@ -400,10 +401,6 @@ def _rollback(db: sqlite3.Connection) -> None:
         db.execute("ROLLBACK")
     except sqlite3.Error:
         pass
-
-
-def _reason(exc: OSError) -> str:
-    return reason(exc)
 
 
 def _one_line(value: object) -> str:

@@ -20,7 +20,7 @@ import pytest
 
 from mancala.board import Board
 from mancala.errors import HistoryError, InputError
-from mancala.history import FILE_NAME, History, default_path
+from mancala.history import FILE_NAME, SCHEMA_VERSION, History, default_path
 from mancala.players import level_elo
 from mancala.rating import Rating, sequence, update
 
@@ -170,7 +170,7 @@ def test_a_history_rated_from_the_old_start_is_rated_again_from_the_new_one(home
     assert (games[2].before, games[2].after) == (first, update(first, [results[1]]))
     assert reopened.rating() == games[2].after
     db = sqlite3.connect(history.path)
-    assert db.execute("PRAGMA user_version").fetchone() == (3,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     assert db.execute("SELECT rating FROM games WHERE id = 1").fetchone() == (first.rating,)
     db.close()
 
@@ -324,7 +324,7 @@ def test_a_history_of_the_first_schema_is_brought_up_to_date_with_its_games(home
     assert rated.resigned is None and not unrated.rated and unrated.after is None
     assert history.rating() == again
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (3,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     db.close()
     after = history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
     assert after.before == again
@@ -508,7 +508,7 @@ def damaged_files(tmp_path):
     newer = tmp_path / "newer.sqlite3"
     newer.write_bytes(good)
     db = sqlite3.connect(newer)
-    db.execute("PRAGMA user_version = 4")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.commit()
     db.close()
     return [
@@ -519,7 +519,8 @@ def damaged_files(tmp_path):
         ("all but 100 bytes", good[:-100], "it is truncated"),
         ("garbage inside", bytes(middle), "it is damaged"),
         ("another program's", other.read_bytes(), "another program's database"),
-        ("newer schema", newer.read_bytes(), "written by a newer mancala (schema version 4"),
+        ("newer schema", newer.read_bytes(),
+         f"written by a newer mancala (schema version {SCHEMA_VERSION + 1}"),
     ]
 
 
@@ -681,6 +682,35 @@ def test_a_finished_terminal_game_against_the_computer_is_kept_and_rated(home):
     assert f"Game over: you {said} {game.south_store}-{game.north_store} " in game_over_line(result.stdout)
     assert game.rated
     assert f"Your rating: {game.after.rating:.0f}? ±{2 * game.after.rd:.0f} " in result.stdout
+
+
+def test_a_rated_terminal_game_left_six_hours_counts_as_a_loss_as_on_the_web(home):
+    """Issue 40, item 2: the terminal's ``quit`` left a rated game saved and never counted,
+    while the web resigned one left six hours. One rule now (mancala.game.LEFT_RULE, said
+    where a rated game starts): a rated game left unfinished six hours after the person's
+    first move is their loss, kept and rated; the next ``play`` keeps it so. Left a minute
+    less, it resumes."""
+    started = mancala(home, "play", "--south", "human", "--north", "random", "--seed", "3",
+                      stdin="1\nquit\n")
+    assert started.returncode == 0, started.stderr
+    assert "A rated game left unfinished 6 hours after your first move counts as your loss." \
+        in started.stdout
+    (saved,) = (home / "autosaves").glob("*.json")
+    moves = json.loads(saved.read_text())["moves"]
+    left = time.time() - 6 * 3600 + 60
+    os.utime(saved, (left, left))
+    resumed = mancala(home, "play", "--resume", stdin="quit\n")        # not yet: it goes on
+    assert resumed.returncode == 0 and "Resuming after" in resumed.stdout, resumed.stdout
+    assert History().games() == [] and saved.exists()
+    left = time.time() - 6 * 3600 - 60
+    os.utime(saved, (left, left))
+    later = mancala(home, "play", "--south", "human", "--north", "random", stdin="")
+    assert later.returncode == 0, later.stderr
+    (game,) = History().games()
+    assert game.rated and game.resigned == 0 and game.result == "north"
+    assert list(game.pit_indices) == moves and not saved.exists()
+    assert "was not finished within 6 hours: it counts as your loss, kept in your history " \
+           f"(rated: {game.after.shown()})." in later.stdout
 
 
 def test_a_demo_between_computers_is_not_kept_and_says_so(home):

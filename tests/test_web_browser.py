@@ -124,6 +124,9 @@ def test_a_rated_game_is_the_default_and_refuses_hint_undo_and_analysis(browser,
     the server refuses the help a page might still ask for (the keys, or a script)."""
     open_game(browser, server)
     assert text(browser, "game-kind") == "Rated"
+    # the one rule for a game left (mancala.game.LEFT_RULE), said where it is played
+    assert text(browser, "rated-note").endswith(
+        "A rated game left unfinished 6 hours after your first move counts as your loss.")
     for control in ("hint", "undo", "redo", "analysis", "link", "save", "edit"):
         assert not shown(browser, control), control
     browser.find_element(By.ID, "pit-0").click()           # pit 1: North's reply follows
@@ -137,8 +140,8 @@ def test_a_rated_game_is_the_default_and_refuses_hint_undo_and_analysis(browser,
     asked = browser.execute_async_script(
         "const done = arguments[0];"
         "const state = await (await fetch('/api/rated/state', {method: 'POST', headers: {'content-type': 'application/json'},"
-        " body: JSON.stringify({game: sessionStorage.getItem('kalah-rated'),"
-        "  token: sessionStorage.getItem('kalah-rated-token')})})).json();"
+        " body: JSON.stringify({game: JSON.parse(sessionStorage.getItem('kalah-game')).game,"
+        "  token: sessionStorage.getItem('kalah-token')})})).json();"
         "const position = state.state.position; const asks = [];"
         "for (const [path, body] of [['/api/hint', {position}], ['/api/ai', {position, level: 'ai:hard'}],"
         "   ['/api/explain', {position, depth: 2}], ['/api/review', {position}]]) {"
@@ -163,7 +166,7 @@ def test_a_reloaded_rated_game_goes_on_with_the_tabs_token(browser, server, serv
     status = browser.execute_async_script(
         "const done = arguments[0];"
         "fetch('/api/rated/resign', {method: 'POST', headers: {'content-type': 'application/json'},"
-        " body: JSON.stringify({game: sessionStorage.getItem('kalah-rated'), token: 'not-mine'})})"
+        " body: JSON.stringify({game: JSON.parse(sessionStorage.getItem('kalah-game')).game, token: 'not-mine'})})"
         ".then((r) => done(r.status));")
     assert status == 403
     browser.refresh()
@@ -231,6 +234,81 @@ def test_resign_asks_once_and_a_resigned_rated_game_is_a_rated_loss_in_history(b
     row = browser.find_element(By.ID, f"game-{record.id}")
     assert row.find_element(By.CSS_SELECTOR, ".words").text.startswith("You lost by resignation")
     assert "Rated" in row.text
+
+
+# -- games that never vanish (issue 40, item 2) ----------------------------------------------
+
+def round_the_pages(browser):
+    """A visit to every other page, by the pages' own links, and back to the game: Puzzles,
+    Search trees, History, then Play."""
+    for link in ('#views a[href="/puzzles"]', '#views a[href="/explorer"]', '#views a[href="/history"]'):
+        browser.find_element(By.CSS_SELECTOR, link).click()
+        wait(browser, lambda d: d.execute_script("return document.readyState") == "complete"
+             and d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    browser.find_element(By.CSS_SELECTOR, '#views a[data-view="play"]').click()
+    wait(browser, lambda d: shown(d, "board-box"))
+
+
+@pytest.mark.parametrize("hash_,kind", [("", "Rated"),
+                                        ("seeds=4&capture=standard&south=human&north=ai:easy", "Casual")])
+def test_a_game_is_still_there_after_a_visit_to_every_other_page(browser, server, hash_, kind):
+    """A casual game in progress was gone without a word after a visit to Puzzles or Search
+    trees (it lived in the page). Both kinds are written down on the server: the tab finds
+    its game again, the same moves, the same kind, and plays on."""
+    open_game(browser, server, hash_)
+    for pit in ("pit-0", "pit-1"):
+        wait(browser, lambda d: south_turn_or_over(d) == "turn")
+        before = moves_listed(browser)
+        browser.find_element(By.ID, pit).click()
+        wait(browser, lambda d: moves_listed(d) > before and south_turn_or_over(d) == "turn")
+    played, slots = moves_played(browser), slots_shown(browser)
+    round_the_pages(browser)
+    wait(browser, lambda d: moves_played(d) == played)
+    assert text(browser, "game-kind") == kind and slots_shown(browser) == slots
+    assert text(browser, "announce") == f"Your {kind.lower()} game goes on."
+    play_south_to_the_end(browser, random.Random(5), moves=1)      # and it goes on
+    assert len(moves_played(browser)) > len(played)
+
+
+def test_a_reloaded_finished_game_says_it_is_over(browser, server, server_home):
+    """A finished rated game, reloaded, showed the result card and "Your rated game goes on."
+    under the board."""
+    open_game(browser, server)
+    new_game(browser, north="random", seeds=4)
+    play_south_to_the_end(browser, random.Random(11))
+    wait(browser, result_shown)
+    title, status = text(browser, "result-title"), text(browser, "status")
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    assert text(browser, "announce") == "Your rated game is over."
+    assert result_shown(browser) and text(browser, "result-title") == title
+    assert text(browser, "status") == status and status.startswith("Game over: you ")
+
+
+def test_new_game_right_after_a_reload_waits_for_the_game_and_asks_to_resign(browser, server,
+                                                                          server_home):
+    """Under load, New game right after a reload skipped the resign prompt: the page acted
+    before /api/rated/state answered (committed() was false until then). Here that answer is
+    held back a second and a half, and New game is clicked at once: the page waits for it,
+    then asks to resign."""
+    open_game(browser, server)
+    browser.find_element(By.ID, "pit-0").click()
+    wait(browser, lambda d: moves_listed(d) >= 2 and south_turn_or_over(d) == "turn")
+    before = len(kept_games(server_home))
+    slow = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+        "const fetched = window.fetch.bind(window);"
+        "window.fetch = (url, ...rest) => String(url).includes('/api/rated/state')"
+        " ? new Promise((done) => setTimeout(() => done(fetched(url, ...rest)), 1500)) : fetched(url, ...rest);")})
+    try:
+        browser.refresh()
+        browser.find_element(By.ID, "new-game").click()
+        wait(browser, lambda d: shown(d, "resign-dialog") or shown(d, "new-dialog"))
+        assert shown(browser, "resign-dialog") and not shown(browser, "new-dialog")
+        assert "resigns it" in text(browser, "resign-text")
+        browser.find_element(By.ID, "resign-cancel").click()
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", slow)
+    assert len(kept_games(server_home)) == before and text(browser, "game-kind") == "Rated"
 
 
 # -- watching a move ------------------------------------------------------------------------

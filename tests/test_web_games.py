@@ -138,14 +138,15 @@ class Clock:
     def __init__(self):
         self.now = 1000.0
 
-    def monotonic(self):
+    def time(self):
         return self.now
 
 
 def test_a_game_left_six_hours_after_a_move_is_kept_resigned_and_one_left_before_is_forgotten(
         client, home, monkeypatch):
-    """Leaving is no escape from a loss: a rated game left six hours is dropped at the next
-    new game (anyone's), kept as the person's resignation once they had moved."""
+    """Leaving is no escape from a loss: a rated game left six hours after the person's move
+    counts as their resignation (mancala.game.LEFT_RULE, the terminal's rule too), kept at
+    the next new game (anyone's); its client finds it over. One left before a move is forgotten."""
     from mancala.web import rated as games
     clock = Clock()
     monkeypatch.setattr(games, "time", clock)
@@ -160,8 +161,26 @@ def test_a_game_left_six_hours_after_a_move_is_kept_resigned_and_one_left_before
     [record] = kept_games(home)
     assert record.resigned == 0 and record.rated and record.result == "north"
     assert list(record.pit_indices) == [0]          # the computer had not replied yet
-    for game in (untouched, played):
-        assert_refused(rated(client, game, "state"), 404, "no rated game")
+    assert_refused(rated(client, untouched, "state"), 404, "no rated game")
+    over = rated(client, played, "state").json()            # its client sees it over, kept
+    assert over["resigned"] == 0 and over["kept"]["game"]["id"] == record.id
+    assert_refused(rated(client, played, "move", pit_index=1), 409, "the game is over")
+    assert len(kept_games(home)) == 1
+
+
+def test_a_game_asked_for_after_six_hours_is_the_persons_loss(client, home, monkeypatch):
+    """No other game need start: the client coming back to a game it left six hours after its
+    move finds it over, kept as its resignation (before: the game went on)."""
+    from mancala.web import rated as games
+    clock = Clock()
+    monkeypatch.setattr(games, "time", clock)
+    game = new_game(client, north="ai:easy")
+    rated(client, game, "move", pit_index=0)
+    clock.now += 6 * 3600 + 1
+    answer = rated(client, game, "state").json()
+    [record] = kept_games(home)
+    assert answer["resigned"] == 0 and record.resigned == 0 and record.rated
+    assert answer["kept"]["words"].startswith("You lost by resignation")
 
 
 def test_a_full_server_forgets_a_game_nobody_moved_in_and_never_scores_one(client, home,
@@ -331,7 +350,141 @@ def test_a_made_up_win_over_the_strongest_level_is_never_rated(client, home):
     assert not record.rated and record.after is None
 
 
+# -- casual games, written down as they stand ---------------------------------------------------
+
+def keep(client, **body):
+    response = client.post("/api/casual/keep", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_a_casual_game_is_written_down_and_read_back_as_it_stands(client, home):
+    """Issue 40, item 2: a casual game lived in the page alone (gone after a visit to
+    Puzzles). The server writes its whole line, the moves shown and the players down, and
+    gives them back to its client only."""
+    line = {"seeds": 3, "capture": "empty", "moves": [0, 1, 2]}
+    players = {"south": "human", "north": "ai:medium"}
+    first = keep(client, position=line, players=players, shown=2)
+    assert set(first) == {"game", "token", "kept", "kept_error"} and first["kept"] is None
+    mine = {"game": first["game"], "token": first["token"]}
+    back = client.post("/api/casual/state", json=mine).json()
+    board = mancala.Board(seeds=3, capture="empty")
+    for pit in line["moves"]:
+        board.push(pit)
+    assert back["players"] == players and back["shown"] == 2 and back["resigned"] is None
+    assert back["state"]["position"] == line and back["state"]["slots"] == list(board.pits)
+    assert_refused(client.post("/api/casual/state", json=dict(mine, token="another")), 403,
+                   "another client's")
+    assert_refused(client.post("/api/casual/keep", json={"position": line, "players": players,
+                                                         **dict(mine, token="another")}), 403)
+    assert_refused(client.post("/api/casual/state", json=dict(mine, game="nothing")), 404)
+    again = keep(client, position=dict(line, moves=[0, 1, 2, 3]), players=players, **mine)
+    assert again["game"] == first["game"]                   # the same game, gone on
+    assert client.post("/api/casual/state", json=mine).json()["shown"] == 4
+    other = keep(client, position=line, players=players, token=first["token"])   # a new game
+    assert other["game"] != first["game"]
+    assert_refused(client.post("/api/casual/state", json=mine), 404)    # a client holds one
+    assert kept_games(home) == []
+
+
+def test_a_casual_game_that_ends_is_kept_once_unrated(client, home):
+    board = mancala.Board(seeds=1)
+    while not board.is_game_over():
+        board.push(board.legal_moves[0])
+    line = {"seeds": 1, "capture": "standard", "moves": [r.pit for r in board.move_stack]}
+    players = {"south": "human", "north": "ai:easy"}
+    unended = keep(client, position=line, players=players, shown=len(line["moves"]) - 1)
+    assert unended["kept"] is None and kept_games(home) == []      # looked back at: not ended
+    mine = {"game": unended["game"], "token": unended["token"]}
+    ended = keep(client, position=line, players=players, **mine)
+    [record] = kept_games(home)
+    assert ended["kept"]["game"] == record.to_json() and not record.rated
+    assert keep(client, position=line, players=players, shown=0, **mine)["kept"] == ended["kept"]
+    assert client.post("/api/casual/state", json=mine).json()["kept"] == ended["kept"]
+    assert_refused(client.post("/api/casual/keep", json={
+        "position": dict(line, moves=line["moves"][:1]), "players": players, **mine}), 409,
+        "already in your history")
+    resigned = keep(client, position={"seeds": 4, "moves": [0]}, players=players,
+                    resigned="south", token=mine["token"])
+    assert resigned["kept"]["words"].startswith("You lost by resignation")
+    assert len(kept_games(home)) == 2 and not any(game.rated for game in kept_games(home))
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"position": {"seeds": 2, "moves": [0]}, "players": {"south": "human"}}, "players has no"),
+    ({"position": {"seeds": 2, "moves": [0]}, "players": {"south": "human", "north": "human"},
+      "shown": 2}, "shown (the moves shown) is a whole number from 0 to 1"),
+    ({"position": {"seeds": 2, "moves": [0, 1]}, "players": {"south": "human", "north": "human"},
+      "shown": 1, "resigned": "south"}, "resigned where it stands"),
+    ({"position": {"seeds": 2}, "players": {"south": "human", "north": "human"}, "game": ""},
+     "game is the name"),
+    ({"position": {"seeds": 2}, "players": {"south": "human", "north": "human"}, "token": 7},
+     "token"),
+])
+def test_a_bad_casual_game_is_refused_in_one_line(client, home, body, words):
+    assert_refused(client.post("/api/casual/keep", json=body), 400, words)
+
+
+def test_a_rated_and_a_casual_game_go_on_after_the_server_is_killed_and_started_again(tmp_path):
+    """Issue 40, item 2: a rated game was held in the server's memory alone, so a restart
+    dropped it from the history and the rating (a losing player dodged the result), and a
+    casual game lived in the page alone. A real ``serve`` is killed (SIGKILL: no goodbye)
+    and started again on the same data folder: both games are there, with the same moves,
+    and go on."""
+    import os
+    import signal
+    import urllib.request
+    from conftest import serving
+
+    def post(server, path, body):
+        request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return json.loads(answer.read())
+
+    home = tmp_path / "home"
+    players = {"south": "human", "north": "random"}
+    with serving(tmp_path / "cache", home) as server:
+        game = post(server, "/api/rated/new", {"players": players})
+        mine = {"game": game["game"], "token": game["token"]}
+        answer = game
+        for _ in range(3):                      # three of the person's moves, each answered
+            answer = post(server, "/api/rated/move", dict(mine, pit_index=answer["state"]["legal_moves"][0]))
+            while not answer["state"]["game_over"] and answer["state"]["to_move"] == 1:
+                answer = post(server, "/api/rated/reply", mine)
+        before = post(server, "/api/rated/state", mine)
+        line = {"seeds": 4, "capture": "standard", "moves": [2, 0, 5]}
+        casual = post(server, "/api/casual/keep", {"position": line, "shown": 2, "token": game["token"],
+                                                   "players": {"south": "human", "north": "ai:easy"}})
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+    with serving(tmp_path / "cache", home) as again:
+        after = post(again, "/api/rated/state", mine)
+        assert after["state"] == before["state"] and after["players"] == players
+        assert after["resigned"] is None and after["kept"] is None
+        board = mancala.Board()
+        for pit in after["state"]["position"]["moves"]:
+            board.push(pit)
+        pit = board.legal_moves[0]
+        moved = post(again, "/api/rated/move", dict(mine, pit_index=pit))      # it goes on
+        board.push(pit)
+        assert moved["state"]["slots"] == list(board.pits)
+        back = post(again, "/api/casual/state", {"game": casual["game"], "token": game["token"]})
+        assert back["state"]["position"] == line and back["shown"] == 2
+        assert back["players"] == {"south": "human", "north": "ai:easy"}
+    assert kept_games(home) == []                       # nothing ended, nothing counted
+
+
 # -- one origin policy: every endpoint -----------------------------------------------------
+
+def casual_game(client):
+    """A casual game written down (two moves into a 2-seed game): its name and token."""
+    answer = client.post("/api/casual/keep", json={
+        "position": {"seeds": 2, "capture": "standard", "moves": [0, 1]},
+        "players": {"south": "human", "north": "ai:easy"}})
+    assert answer.status_code == 200, answer.text
+    return {key: answer.json()[key] for key in ("game", "token")}
+
 
 def bodies(client):
     """A request each endpoint would answer with work (or a change of state) from this
@@ -366,6 +519,9 @@ def bodies(client):
         "/api/rated/reply": ("POST", mine),
         "/api/rated/state": ("POST", mine),
         "/api/rated/resign": ("POST", mine),
+        "/api/casual/keep": ("POST", {"position": start, "players": {"south": "human",
+                                                                    "north": "human"}}),
+        "/api/casual/state": ("POST", casual_game(client)),
     }
 
 

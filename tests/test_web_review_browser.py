@@ -100,9 +100,9 @@ def a_history(home):
     """Rated and casual games kept by mancala.history: the history the page lists."""
     from mancala.history import History
     history = History(home / "history.sqlite3")
-    lost = history.record("ai:easy", "human", 1, "standard", HAND)          # North: 3-9
+    lost = history.record("ai:easy", "human", 1, "standard", HAND, rated=True)     # North: 3-9
     casual = history.record("human", "random", 1, "standard", HAND, rated=False)
-    resigned = history.record("human", "ai:medium", 1, "standard", HAND[:3], resigned=0)
+    resigned = history.record("human", "ai:medium", 1, "standard", HAND[:3], resigned=0, rated=True)
     return lost, casual, resigned
 
 

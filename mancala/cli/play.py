@@ -33,8 +33,10 @@ from mancala.cli.options import is_terminal
 from mancala.cli.render import (Style, columns, describe_move, describe_outcome, describe_turns,
                                 move_text, render_board, want_color, wrap)
 from mancala.errors import CommandError, quote
-from mancala.game import RATED_RULES, Game, GameObserver, Hint, can_be_rated, unrated_because
+from mancala.game import (LEFT_RULE, RATED_RULES, Game, GameObserver, Hint, can_be_rated,
+                          unrated_because)
 from mancala.geometry import SIDE_NAMES
+from mancala.unfinished import settle_left
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
 from mancala.players import MoveInfo, canonical_spec, program_in
 from mancala.specs import VALID_SPECS
@@ -88,7 +90,7 @@ class Terminal(GameObserver):
         self.out(f"Kalah: {rules_words(game.seeds, game.capture)}. South: {south}, North: {north}.")
         if game.rated:
             self.out("A rated game: no hints, takebacks or scores until it ends; "
-                     "resign ends it as a loss.")
+                     f"resign ends it as a loss. {LEFT_RULE[0].upper()}{LEFT_RULE[1:]}.")
         elif can_be_rated(*game.specs, game.seeds, game.capture):
             self.out("A casual game: hints and takebacks allowed; it is kept, not rated.")
         elif can_be_rated(*game.specs, *RATED_RULES[0]):    # the players could, the rules cannot
@@ -291,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
     slot: Optional[autosaves.Slot] = None
     try:
         try:
-            found = autosaves.scan()
+            found = settle_left(autosaves.scan())    # rated games left for good: lost
         except OSError as exc:           # the saved games are out of reach; a new game is not
             reason = (exc.strerror or str(exc)).lower()
             found = autosaves.Scan(notices=[f"The saved games in {autosaves.folder()} "

@@ -1,5 +1,7 @@
-"""The rated games' routes: a person against a computer level, the server holding the board
-and playing the computer's moves (:mod:`mancala.web.rated` holds them, on the server).
+"""The games' routes: rated games, a person against a computer level, the server holding the
+board and playing the computer's moves (:mod:`mancala.web.rated` holds them), and the casual
+games the server keeps for the pages (:mod:`mancala.web.casual`); both written down as they
+go, in the history's file, so none is lost to a restart or a page left.
 
 ==========================  ===============================================
 ``POST /api/rated/check``   whether a game could be rated, and why not in one line
@@ -8,12 +10,14 @@ and playing the computer's moves (:mod:`mancala.web.rated` holds them, on the se
 ``POST /api/rated/reply``   the computer's next move: ``{"game", "token"}``
 ``POST /api/rated/resign``  the person resigns (a loss, kept and rated)
 ``POST /api/rated/state``   the game as it stands (a page reloaded)
+``POST /api/casual/keep``   a page's casual game as it stands, kept in the history once ended
+``POST /api/casual/state``  that game as it was written down (a page reloaded, or come back)
 ==========================  ===============================================
 
 Nothing here shows a score: no hint, no analysis, no takeback, no search's numbers in the
 computer's replies; the endpoints that give those refuse the position a rated game stands
 at while it is played (:meth:`mancala.web.server.Server.unaided`). A casual game is the
-page's own and is kept unrated (:mod:`mancala.web.records`' ``/api/finish``).
+page's own: the server writes it down and keeps it unrated once it ends.
 """
 from __future__ import annotations
 
@@ -24,7 +28,7 @@ from mancala.errors import Refused
 from mancala.game import unrated_because
 from mancala.geometry import SIDE_NAMES
 from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS, check_seeds
-from mancala.web import api
+from mancala.web import api, casual
 from mancala.web.policy import endpoint, json_body
 from mancala.web.rated import RatedGame, players_request, token_field
 
@@ -75,10 +79,11 @@ async def new(request: Any, server: Any) -> Dict[str, Any]:
     seeds, capture = rules_request(data)
     south, north = players_request(data["players"], seeds, capture)
     token = token_field(data["token"]) if "token" in data else None
-    game, left = server.rated.new(south, north, seeds, capture, token)
-    for old in left:                    # a game left six hours unfinished: kept resigned
-        await server.disk(lambda: server.rated.keep(old))
-    return dict(game.answer(), token=game.token)     # the client's alone: said only here
+    game, token, left = server.rated.new(south, north, seeds, capture, token)
+    for old in left:                    # a game left for good: kept resigned
+        await server.disk(lambda: server.rated.write(old))
+    await server.disk(lambda: server.rated.write(game))
+    return dict(game.answer(), token=token)     # the client's alone: said only here
 
 
 @endpoint
@@ -93,7 +98,7 @@ async def move(request: Any, server: Any) -> Dict[str, Any]:
                                "computer's: POST /api/rated/reply plays it")
         before = game.board.copy(stack=False)
         game.board.push(pit)            # IllegalMoveError (400) naming the legal pits
-        await server.disk(lambda: server.rated.keep(game))
+        await server.disk(lambda: server.rated.write(game))
         return played(game, before)
 
 
@@ -108,7 +113,7 @@ async def reply(request: Any, server: Any) -> Dict[str, Any]:
         before = game.board.copy(stack=False)
         pit, _ = await server.choose(request, "rated\n" + game.name, game.level, before)
         game.board.push(pit)
-        await server.disk(lambda: server.rated.keep(game))
+        await server.disk(lambda: server.rated.write(game))
         return played(game, before)     # the move alone: no score, depth or line
 
 
@@ -119,7 +124,7 @@ async def resign(request: Any, server: Any) -> Dict[str, Any]:
         if game.over:
             raise Refused(409, "the game is over")
         game.resigned = game.human
-        await server.disk(lambda: server.rated.keep(game))
+        await server.disk(lambda: server.rated.write(game))
         return game.answer()
 
 
@@ -127,13 +132,26 @@ async def resign(request: Any, server: Any) -> Dict[str, Any]:
 async def state(request: Any, server: Any) -> Dict[str, Any]:
     game, _ = await open_game(request, server)
     async with game.lock:
-        await server.disk(lambda: server.rated.keep(game))
+        await server.disk(lambda: server.rated.write(game))
         return game.answer()
+
+
+@endpoint
+async def casual_keep(request: Any, server: Any) -> Dict[str, Any]:
+    game = casual.Casual(await json_body(request))
+    return await server.disk(lambda: casual.keep(server.unfinished, game))
+
+
+@endpoint
+async def casual_state(request: Any, server: Any) -> Dict[str, Any]:
+    data = await json_body(request)
+    return await server.disk(lambda: casual.state(server.unfinished, data))
 
 
 #: (path, method, handler) of each route
 ROUTES = tuple((f"/api/rated/{handler.__name__}", "POST", handler)
-               for handler in (check, new, move, reply, resign, state))
+               for handler in (check, new, move, reply, resign, state)) + \
+    (("/api/casual/keep", "POST", casual_keep), ("/api/casual/state", "POST", casual_state))
 
 
 __all__ = ["ASSETS", "ROUTES", "rules_request", "played"]

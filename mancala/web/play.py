@@ -27,7 +27,7 @@ from mancala.analysis import HINT_DEPTH
 from mancala.analysis import hint as suggest
 from mancala.engine import Engine
 from mancala.errors import RequestError
-from mancala.game import RATED_RULES
+from mancala.game import LEFT_RULE, RATED_RULES
 from mancala.geometry import layout
 from mancala.limits import (DEFAULT_CAPTURE, DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS,
                             SMALL_HASH_MB)
@@ -66,6 +66,7 @@ def info() -> Dict[str, Any]:
     return {"version": __version__, "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
             "level_elo": api.level_elo(), "rated_levels": api.rated_levels(),
             "rated_rules": [{"seeds": seeds, "capture": capture} for seeds, capture in RATED_RULES],
+            "left_rule": LEFT_RULE,
             "capture_rules": list(api.CAPTURE_RULES), "capture_words": api.CAPTURE_WORDS,
             "seeds": [MIN_SEEDS, MAX_SEEDS_PER_PIT],
             "default_seeds": DEFAULT_SEEDS, "default_capture": DEFAULT_CAPTURE,

@@ -13,7 +13,7 @@ are refused. Bad input of any kind is a 4xx with ``{"error": "one line"}``
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Tuple
 from urllib.parse import urlsplit
 
 from mancala.errors import InputError, Refused, RequestError, quote

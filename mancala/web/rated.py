@@ -1,24 +1,28 @@
 """The rated games the server holds (issue 31, item 7; issue 34, "rated means unaided";
-issue 38, "a rated game belongs to the client that started it"): the server's own state,
-made with it (:attr:`mancala.web.server.Server.rated`); their routes are
-:mod:`mancala.web.games`'.
+issue 38, "a rated game belongs to the client that started it"; issue 40, "no game ever
+lost"): the server's own state, made with it (:attr:`mancala.web.server.Server.rated`);
+their routes are :mod:`mancala.web.games`'.
 
 A rated game is a person against a computer level with an Elo, from a start, under the
 rules the levels were measured on (:func:`mancala.game.can_be_rated`). The server holds
-its board and plays the computer's moves itself, so a result cannot be made up; an ended
-game is kept in the history, rated (:meth:`RatedGames.keep`).
+its board and plays the computer's moves itself, so a result cannot be made up. Every
+game is written down as it goes (:meth:`RatedGames.write`): held in the history's file
+(:class:`mancala.unfinished.Unfinished`), so a server that restarts finds each game as it
+was, and once over kept in the history, rated, once.
 
 **Whose game.** A game is known by a name the server makes and belongs to the client
-holding its ``token`` (:meth:`RatedGames.get`: 400 without one, 403 with another's). A
-client holds one game at a time (:data:`GAMES_PER_CLIENT`): its game in play must be
-resigned before its next starts (409).
+holding its ``token`` (:meth:`RatedGames.get`: 400 without one, 403 with another's); the
+file keeps the token's digest, never the token. A client holds one game at a time
+(:data:`GAMES_PER_CLIENT`): its game in play must be resigned before its next starts (409).
 
-**What is dropped, and how.** No client's traffic scores another's game. A game unused for
-:data:`IDLE_SECONDS` is dropped when the next game is asked for, kept as the person's
-resignation once they had played a move (leaving a game is no escape from a loss), forgotten
-when they had not. Past :data:`MAX_GAMES`, the least recently used game nobody has moved in
-(or one already kept) is forgotten, never scored; when every game held is in play the new
-one is refused (429) until one ends or is left six hours.
+**What is dropped, and how.** No client's traffic scores another's game. A game left
+unfinished counts as the person's loss once :data:`mancala.game.LEFT_HOURS` pass after
+their first move with no request about it (:func:`mancala.game.left_for_good`, the
+terminal's rule too): it is kept resigned when the server starts, when any game begins,
+and when it is asked for, and its client finds it over. A game nobody moved in, or one
+kept, is forgotten once left as long. Past
+:data:`MAX_GAMES`, the least recently used game nobody has moved in (or one already kept)
+is forgotten, never scored; when every game held is in play the new one is refused (429).
 """
 from __future__ import annotations
 
@@ -30,14 +34,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import history as _history
 from mancala.board import Board
-from mancala.errors import HistoryError, Refused, RequestError, quote
-from mancala.game import unrated_because
+from mancala.errors import HistoryError, IllegalMoveError, Refused, RequestError, quote
+from mancala.game import LEFT_HOURS, LEFT_SECONDS, left_for_good, unrated_because
 from mancala.geometry import SIDE_KEYS
+from mancala.unfinished import Held, Unfinished, owner_of
 from mancala.web import api
 
 MAX_GAMES = 256                     # rated games held at once, all clients together
 GAMES_PER_CLIENT = 1                # rated games one client (one token) holds: the page plays one
-IDLE_SECONDS = 6 * 3600.0           # a game unused this long is dropped
 GAME_CHARS = 32                     # a game's name: at most this long
 TOKEN_CHARS = 64                    # a client's token: at most this long
 
@@ -46,10 +50,10 @@ class RatedGame:
     """One rated game on the server: the board, who plays which side, and, once it
     ended, how it was kept (:attr:`kept`, the answer of :func:`mancala.web.api.kept_answer`)."""
 
-    def __init__(self, name: str, token: str, south: str, north: str, seeds: int,
+    def __init__(self, name: str, owner: str, south: str, north: str, seeds: int,
                  capture: str) -> None:
         self.name = name
-        self.token = token                              # the client's, whose game this is
+        self.owner = owner                              # its client's token's digest
         self.players = (south, north)
         self.human = 0 if south == _history.HUMAN else 1
         self.level = self.players[1 - self.human]
@@ -58,8 +62,27 @@ class RatedGame:
         self.resigned: Optional[int] = None
         self.kept: Optional[Dict[str, Any]] = None      # the history's answer, once kept
         self.kept_error: Optional[str] = None           # why it could not be kept, the last time
-        self.used = time.monotonic()
+        self.used = time.time()
         self.lock = None                                # an anyio.Lock, made in the event loop
+
+    @classmethod
+    def of(cls, held: Held) -> Optional["RatedGame"]:
+        """The game the file held (its moves replayed), or None for one that does not replay."""
+        position = held.position
+        try:
+            game = cls(held.name, held.owner, held.south, held.north, position["seeds"],
+                       position["capture"])
+            for pit in position["moves"]:
+                game.board.push(pit)
+        except (IllegalMoveError, KeyError, TypeError, ValueError):
+            return None
+        game.resigned, game.kept, game.used = held.resigned, held.kept, held.used
+        return game
+
+    def held(self) -> Held:
+        """The game as the file holds it."""
+        return Held(self.name, self.owner, True, *self.players, self.position(), len(self.moves),
+                    self.resigned, self.kept, self.used)
 
     @property
     def human_moved(self) -> bool:
@@ -79,8 +102,12 @@ class RatedGame:
         """Nothing is lost by forgetting it: nobody has moved in it, or it ended and was kept."""
         return not self.human_moved or self.kept is not None
 
+    def left(self, now: float) -> bool:
+        """Left unfinished for good (:func:`mancala.game.left_for_good`): it counts as lost."""
+        return left_for_good(self.human_moved, self.over, self.used, now)
+
     def owned_by(self, token: str) -> bool:
-        return hmac.compare_digest(self.token.encode(), token.encode())
+        return hmac.compare_digest(self.owner, owner_of(token))
 
     def position(self) -> Dict[str, Any]:
         return {"seeds": self.seeds, "capture": self.capture, "moves": self.moves}
@@ -111,45 +138,69 @@ def token_field(value: Any) -> str:
 
 
 class RatedGames:
-    """The rated games the server holds, by name (at most :data:`MAX_GAMES`)."""
+    """The rated games the server holds, by name (at most :data:`MAX_GAMES`), each written
+    down in ``store`` (the history's file; None: none) as it goes. Those the file held when
+    the server started are held again, those left for good kept as their person's loss."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: Optional[Unfinished] = None) -> None:
         self.games: "OrderedDict[str, RatedGame]" = OrderedDict()
+        self.store = store
+        self.gone: List[str] = []           # games let go, not yet out of the file (write() does it)
+        self.off: Optional[str] = None      # why games are not written down, once they could not be
+        if store is None:
+            return
+        try:
+            held = [game for game in map(RatedGame.of, store.held(rated=True)) if game is not None]
+        except HistoryError as exc:
+            self.off = str(exc)
+            return
+        self.games.update((game.name, game) for game in held)
+        for game in self.settled(time.time()) or [None]:
+            self.write(game)
+
+    def settled(self, now: float) -> List[RatedGame]:
+        """Every game left for good resigned (the caller writes them: kept in the history; they
+        stay, over, for their client to see), and every game nobody moved in, or kept, left
+        as long forgotten."""
+        left = [game for game in self.games.values() if game.left(now)]
+        for game in left:
+            game.resigned = game.human
+        idle = [name for name, game in self.games.items()
+                if game.forgettable and game not in left and now - game.used > LEFT_SECONDS]
+        for name in idle:
+            del self.games[name]
+        self.forget(*idle)
+        return left
 
     def new(self, south: str, north: str, seeds: int, capture: str,
-            token: Optional[str] = None) -> Tuple[RatedGame, List[RatedGame]]:
-        """A new game for the client holding ``token`` (a new client without one), and
-        the games left :data:`IDLE_SECONDS` that the person had moved in and not finished,
-        resigned: the caller keeps them (:meth:`keep`). In turn:
+            token: Optional[str] = None) -> Tuple[RatedGame, str, List[RatedGame]]:
+        """A new game for the client holding ``token`` (a new client without one: a token is
+        made), its token, and the games just found left for good, resigned: the caller
+        writes them all (:meth:`write`). In turn:
 
-        1. every game left too long is dropped;
+        1. every game left for good is resigned, every one left before a move forgotten;
         2. the client's own games: one in play refuses the new one (409), the others go;
         3. past :data:`MAX_GAMES`, the least recently used game that is
            :attr:`~RatedGame.forgettable` goes; none is: the new one is refused (429).
         """
-        now = time.monotonic()
-        dropped = [self.games.pop(name) for name, game in list(self.games.items())
-                   if now - game.used > IDLE_SECONDS]
-        left = [old for old in dropped if old.human_moved and not old.over]
-        for old in left:                # a game left six hours unfinished: its resignation
-            old.resigned = old.human
-        if token is not None:
-            token = self._leave_mine(token)
+        left = self.settled(time.time())
+        if token is not None and not self._leave_mine(token):
+            token = None                        # its games were dropped: a new client
         if len(self.games) >= MAX_GAMES:
             spare = next((game for game in self.games.values() if game.forgettable), None)
             if spare is None:
                 raise Refused(429, f"the server holds {MAX_GAMES} rated games in play; one must "
-                                   f"end (or be left {IDLE_SECONDS / 3600:g} hours) before another "
-                                   "starts")
+                                   f"end (or be left {LEFT_HOURS:g} hours) before another starts")
             del self.games[spare.name]
-        game = RatedGame(secrets.token_hex(12), token or secrets.token_urlsafe(24),
-                         south, north, seeds, capture)
+            self.forget(spare.name)
+        token = token or secrets.token_urlsafe(24)
+        game = RatedGame(secrets.token_hex(12), owner_of(token), south, north, seeds, capture)
         self.games[game.name] = game
-        return game, left
+        return game, token, left
 
-    def _leave_mine(self, token: str) -> Optional[str]:
+    def _leave_mine(self, token: str) -> bool:
         """The client's games but its newest :data:`GAMES_PER_CLIENT` - 1 let go (409 for
-        one in play); its token, or None when it holds none (a new client then)."""
+        one in play); whether it held any."""
         mine = [game for game in self.games.values() if game.owned_by(token)]
         going = mine[:max(0, len(mine) - GAMES_PER_CLIENT + 1)]     # least recently used
         for game in going:
@@ -161,7 +212,8 @@ class RatedGames:
                                    "first (POST /api/rated/resign)")
         for game in going:
             del self.games[game.name]
-        return token if mine else None
+        self.forget(*(game.name for game in going))
+        return bool(mine)
 
     def in_play(self, board: Board) -> bool:
         """Whether ``board`` is where a rated game not yet over stands, as a search sees it
@@ -176,38 +228,58 @@ class RatedGames:
 
     def get(self, name: Any, token: Any) -> RatedGame:
         """The game ``name`` for the client holding ``token``: 404 when the server holds no
-        such game, 403 when it is another client's (and it is left as it was)."""
+        such game, 403 when it is another client's (and it is left as it was). A game left
+        for good is resigned first (the caller writes it: it answers as over)."""
         if not isinstance(name, str) or len(name) > GAME_CHARS:
             raise RequestError(f"game is the name /api/rated/new gave, not {quote(name)}")
         token = token_field(token)
         game = self.games.get(name)
         if game is None:
-            raise Refused(404, f"no rated game {quote(name)} (it was dropped after "
-                               f"{IDLE_SECONDS / 3600:g} hours unused, or the server restarted)")
+            raise Refused(404, f"no rated game {quote(name)} (it was forgotten: left before "
+                               "your first move, or ended and followed by your next game)")
         if not game.owned_by(token):
             raise Refused(403, f"the rated game {name} is another client's: only the page "
                                "that started it plays it")
-        game.used = time.monotonic()
+        now = time.time()
+        if game.left(now):
+            game.resigned = game.human
+        game.used = now
         self.games.move_to_end(name)
         return game
 
-    @staticmethod
-    def keep(game: RatedGame) -> None:
-        """An ended game kept in the history, once (run in a worker thread: it writes the
-        file); when the history cannot be written, why (:attr:`RatedGame.kept_error`), and
-        it is tried again at the game's next request."""
-        if game.kept is not None or not game.over:
+    def write(self, game: Optional[RatedGame]) -> None:
+        """The game written down (run in a worker thread: it writes the file): once over,
+        kept in the history, once (when the history cannot be written, why:
+        :attr:`RatedGame.kept_error`, and it is tried again at the game's next request);
+        held in the file as it stands, or let go once kept and no longer held; and the games
+        let go since (:meth:`forget`) out of the file."""
+        if game is not None and game.kept is None and game.over:
+            try:
+                kept = _history.record_game(game.players[0], game.players[1], game.seeds,
+                                            game.capture, game.moves, rated=True,
+                                            resigned=game.resigned)
+                game.kept, game.kept_error = api.kept_answer(*kept), None
+            except HistoryError as exc:
+                game.kept_error = (f"the game is over but could not be kept: {exc} "
+                                   "(POST /api/rated/state tries again)")
+        gone, self.gone = self.gone, []
+        if self.store is None:
             return
         try:
-            kept = _history.record_game(game.players[0], game.players[1], game.seeds,
-                                        game.capture, game.moves, rated=True,
-                                        resigned=game.resigned)
-            game.kept = api.kept_answer(*kept)
-            game.kept_error = None
+            if game is not None and game.name in self.games:
+                self.store.hold(game.held())
+            elif game is not None:
+                gone.append(game.name)
+            self.store.drop(*gone)
+            self.off = None
         except HistoryError as exc:
-            game.kept_error = (f"the game is over but could not be kept: {exc} "
-                               "(POST /api/rated/state tries again)")
+            self.off = str(exc)
+            self.gone += gone
+
+    def forget(self, *names: str) -> None:
+        """Games let go, never scored: out of the file at the next :meth:`write`."""
+        self.gone += names
 
 
 __all__ = ["RatedGame", "RatedGames", "players_request", "token_field", "MAX_GAMES",
-           "GAMES_PER_CLIENT", "IDLE_SECONDS"]
+           "GAMES_PER_CLIENT"]

@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, Optional, Type, TypeVar
 from mancala import endgame
 from mancala.errors import Refused
 from mancala.limits import WEB_TABLES_MB, search_slots
+from mancala.unfinished import Unfinished
 from mancala.web import api
 from mancala.web.policy import decode, replaced
 from mancala.web.rated import RatedGames
@@ -71,6 +72,15 @@ def table_mb(player: Any) -> float:
     return engine.hash_mb if engine is not None else 0.0
 
 
+def games_file() -> Optional[Unfinished]:
+    """Where the games not over are written down: the history's file (None when there is no
+    data folder to find it in: the games then last as long as the server)."""
+    try:
+        return Unfinished()
+    except RuntimeError:
+        return None
+
+
 class Server:
     """The app's state: tabs, open sockets, the cap on searches, the rated games."""
 
@@ -81,7 +91,8 @@ class Server:
         self.waiting = 0                    # searches waiting for a slot or searching
         self.busy: set = set()              # ids of the players searching now
         self.sockets = 0
-        self.rated = RatedGames()           # the rated games it holds and guards
+        self.unfinished = games_file()      # where the games not over are written down
+        self.rated = RatedGames(self.unfinished)    # the rated games it holds and guards
         self._parts: Dict[type, Any] = {}
         self._limiter = None
         self._endgames: Dict[str, Any] = {}

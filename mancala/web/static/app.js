@@ -12,13 +12,14 @@ import { BoardView } from "/board.js";
 import { openEditor } from "/editor.js";
 import * as sound from "/sound.js";
 import { Analysis } from "/analysis.js";
-import { CasualGame, RatedGame } from "/game.js";
-import { hashOf, positionParams, readLink } from "/link.js";
+import { CasualGame, RatedGame, resumeGame } from "/game.js";
+import { readLink } from "/link.js";
 import { chosen, openNewGame, ratedChosen, setupNewGame } from "/newgame.js";
 import { showResultCard } from "/result.js";
 import { setupSettings, setupViews, shownView, showView, viewOfPath } from "/views.js";
 
-const page = { info: null, geo: null, board: null, panel: null };   // made once, at the start
+// made once, at the start; started: the first game shown (nothing acts on a game before it)
+const page = { info: null, geo: null, board: null, panel: null, started: null };
 let game = null;        // the game played (game.js)
 const now = { epoch: 0, busy: false, hinted: null };   // every change bumps epoch; busy: a move is sown
 
@@ -51,7 +52,7 @@ function draw() {
   $("review-game").hidden = !$("result-card").hidden;
   $("game-kind").textContent = game.kind;
   $("game-kind").className = `game-kind ${game.kind.toLowerCase()}`;
-  $("rated-note").textContent = game.note;
+  $("rated-note").textContent = game.note(page.info.left_rule);
   drawMoveList();
 }
 
@@ -137,6 +138,7 @@ async function play(ask, how = "", computer = false) {
 function analysed() { return game.helps && shownView() === "play" && !game.over(); }
 
 function changed() {
+  game.store(page.geo);         // a casual game written down as it stands (a rated one is the server's)
   writeHash();
   page.panel.show(game.view, analysed(), game.resigned !== null);
   computerMove();
@@ -163,9 +165,8 @@ async function computerMove() {
 
 // a key or a button that has no place in this game: said, not silently ignored
 function refuse(what) {
-  if (game.helps) return false;
-  say(`${what} a rated game: it is played unaided.`);
-  return true;
+  if (!game.helps) say(`${what} a rated game: it is played unaided.`);
+  return !game.helps;
 }
 
 function undo() {
@@ -267,6 +268,7 @@ async function casual(position, players) {
 
 async function startNewGame() {
   const { players, seeds, capture } = chosen();
+  await page.started;
   try {
     if (game?.committed(page.geo)) await game.resign();   // a rated game left unfinished is resigned
     if (await ratedChosen()) {
@@ -282,29 +284,25 @@ async function startNewGame() {
   }
 }
 
-function newGameClicked() {
-  if (game?.committed(page.geo)) {
+async function newGameClicked() {
+  await page.started;           // a reloaded rated game is known before anything is asked
+  if (game.committed(page.geo)) {
     $("resign-text").textContent = "This rated game is not over: a new game resigns it (a loss, kept and rated).";
     $("resign-confirm").textContent = "Resign and start a new game";
     $("resign-dialog").dataset.then = "new";
     $("resign-dialog").showModal();
     return;
   }
-  openNewGame(game ? game.players : page.info.default_players);
+  openNewGame(game.players);
 }
 
 // -- the link (casual games only: a rated game is not shown in the address) ----------------------
 
 function writeHash() {
-  if (!game.helps) {
-    history.replaceState(null, "", location.pathname + location.search);
-    $("explore-link").href = "/explorer";
-    return;
-  }
-  const hash = hashOf(positionParams(game.position(), game.players));
-  history.replaceState(null, "", hash);
-  $("link").href = hash;
-  $("explore-link").href = "/explorer" + hash;     // the search-tree explorer, from this position
+  const hash = game.link();
+  history.replaceState(null, "", hash || location.pathname + location.search);
+  $("link").href = hash || "#";
+  $("explore-link").href = "/explorer" + (hash || "");   // the search-tree explorer, from this position
 }
 
 async function readHash() {
@@ -329,12 +327,7 @@ async function readHash() {
 
 async function save() {
   if (refuse("No saving in")) return;
-  try {
-    await game.download();
-    say("Saved as mancala-save.json (the terminal game's format).");
-  } catch (error) {
-    fail(error.message);
-  }
+  try { await game.download(); say("Saved as mancala-save.json (the terminal game's format)."); } catch (error) { fail(error.message); }
 }
 
 async function load(file) {
@@ -411,12 +404,17 @@ function listen() {
   window.addEventListener("pageshow", (event) => { if (event.persisted && game?.view) page.panel.show(game.view, game.helps && !game.over(), false); });
 }
 
-// the game to show first: the tab's rated game (a reload), a link's position, else a new rated game
+// the game to show first: the tab's own (a reload, a page come back to), unless a link asks
+// for another position; else a link's position; else a new rated game
 async function firstGame() {
-  try {
-    const resumed = await RatedGame.resume();
-    if (resumed) { setGame(resumed); say("Your rated game goes on."); return; }
-  } catch (error) { fail(error.message); }
+  let resumed = null;
+  try { resumed = await resumeGame(); } catch (error) { fail(error.message); }
+  const link = readLink(location.hash, page.info);
+  if (resumed && (resumed.rated || !link || resumed.link() === location.hash)) {
+    setGame(resumed);
+    say(`Your ${resumed.kind.toLowerCase()} game ${resumed.over() ? "is over" : "goes on"}.`);
+    return;
+  }
   if (await readHash()) return;
   const info = page.info;
   try {
@@ -439,7 +437,8 @@ async function main() {
   setupNewGame(info, startNewGame);
   setupViews();
   listen();
-  await firstGame();
+  page.started = firstGame();
+  await page.started;
   showView(viewOfPath(), false, true);
   performance.mark("ready");     // the first position drawn (bench/web_load.py reads it)
   document.body.dataset.ready = "1";

@@ -5,15 +5,17 @@
 // A RatedGame is the server's (POST /api/rated/*): it holds the board, plays the computer's
 // moves and keeps the result; the page sends only the person's moves, and there is no hint,
 // analysis, takeback, link or file. A CasualGame is this page's: the server checks each move
-// (/api/move), finds the computer's (/api/ai) and keeps the game unrated when it ends
-// (/api/finish). The tab keeps its rated game's name and its token (sessionStorage), so a
-// reload goes on with it.
+// (/api/move) and finds the computer's (/api/ai), and writes the game down as it stands
+// after each change (/api/casual/keep), keeping it unrated once it ends. Either way the game
+// lives on the server's disk: the tab keeps its name and the tab's token (sessionStorage), so
+// a reload, a visit to another page or a server's restart finds it again (resumeGame).
 
-import { call, element, pitText, plural, tabName } from "/client.js";
+import { call, capital, element, pitText, plural, tabName } from "/client.js";
+import { hashOf, positionParams } from "/link.js";
 
 const TAB = tabName();
-const RATED_KEY = "kalah-rated";          // sessionStorage: this tab's rated game
-const TOKEN_KEY = "kalah-rated-token";    // sessionStorage: this tab's token, its games' key
+const GAME_KEY = "kalah-game";      // sessionStorage: this tab's game, {rated, game} as JSON
+const TOKEN_KEY = "kalah-token";    // sessionStorage: this tab's token, its games' key
 
 function kept(key, value) {
   try {
@@ -22,6 +24,9 @@ function kept(key, value) {
   } catch (error) { /* no storage: the game lasts as long as the page */ }
   return null;
 }
+
+function token() { return kept(TOKEN_KEY); }
+function mine(name) { const held = token(); return held ? { game: name, token: held } : null; }
 
 class Game {
   // state: the server's state of the game's last position; players {south, north}
@@ -102,15 +107,19 @@ class Game {
 export class CasualGame extends Game {
   get rated() { return false; }
   get kind() { return "Casual"; }
-  get note() { return "Hints, analysis and takebacks allowed; kept in your history, not rated."; }
+  note() { return "Hints, analysis and takebacks allowed; kept in your history, not rated."; }
   get helps() { return true; }          // hint, analysis, undo, the editor, files, the link
   committed() { return false; }
-  remember() { kept(RATED_KEY, null); }
 
-  constructor(state, players, options) {
+  constructor(state, players, options = {}) {
     super(state, players, options);
-    this.id = tabName("game-");           // the page's name for it: it is kept once
+    this.name = options.name || null;     // the server's name for it, once written down
+    this.writing = Promise.resolve();     // the writes, one after the other
   }
+
+  remember() { if (this.name) kept(GAME_KEY, JSON.stringify({ rated: false, game: this.name })); }
+  // the address of the position shown (the Link): its hash
+  link() { return hashOf(positionParams(this.position(), this.players)); }
 
   move(pit) { return call("/api/move", { position: this.position(), pit_index: pit }); }
 
@@ -124,6 +133,41 @@ export class CasualGame extends Game {
     this.moves = this.moves.slice(0, this.cursor);
     this.played = this.played.slice(0, this.cursor);
     this.resigned = side;
+  }
+
+  // the game written down as it stands (its whole line, the moves shown), after the writes
+  // before it; once ended the server keeps it in the history: kept says how (or unkept why not)
+  store(geo) {
+    const body = { position: this.position(this.moves.length), players: this.players, shown: this.cursor,
+      ...(this.name ? { game: this.name } : {}), ...(token() ? { token: token() } : {}) };
+    if (this.resigned !== null) body.resigned = geo.side_keys[this.resigned];
+    this.writing = this.writing.then(async () => {
+      const answer = await call("/api/casual/keep", body);
+      this.name = answer.game;
+      kept(TOKEN_KEY, answer.token);
+      this.remember();
+      if (answer.kept) this.kept = answer.kept;
+      this.unkept = answer.kept_error ? `Not kept in your history: ${answer.kept_error}` : null;
+    }).catch((error) => { this.unkept = `Not written down: ${error.message}`; });
+    return this.writing;
+  }
+
+  // the ended game as the history kept it, or null: a position set by hand, or a history that
+  // could not keep it (unkept says why)
+  async end(geo) {
+    await this.store(geo);
+    return this.kept;
+  }
+
+  // the tab's casual game as the server wrote it down, at the position it showed
+  static async resume(name) {
+    const answer = await call("/api/casual/state", mine(name));
+    const game = new CasualGame(answer.state, answer.players, { kept: answer.kept, resigned: answer.resigned, name });
+    if (answer.shown < game.moves.length) {
+      game.cursor = answer.shown;
+      game.view = await call("/api/validate", { position: game.position() });
+    }
+    return game;
   }
 
   // the game as the terminal's save file, downloaded (mancala-save.json)
@@ -145,26 +189,13 @@ export class CasualGame extends Game {
     return `${geo.names[side]} gives up: the game is kept as ${geo.names[side]}'s loss (casual: not rated).`;
   }
 
-  // the ended game kept in the history (once per id), or null: a position set by hand, or a
-  // history that could not keep it (unkept says why)
-  async end(geo) {
-    this.unkept = null;
-    if (this.kept || this.start.board) return this.kept;
-    const body = { position: this.position(), players: this.players, game: this.id };
-    if (this.resigned !== null) body.resigned = geo.side_keys[this.resigned];
-    try {
-      this.kept = await call("/api/finish", body);
-    } catch (error) {
-      this.unkept = `Not kept in your history: ${error.message}`;
-    }
-    return this.kept;
-  }
 }
 
 export class RatedGame extends Game {
   get rated() { return true; }
   get kind() { return "Rated"; }
-  get note() { return "Played unaided: no hints, analysis or takebacks; the result moves your rating."; }
+  // leftRule: /api/info's left_rule (mancala.game.LEFT_RULE), said where the game is played
+  note(leftRule) { return `Played unaided: no hints, analysis or takebacks; the result moves your rating. ${capital(leftRule)}.`; }
   get helps() { return false; }
 
   // answer: the server's game (/api/rated/new or /state)
@@ -176,9 +207,11 @@ export class RatedGame extends Game {
 
   // the person has moved in it and it is not over: leaving it is resigning it
   committed(geo) { return !this.over() && this.played.some((move) => this.player(move.player, geo) === "human"); }
-  remember() { kept(RATED_KEY, this.name); }
+  remember() { kept(GAME_KEY, JSON.stringify({ rated: true, game: this.name })); }
+  link() { return null; }     // a rated game is not shown in the address
+  store() { return Promise.resolve(); }     // the server writes it down itself
 
-  ask(path, body = {}) { return call(`/api/rated/${path}`, { game: this.name, token: kept(TOKEN_KEY), ...body }); }
+  ask(path, body = {}) { return call(`/api/rated/${path}`, { ...mine(this.name), ...body }); }
   async answered(path, body) {
     const answer = await this.ask(path, body);
     if (answer.kept) this.kept = answer.kept;
@@ -203,26 +236,28 @@ export class RatedGame extends Game {
 
   // a rated game on the server: a new one (the tab's token makes it this tab's next game)
   static async start(players, seeds, capture) {
-    const token = kept(TOKEN_KEY);
-    const answer = await call("/api/rated/new", { players, seeds, capture, ...(token ? { token } : {}) });
+    const held = token();
+    const answer = await call("/api/rated/new", { players, seeds, capture, ...(held ? { token: held } : {}) });
     kept(TOKEN_KEY, answer.token);
     const game = new RatedGame(answer);
     game.remember();
     return game;
   }
 
-  // the tab's rated game, as the server holds it (a reload), or null; a game the server no
-  // longer holds is forgotten, and said (404)
-  static async resume() {
-    const name = kept(RATED_KEY);
-    const token = kept(TOKEN_KEY);
-    if (!name || !token) return null;
-    try {
-      return new RatedGame(await call("/api/rated/state", { game: name, token }));
-    } catch (error) {
-      kept(RATED_KEY, null);
-      if (error.status === 404) throw new Error("Your rated game is no longer on the server (it restarted, or the game was left too long).");
-      return null;
-    }
+  static async resume(name) { return new RatedGame(await call("/api/rated/state", mine(name))); }
+}
+
+// the tab's game as the server holds it (a reload, a page come back to, a server restarted),
+// or null; one the server no longer holds is forgotten, and said (404)
+export async function resumeGame() {
+  let held = null;
+  try { held = JSON.parse(kept(GAME_KEY)); } catch (error) { /* none */ }
+  if (!held || !held.game || !token()) return null;
+  try {
+    return await (held.rated ? RatedGame : CasualGame).resume(held.game);
+  } catch (error) {
+    kept(GAME_KEY, null);
+    if (error.status === 404) throw new Error(`Your ${held.rated ? "rated" : "casual"} game is no longer on the server: ${error.message}.`);
+    return null;
   }
 }

@@ -3,7 +3,7 @@
 // words (POST /api/rated/check: mancala.game.unrated_because): the box is offered where it
 // can be, and where not the reason is said.
 
-import { $, call } from "/client.js";
+import { $, call, capital } from "/client.js";
 
 let info = null;
 let asked = 0;          // bumped by each question: older answers are dropped
@@ -42,7 +42,7 @@ function show(answer) {
   box.disabled = !answer.rated;
   if (!answer.rated) box.checked = false;
   $("rated-why").textContent = !answer.rated ? `Casual: ${answer.why}.`
-    : box.checked ? "Rated: played unaided (no hints, analysis or takebacks); the result moves your rating."
+    : box.checked ? `Rated: played unaided (no hints, analysis or takebacks); the result moves your rating. ${capital(info.left_rule)}.`
       : "Casual: hints, analysis and takebacks allowed; kept in your history, not rated.";
 }
 
