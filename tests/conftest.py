@@ -14,6 +14,7 @@ import json
 import lzma
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -37,6 +38,54 @@ def pytest_configure(config):
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
+
+def extras_of_the_package():
+    """{extra: the names of what it installs}, read from pyproject.toml's text
+    (tomllib is 3.11 on); empty where the file is not beside the tests."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml"),
+                  encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return {}
+    extras, name = {}, None
+    for line in text.partition("[project.optional-dependencies]")[2].split("\n[")[0].splitlines():
+        line = line.split("#")[0]
+        start = re.match(r"([\w-]+) = \[", line)
+        if start:
+            name = start[1]
+            extras[name] = set()
+        if name:
+            extras[name] |= {re.match(r"[\w.-]+", req)[0].lower() for req in re.findall(r'"([^"]+)"', line)}
+    return extras
+
+
+def extra_wanted(reason, extras):
+    """The extra a skip's reason names (``.[web]``, ``the rl extra``), or the one
+    extra that installs what it could not import or needs; None for any other skip."""
+    for named in re.findall(r"\.\[([\w,-]+)\]", reason) + re.findall(r"\b([\w-]+) extra\b", reason):
+        if named.split(",")[0] in extras:
+            return named.split(",")[0]
+    missing = re.search(r"(?:could not import '|needs )([\w.-]+)", reason)
+    holders = [extra for extra, needs in extras.items() if missing and missing[1].lower() in needs]
+    return holders[0] if len(holders) == 1 else None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line per extra that is not installed and how many skips it made:
+    pytest shows no skip reasons by default, so a run without the web extra
+    would pass over every web-app test without a word."""
+    extras = extras_of_the_package()
+    counts = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        extra = extra_wanted(reason, extras)
+        if extra:
+            counts[extra] = counts.get(extra, 0) + 1
+    if counts:
+        terminalreporter.write_sep("-", "skipped for want of an extra")
+        for extra, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            terminalreporter.write_line(f"{extra}: {count} skipped, not installed (pip install -e '.[{extra}]')")
 
 
 @pytest.fixture(params=IMPLEMENTATIONS)

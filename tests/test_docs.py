@@ -367,7 +367,7 @@ def test_the_shown_endgame_solve_says_what_the_pages_say(quiet_home, capsys):
 # -- the README as a front door, and the site -------------------------------------------
 
 PLAY = "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && python -m mancala play"
-TESTS = "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && python -m pytest"
+TESTS = "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test,web]' && python -m pytest"
 BUILD_SITE = ". .venv/bin/activate && pip install -e '.[docs]' && mkdocs build --strict"
 
 
@@ -382,6 +382,13 @@ def test_the_readme_is_a_front_door_with_the_set_up_commands():
         assert TESTS in ci.read_text(encoding="utf-8")      # CI runs it as written
     for link in re.findall(r"\]\((docs/[^)#]+)", readme):
         assert (ROOT / link).is_file(), link
+
+
+def test_the_readme_names_every_extra():
+    set_up = README.read_text(encoding="utf-8").split("## Set up")[1].split("\n## ")[0]
+    named = set(re.findall(r"`([\w-]+)`", set_up))
+    assert EXTRAS <= named, f"the README's set-up does not name the extras {sorted(EXTRAS - named)}"
+    assert {"test", "web"} <= set(re.search(r"\.\[([\w,-]+)\]", TESTS)[1].split(","))   # the web app's tests run
 
 
 def test_the_site_builds_with_warnings_as_errors(tmp_path):

@@ -4,7 +4,9 @@ The expected version is read from the text of ``mancala/_version.py`` (the one
 place it is set; ``pyproject.toml`` names it), not from the code that prints it.
 """
 import importlib.metadata
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -81,7 +83,7 @@ def built(tmp_path_factory):
     pytest.importorskip("build", reason="needs the build front end: pip install build")
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900, start_new_session=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (sdist,) = out.glob("*.tar.gz")
     (wheel,) = out.glob("*.whl")
@@ -103,7 +105,9 @@ def test_sdist_holds_the_build_inputs_and_no_generated_c(built):
     with tarfile.open(sdist) as tar:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
     assert _sources_to_build() <= names, sorted(_sources_to_build() - names)
-    assert not [n for n in names if n.endswith((".c", ".so", ".pyc", ".html"))]
+    assert not [n for n in names if n.endswith((".c", ".so", ".pyc"))]
+    # Cython's annotated pages are not shipped; the web app's pages are
+    assert not [n for n in names if n.endswith(".html") and not n.startswith("mancala/web/static/")]
 
 
 @pytest.mark.slow
@@ -115,3 +119,89 @@ def test_wheel_holds_the_extension_and_data_but_no_build_inputs(built):
     assert {"mancala/data/openings.json", "mancala/data/bench_positions.txt"} <= names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert not [n for n in names if n.endswith((".c", ".pyx", ".pxd", ".pxi", ".h"))]
+
+
+@pytest.mark.slow
+def test_a_second_editable_install_compiles_nothing(tmp_path):
+    # the README's set-up twice, as pip runs it (a fresh build environment each time), on a
+    # copy of what the build reads; the second must leave the C and the modules as they were
+    tree = tmp_path / "kalah"
+    tree.mkdir()
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        shutil.copy2(ROOT / name, tree)
+    shutil.copytree(ROOT / "csrc", tree / "csrc")
+    shutil.copytree(ROOT / "mancala", tree / "mancala",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "*.html", "__pycache__"))
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, timeout=300)
+    python = tmp_path / "venv" / "bin" / "python"
+
+    def install():
+        # a session of its own: no terminal, so the build's progress lines come in the output
+        done = subprocess.run([str(python), "-m", "pip", "install", "-v", "-e", str(tree)],
+                              capture_output=True, text=True, timeout=900, start_new_session=True)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        built = sorted(tree.glob("mancala/_*.c")) + sorted(tree.glob("mancala/_*.so"))
+        return done.stdout + done.stderr, {path.name: path.stat().st_mtime_ns for path in built}
+
+    _, first = install()
+    assert len(first) == 4, first                   # _core and _vector, each a .c and a module
+    out, second = install()
+    assert second == first, out[-3000:]
+    assert "mancala._core is up to date" in out
+    imported = subprocess.run([str(python), "-c", "import mancala._core, mancala._vector"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert imported.returncode == 0, imported.stderr
+
+
+TINY_SUITE = '''
+import pytest
+
+pytest.importorskip("no_such_module_of_kalah", reason="the cluster tests need the extra: pip install -e '.[cluster]'")
+'''
+
+TINY_TESTS = '''
+import pytest
+
+
+def test_web_one():
+    pytest.skip("the web extra is not installed: pip install -e '.[web]'")
+
+
+def test_web_two():
+    pytest.skip("needs starlette: the web extra (pip install -e '.[web]')")
+
+
+def test_rl():
+    pytest.skip("needs the rl extra: pip install -e '.[rl]'")
+
+
+def test_not_an_extra():
+    pytest.skip("no headless Chromium on this machine")
+
+
+def test_an_extra_the_package_lacks():
+    pytest.skip("pip install -e '.[nosuch]'")
+
+
+def test_passes():
+    pass
+'''
+
+
+def test_a_run_ends_naming_each_extra_missing_and_its_skips(tmp_path):
+    # a real pytest run with this suite's conftest as its plugin, on tests whose skip reasons are known
+    (tmp_path / "test_tiny.py").write_text(TINY_TESTS, encoding="utf-8")
+    (tmp_path / "test_tiny_cluster.py").write_text(TINY_SUITE, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "tests"))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "conftest", "-p", "no:cacheprovider", "-q",
+                           "test_tiny.py", "test_tiny_cluster.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    (start,) = [i for i, line in enumerate(lines) if "skipped for want of an extra" in line]
+    assert lines[start + 1:start + 4] == [
+        "web: 2 skipped, not installed (pip install -e '.[web]')",
+        "cluster: 1 skipped, not installed (pip install -e '.[cluster]')",      # the whole module
+        "rl: 1 skipped, not installed (pip install -e '.[rl]')",
+    ], done.stdout
+    assert "nosuch" not in done.stdout and "1 passed, 6 skipped" in lines[-1], done.stdout
