@@ -46,6 +46,7 @@ def states(server):
 
     def casual(b):
         fresh(b, f"{server}/?speed=off#seeds=4&capture=standard&moves=3,6&south=human&north=human")
+        click(b, "analyse")                 # off until asked for
         wait(b, lambda d: text(d, "analysis-status").startswith("Depth"))
 
     def result(b):

@@ -1,7 +1,7 @@
-"""The casual game's help in a real headless Chromium (marker ``browser``): the analysis
-table never shows a score a depth ahead of its status line without saying its depth,
-the hint says when the analysis beside it is deeper, and a pit's key plays after the
-speed was chosen.
+"""The casual game's help in a real headless Chromium (marker ``browser``): the analysis is
+off until asked for, every row of it says its score's side and kind, the bar never shows
+the score of the position before, the hint says the analysis's number (one question, one
+search), and a pit's key plays after the speed was chosen.
 
 The analysis socket is replaced in the page by a fake one (installed before the page's
 scripts run) so the test decides what the server says and when: the messages are the
@@ -80,33 +80,55 @@ def score_cell(browser, pit):
     return browser.find_element(By.CSS_SELECTOR, f"#analysis-{pit} .score").text
 
 
-def test_a_row_ahead_of_the_status_line_says_its_depth_and_the_hint_says_the_analysis_is_deeper(faked, server):
-    """Issue 34 (one voice for numbers): the rows took each move's score as the next depth
-    found it while the status line stayed a depth behind, both without a depth: pit 2
-    'South +14' beside 'best pit 5, South +13 (depth 15)'. The hint (depth 14) beside an
-    analysis at depth 17 did not say why their numbers differ."""
+def analysis_on(browser):
+    browser.find_element(By.ID, "analyse").click()
+    wait(browser, analyzed)
+
+
+def test_the_analysis_is_off_until_asked_for_and_every_row_says_its_kind(faked, server):
+    """Issue 40, item 3: the analysis was on from the first move of a casual game (a star on
+    the best pit, every move's score); lichess shows no engine lines in a game against the
+    computer unless asked. Off now, one click away. Issue 34 then 40: a row's score said
+    'South +7' with its kind only in the status line; now every row says it."""
     browser = faked
     open_page(browser, f"{server}/?speed=off#{GAME}")
-    wait(browser, analyzed)
+    assert not browser.find_element(By.ID, "analyse").is_selected()
+    assert analyzed(browser) is None and text(browser, "bar-text") == "no score: analysis off"
+    assert text(browser, "analysis-status").startswith("Analysis off")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#analysis-rows tr")
+    analysis_on(browser)
     position = analyzed(browser)
     browser.execute_script("window.__sockets.at(-1).emit('message', "
                            "{type: 'start', position: JSON.parse(arguments[0])})", position)
     say(browser, depth_message(15, {0: 3, 1: 7, 3: 2, 4: 5, 5: 13}))
     assert text(browser, "analysis-status").startswith("Depth 15: best pit 6, South +13 (depth 15)")
-    assert score_cell(browser, 1) == "South +7"            # its kind is the status line's
-    # depth 16 under way: pit 2's score found, the status line still at depth 15
+    assert score_cell(browser, 1) == "South +7 (depth 15)"
     say(browser, {"type": "move", "depth": 16, "pit_index": 1, "text": "South +14 (depth 16)",
                   "pv": [1, 5]})
     assert score_cell(browser, 1) == "South +14 (depth 16)"
-    assert score_cell(browser, 0) == "South +3"
-    say(browser, depth_message(16, {0: 3, 1: 14, 3: 2, 4: 5, 5: 12}))
-    assert score_cell(browser, 1) == "South +14"           # depth 16 done: said above again
-    assert text(browser, "analysis-status").startswith("Depth 16: best pit 2")
-    # the hint is the real server's, 14 moves deep: the analysis beside it is at 16
+    assert score_cell(browser, 0) == "South +3 (depth 15)"
+
+
+def test_the_hint_says_the_analysiss_number_and_the_bar_never_the_last_positions(faked, server):
+    """Issue 40, item 3: the hint and the bar gave two numbers for one question ("pit 3,
+    South +7 (depth 14)" beside "South +8 (depth 18)"), and while the next position was
+    searched the bar kept the last one's score (+8 after a mistake the review scored +3).
+    The hint is now the analysis's best at its depth, and a new position clears the bar."""
+    browser = faked
+    open_page(browser, f"{server}/?speed=off#{GAME}")
+    analysis_on(browser)
+    position = analyzed(browser)
+    browser.execute_script("window.__sockets.at(-1).emit('message', "
+                           "{type: 'start', position: JSON.parse(arguments[0])})", position)
+    say(browser, depth_message(18, {0: 3, 1: 7, 3: 2, 4: 5, 5: 8}))
+    assert text(browser, "bar-text") == "South +8 (depth 18)"
     browser.find_element(By.ID, "hint").click()
     wait(browser, lambda d: text(d, "announce").startswith("Hint: "))
-    said = text(browser, "announce")
-    assert "(depth 14)." in said and "The analysis beside it is at depth 16" in said, said
+    assert text(browser, "announce") == "Hint: pit 6, South +8 (depth 18)."
+    browser.find_element(By.ID, "pit-0").click()             # a move: another position
+    wait(browser, lambda d: analyzed(d) != position)
+    assert text(browser, "bar-text") == "no score yet"       # not the +8 of the position before
+    assert "South +8" not in browser.find_element(By.ID, "bar").get_attribute("aria-label")
 
 
 def test_a_pits_key_plays_after_the_speed_was_chosen(browser, server):

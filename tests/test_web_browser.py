@@ -418,14 +418,13 @@ def test_the_speed_and_the_sound_are_the_players_choice_kept_in_the_browser(brow
 def test_a_casual_game_has_hint_undo_and_analysis_and_is_kept_unrated(browser, server, server_home):
     open_game(browser, server, "seeds=1&capture=standard&south=human&north=ai:easy")
     assert text(browser, "game-kind") == "Casual"
-    wait(browser, lambda d: re.match(r"(Depth \d+|Solved)", text(d, "analysis-status")))
-    browser.find_element(By.ID, "hint").click()
+    browser.find_element(By.ID, "hint").click()             # the analysis off: the hint's search
     wait(browser, lambda d: text(d, "announce").startswith("Hint: pit"))
     hint = re.match(r"Hint: pit (\d), (South|North|even)", text(browser, "announce"))
     assert hint and "hinted" in browser.find_element(By.ID, f"pit-{int(hint.group(1)) - 1}").get_attribute("class")
-    # the hint's kind, and when the analysis beside it is deeper, a word on why they differ
-    assert re.search(r"\((exact|depth 14)\)\.( The analysis beside it is at depth [0-9]+: "
-                     r"a deeper search may score the moves otherwise\.)?$", text(browser, "announce"))
+    assert re.search(r"\((exact|depth 14)\)\.$", text(browser, "announce"))
+    browser.find_element(By.ID, "analyse").click()          # one click away
+    wait(browser, lambda d: re.match(r"(Depth \d+|Solved)", text(d, "analysis-status")))
     play_south_to_the_end(browser, random.Random(3))
     wait(browser, result_shown)
     record = kept_games(server_home)[-1]
@@ -505,6 +504,7 @@ def test_the_analysis_solves_an_endgame_in_words_that_name_the_side(browser, ser
     # +4 for South, worked by hand (docs/perfect-play.md's solve example)
     open_game(browser, server, "board=0,0,0,0,1,1,0,2,0,0,0,0,0,0&to_move=0&capture=standard"
                                "&moves=&south=human&north=human")
+    browser.find_element(By.ID, "analyse").click()
     wait(browser, lambda d: text(d, "analysis-status").startswith("Solved"))
     assert "best pit 6, South +4 (exact)" in text(browser, "analysis-status")
     exact = mancala.Engine(hash_mb=4).analyse(
@@ -513,7 +513,7 @@ def test_the_analysis_solves_an_endgame_in_words_that_name_the_side(browser, ser
         lost = 4 - result.score
         shown_score = browser.find_element(By.CSS_SELECTOR, f"#analysis-{pit} .score").text
         words = "even" if result.score == 0 else f"{'South' if result.score > 0 else 'North'} +{abs(result.score)}"
-        assert shown_score == f"{words} · " + (f"loses {lost}" if lost else "perfect")
+        assert shown_score == f"{words} (exact) · " + (f"loses {lost}" if lost else "perfect")
     assert text(browser, "bar-text") == "South +4 (exact)"
 
 

@@ -46,6 +46,7 @@ def test_screenshots_of_the_game(browser, server):
         for name, size in SIZES.items():         # the README's: a casual game, its analysis
             browser.set_window_size(*size)
             fresh(browser, server, "/?speed=off#seeds=4&capture=standard&moves=3,6,2&south=human&north=ai:medium")
+            browser.find_element(By.ID, "analyse").click()      # the analysis, asked for
             wait(browser, lambda d: text(d, "analysis-status").startswith("Depth 1"))
             time.sleep(1.0)
             screenshot(browser, folder / f"web-{name}.png", size[0], "the game")

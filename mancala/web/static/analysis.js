@@ -1,6 +1,8 @@
-// The game page's live analysis (casual games only): every legal move's score, depth after
-// depth, from the server's WebSocket (/api/analyze). The words of each score ("South +8
-// (depth 14)") are the server's, the same the hint and the review use.
+// The game page's live analysis (casual games only, off until asked for): every legal move's
+// score, depth after depth, from the server's WebSocket (/api/analyze). The words of each
+// score ("South +8 (depth 14)": its side and its kind, on every row) are the server's, the
+// same the hint and the review use; with the analysis on, the hint is its best move at the
+// depth it has finished (best()), so the hint and the bar say one number for one question.
 
 import { $, element } from "/client.js";
 
@@ -16,6 +18,8 @@ export class Analysis {
     this.leaving = false;       // the page is going away: no new connection
     this.view = null;
     this.settled = null;        // the depth the status line is at (null: none finished yet)
+    this.last = null;           // the last finished depth's message, for the position shown
+    this.asking = [];           // the hints waiting for a first finished depth
   }
 
   connect() {
@@ -42,17 +46,22 @@ export class Analysis {
     const rows = $("analysis-rows");
     this.on = allowed && $("analyse").checked;
     this.leaving = false;
+    this.last = null;
+    this.answer(null);
     if (!this.on) {
       if (this.socket) this.send({ type: "stop" });
       rows.replaceChildren();
-      $("analysis-status").textContent = !view ? "" : view.game_over || resigned ? "The game is over" : "Analysis off";
+      $("analysis-status").textContent = !view ? "" : view.game_over || resigned ? "The game is over"
+        : allowed ? "Analysis off: tick Analysis for every move's score (the engine's help)" : "No analysis in this game";
       $("analysis-live").textContent = "";
       $("pv").textContent = "";
-      if (view && view.game_over && allowed !== null) this.bar(view.outcome.margin, true);
+      if (view && view.game_over) this.bar(view.outcome.south - view.outcome.north, true);
+      else this.clearBar("no score: analysis off");
       return;
     }
     this.analysed = JSON.stringify(view.position);
-    this.settled = null;        // the depth the status line and the rows' plain scores are at
+    this.clearBar("no score yet");      // never the score of the position before
+    this.settled = null;        // the depth the status line is at
     rows.replaceChildren(...view.legal_moves.map((pit) => element("tr", { id: `analysis-${pit}` },
       element("td", { text: this.pitText(pit) }), element("td", { class: "score pending", text: "…" }),
       element("td", { class: "line" }))));
@@ -70,8 +79,7 @@ export class Analysis {
       const row = $(`analysis-${message.pit_index}`);
       if (!row) return;
       const cell = row.querySelector(".score");
-      // a row a depth ahead of the status line says its own kind ("South +14 (depth 16)")
-      cell.textContent = message.depth === this.settled ? message.text.replace(/ \([^)]*\)$/, "") : message.text;
+      cell.textContent = message.text;        // its side and its kind: "South +14 (depth 16)"
       cell.classList.remove("pending");
       row.querySelector(".line").textContent = message.pv.map(this.pitText).join(" ");
       row.dataset.depth = message.depth;
@@ -82,8 +90,7 @@ export class Analysis {
         if (!row) continue;
         row.classList.toggle("best", move.pit_index === message.best);
         const lost = message.score - move.score;
-        const words = move.text.replace(/ \([^)]*\)$/, "");      // its side; the kind is said above
-        row.querySelector(".score").textContent = message.exact ? `${words} · ${lost ? `loses ${lost}` : "perfect"}` : words;
+        row.querySelector(".score").textContent = message.exact ? `${move.text} · ${lost ? `loses ${lost}` : "perfect"}` : move.text;
       }
       const rate = message.nps >= 1e6 ? `${(message.nps / 1e6).toFixed(1)} M` : `${Math.round(message.nps / 1e3)} k`;
       const what = message.endgame ? `Perfect play (endgame database, ${message.endgame} seeds)`
@@ -92,6 +99,8 @@ export class Analysis {
         (message.endgame ? "" : ` · ${rate} nodes/s · ${message.seconds.toFixed(1)} s`);
       $("pv").textContent = `Best line: ${message.pv.map(this.pitText).join(" ")}`;
       this.bar(message.score_south, message.exact, message.text);
+      this.last = message;
+      this.answer(message);
     } else if (message.type === "thinking") {
       $("analysis-live").textContent = `Searching depth ${message.depth}: pit ${this.pitText(message.pit_index)} · ` +
         `${message.seconds.toFixed(1)} s`;
@@ -101,6 +110,31 @@ export class Analysis {
     } else if (message.type === "error") {
       $("analysis-status").textContent = `Analysis: ${message.error}`;
     }
+  }
+
+  // the best move at the last depth finished for the position shown ({pit_index, text, depth,
+  // exact}), waiting for the first depth if none has finished yet; null: the analysis is off,
+  // or it moved on to another position first
+  best() {
+    if (!this.on) return Promise.resolve(null);
+    if (this.last) return Promise.resolve(this.summary(this.last));
+    return new Promise((done) => this.asking.push(done));
+  }
+
+  summary(message) {
+    return { pit_index: message.best, text: message.text, depth: message.depth, exact: message.exact };
+  }
+
+  answer(message) {
+    const asking = this.asking;
+    this.asking = [];
+    for (const done of asking) done(message ? this.summary(message) : null);
+  }
+
+  clearBar(words) {
+    $("bar-south").style.width = "50%";
+    $("bar-text").textContent = words;
+    $("bar").setAttribute("aria-label", `Score: ${words}`);
   }
 
   bar(south, exact, text = null) {

@@ -183,15 +183,13 @@ async function hint() {
   const mine = now.epoch;
   say("Looking for a good move…");
   try {
-    const answer = await call("/api/hint", { position: game.position() });
+    // with the analysis on, its best move at the depth it reached: one number, the bar's;
+    // else the hint's own search (mancala.analysis.hint, the terminal's)
+    const answer = (await page.panel.best()) || await call("/api/hint", { position: game.position() });
     if (mine !== now.epoch) return;
     now.hinted = page.geo.slotOf(game.view.to_move, answer.pit_index);
     draw();
-    // the analysis beside it says the same at the hint's depth; deeper, it may say more
-    const panel = page.panel;
-    const deeper = panel.on && !answer.exact && panel.settled !== null && panel.settled !== answer.depth
-      ? ` The analysis beside it is at depth ${panel.settled}: a deeper search may score the moves otherwise.` : "";
-    say(`Hint: pit ${pitText(answer.pit_index)}, ${answer.text}.${deeper}`);
+    say(`Hint: pit ${pitText(answer.pit_index)}, ${answer.text}.`);
   } catch (error) {
     if (mine === now.epoch) fail(error.message);
   }
