@@ -62,7 +62,7 @@ def states(server):
     def resign_dialog(b):
         rated(b)
         click(b, "pit-0")
-        wait(b, lambda d: d.find_element(By.ID, "resign").is_enabled() and "your move" in text(d, "status"))
+        wait(b, lambda d: d.find_element(By.ID, "resign").is_enabled() and "Your move" in text(d, "status"))
         click(b, "resign")
         wait(b, lambda d: d.find_element(By.ID, "resign-dialog").is_displayed())
 
@@ -112,7 +112,7 @@ def test_the_phones_status_does_not_say_type_or_click(browser, server):
         browser.set_window_size(*WIDTHS["phone"])
         fresh(browser, f"{server}/?speed=off")
         status = text(browser, "status")
-        assert "your move: tap a pit" in status and "type" not in status and "click" not in status
+        assert "Your move (South): tap a pit" in status and "type" not in status and "click" not in status
         pits = browser.execute_script(
             "return [...document.querySelectorAll('#row-south .pit')].map(p => p.getBoundingClientRect().width)")
         assert min(pits) >= 44

@@ -179,6 +179,24 @@ def test_paths_and_states_agree_with_the_twin_over_random_games(client):
         assert answer["state"]["game_over"] and answer["move"]["game_over"]
 
 
+def test_the_move_that_ends_the_game_says_the_sweep_in_the_terminals_words(client):
+    """Issue 40, item 6: the end's sweep was never said (North's store jumped 20 -> 25), and
+    the web said 'sows pit 6' where the terminal says 'plays 6 (F)'. South's last seed
+    (pit 6, 1 seed) lands in its store, its row is empty: North keeps its 5 seeds."""
+    #      13 12 11 10  9  8  7      North's pits, its store at 13
+    #  20:  3  2  0  0  0  0   10    South's store
+    #       0  0  0  0  0  1         South's pits 0..5
+    slots = [0, 0, 0, 0, 0, 1, 10, 0, 0, 0, 0, 2, 3, 20]
+    answer = post(client, "/api/move", {"position": {"board": slots, "to_move": 0}, "pit_index": 5}).json()
+    move = answer["move"]
+    assert move["words"] == "6 (F), the game is over, North keeps the 5 seeds left in its row"
+    assert move["effects"] == ["the game is over", "North keeps the 5 seeds left in its row"]
+    assert answer["state"]["slots"] == [0] * 6 + [11] + [0] * 6 + [25]
+    assert answer["state"]["played"][-1]["effects"] == move["effects"]
+    capture = post(client, "/api/move", {"position": {"seeds": 4, "moves": [0, 0]}, "pit_index": 4}).json()
+    assert capture["move"]["words"].startswith("5 (E)")
+
+
 def test_a_finished_game(client):
     """The whole game played through the API ends as mancala.Board says, and nothing follows it."""
     rng = random.Random(5)

@@ -313,6 +313,28 @@ def test_no_endpoint_helps_with_the_position_of_a_rated_game_in_play(client, hom
     assert client.post("/api/hint", json={"position": mirrored}).status_code == 200   # over now
 
 
+def test_a_computer_at_an_elo_of_your_choice_plays_and_is_rated(client, home):
+    """Issue 40, item 6: the web's new game lacked ai:elo=N (the terminal has it). The web runs
+    it, rates a game against it at N (mancala.players.level_elo), and refuses an Elo out of
+    the levels' range in one line."""
+    from mancala.levels import elo_range
+    low, high = elo_range()
+    position = {"seeds": 4, "moves": [0]}
+    chosen = client.post("/api/ai", json={"position": position, "level": "ai:elo=900"}).json()
+    board = mancala.Board()
+    board.push(0)
+    assert chosen["pit_index"] in board.legal_moves
+    check = client.post("/api/rated/check", json={"players": {"south": "human", "north": "ai:elo=900"}})
+    assert check.json() == {"rated": True, "why": None}
+    game = new_game(client, north="ai:elo=900")
+    last, _, _ = play_out(client, game)
+    [record] = kept_games(home)
+    assert record.rated and record.opponent_elo == 900 and record.players == ("human", "ai:elo=900")
+    for level in (f"ai:elo={high + 1}", f"ai:elo={low - 1}", "ai:elo=0900", "ai:elo=9e2"):
+        assert_refused(client.post("/api/ai", json={"position": position, "level": level}), 400,
+                       f"ai:elo=N ({low} to {high})")
+
+
 @pytest.mark.parametrize("players", [{"south": "human", "north": "human"},
                                      {"south": "ai:easy", "north": "random"},
                                      {"south": "human"}])

@@ -105,6 +105,11 @@ def test_a_puzzle_is_a_shipped_one_near_a_newcomers_rating_without_its_solution(
     assert got["rating"] == {"rating": 940.0, "rd": 300.0, "low": 340.0, "high": 1540.0, "attempts": 0,
                              "provisional": True, "shown": "940? ±600"}
     assert puzzle["solver_moves"] == len(solver_moves(shipped))
+    # issue 40, item 4: the seeds per pit (the shipped file's) and the rules, in words
+    words = {"standard": "standard capture", "empty": "empty-pit capture", "none": "no captures"}
+    assert puzzle["seeds"] == shipped["seeds"] == sum(shipped["board"]) // 12
+    assert puzzle["rules"] == f"{shipped['seeds']} seed{'s' if shipped['seeds'] != 1 else ''} per pit, " \
+                              f"{words[shipped['capture']]}"
 
 
 def test_the_right_moves_from_the_shipped_file_solve_it_and_the_line_answers(client, home):

@@ -115,6 +115,15 @@ def test_showing_the_solution_plays_its_line_on_the_board(browser, server):
     _, final = solver_moves(shipped)
     open_page(browser, f"{server}/puzzles?speed=off#id={shipped['id']}")
     assert text(browser, "puzzle-task").startswith(f"{('South', 'North')[shipped['to_move']]} to move (you). Find the move")
+    # issue 40, items 4 and 6: its rules on screen, worked from the shipped file (a start
+    # holds twelve times the seeds per pit), and the other side is the opponent, not "the line"
+    seeds = sum(shipped["board"]) // 12
+    words = {"standard": "standard capture", "empty": "empty-pit capture", "none": "no captures"}
+    if sum(shipped["board"]) % 12 == 0:
+        assert text(browser, "puzzle-rules") == \
+            f"Rules: {seeds} seed{'s' if seeds != 1 else ''} per pit, {words[shipped['capture']]}."
+    other = ("South", "North")[1 - shipped["to_move"]]
+    assert text(browser, f"puzzle-{other.lower()}-name").endswith(f"{other}: the opponent")
     browser.find_element(By.ID, "puzzle-give-up").click()
     wait(browser, lambda d: d.execute_script("return document.body.dataset.result") == "given up")
     assert slots_shown(browser, "puzzle-") == final.pits

@@ -224,8 +224,12 @@ def test_the_history_lists_the_games_and_the_ratings_series(client, home):
     record_game("ai:easy", "human", 1, "standard", GAME, rated=True)
     answer = client.get("/api/history").json()
     games = kept_games(home)
-    assert [{k: v for k, v in game.items() if k != "words"} for game in answer["games"]] == \
-        [game.to_json() for game in games]
+    assert [{k: v for k, v in game.items() if k not in ("words", "rules", "rating_shown")}
+            for game in answer["games"]] == [game.to_json() for game in games]
+    # the rules and the rating as every face words them (board.rules_words, Rating.shown)
+    assert [game["rules"] for game in answer["games"]] == ["1 seed per pit, standard capture"] * 4
+    assert [game["rating_shown"] for game in answer["games"]] == \
+        [None if game.after is None else game.after.shown() for game in games]
     assert [game["words"] for game in answer["games"]] == \
         ["You won 9\u20133", "South won 9\u20133", "You won 9\u20133", "You lost 3\u20139"]
     assert answer["count"] == 4 and answer["rated_games"] == 2

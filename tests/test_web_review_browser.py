@@ -67,7 +67,8 @@ def test_a_finished_casual_game_is_reviewed_beside_its_board_stepped_by_keys(bro
     wait(browser, lambda d: slots_shown(d, "review-") == board.pits)
     detail = text(browser, "review-detail")
     assert "Move 3: North pit 5 (played by North) leaves South +6 (exact)." in detail
-    assert "Mistake ?: it lost 4 seeds. Better: pit 2 or 3 or 4 or 6 (South +2 (exact))" in detail
+    # one pair of brackets, the terminal's words (MoveReview.better): issue 40, item 6
+    assert "Mistake ?: it lost 4 seeds. Better: 2, 3, 4 or 6, South +2 (exact); its line: " in detail
     # the arrow keys step: back to move 2, then on to move 4 (sown on the board)
     body = browser.find_element(By.TAG_NAME, "body")
     body.send_keys("\ue012")                                   # ←
@@ -119,8 +120,12 @@ def test_the_history_says_each_game_in_the_players_words(browser, server, server
     assert "Casual" in row(casual).text and "casual: not rated" in row(casual).text
     assert row(resigned).find_element(By.CSS_SELECTOR, ".words").text.startswith("You lost by resignation")
     change = round(resigned.after.rating - resigned.before.rating)
+    # provisional as the library words it (Rating.shown: '869? ±520'), as the terminal's history
     assert row(resigned).find_element(By.CSS_SELECTOR, ".rating").text == \
-        f"{resigned.after.rating:.0f} ({change:+d})"
+        f"{resigned.after.shown()} ({change:+d})"
+    assert resigned.after.shown().endswith(f"? ±{2 * resigned.after.rd:.0f}")
+    assert "1 seed per pit, standard capture" in row(lost).text       # board.rules_words
+    assert text(browser, "rating-line").startswith(f"Your rating: {resigned.after.shown()}, from 2 rated games: provisional")
     rated = [g for g in kept_games(server_home) if g.rated]
     points = browser.execute_script(
         "return document.querySelector('#rating-chart polyline').getAttribute('points')").split()
@@ -128,3 +133,64 @@ def test_the_history_says_each_game_in_the_players_words(browser, server, server
     browser.refresh()                                       # the address opens the history view
     wait_ready(browser)
     assert browser.execute_script("return document.body.dataset.view") == "records"
+
+
+def lines_of(browser, element_id, part):
+    """The lines ``part`` of the text of ``element_id`` is drawn on (the tops of its boxes)."""
+    return browser.execute_script(
+        "const [id, part] = arguments; const root = document.getElementById(id);"
+        "const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT); let text = '', nodes = [];"
+        "while (walker.nextNode()) { nodes.push([walker.currentNode, text.length]); text += walker.currentNode.data; }"
+        "const at = text.indexOf(part), end = at + part.length; const range = document.createRange();"
+        "for (const [node, start] of nodes) {"
+        "  if (at >= start && at <= start + node.data.length) range.setStart(node, at - start);"
+        "  if (end >= start && end <= start + node.data.length) { range.setEnd(node, end - start); break; } }"
+        "return [...new Set([...range.getClientRects()].map(r => Math.round(r.top)))];",
+        element_id, part)
+
+
+def test_a_score_in_the_history_is_never_split_over_two_lines(browser, server, server_home):
+    """Issue 40, item 6: on a 390 px phone the history split "11-" / "37" across lines. The
+    result's words are narrowed until their line breaks: it breaks before the score, which
+    goes to the next line whole (before: right after the dash)."""
+    lost, _, _ = a_history(server_home)
+    try:
+        browser.set_window_size(390, 844)
+        open_page(browser, f"{server}/history")
+        row = f"game-{lost.id}"
+        wait(browser, lambda d: d.find_elements(By.ID, row))
+        words = browser.find_element(By.CSS_SELECTOR, f"#{row} .words")
+        words_id = browser.execute_script("arguments[0].id = 'squeezed'; return arguments[0].id", words)
+        browser.execute_script(      # narrowed a pixel at a time until its line breaks first
+            "const words = document.getElementById('squeezed'); words.style.display = 'inline-block';"
+            "const line = words.getBoundingClientRect().height;"
+            "for (let width = words.scrollWidth; width > 0 && words.getBoundingClientRect().height <= line; width--)"
+            "  words.style.width = width + 'px';")
+        assert len(lines_of(browser, words_id, "3–9")) == 1
+        assert len(lines_of(browser, words_id, "You lost 3–9")) == 2       # it broke: before the score
+    finally:
+        browser.set_window_size(1280, 800)
+
+
+def test_the_reviews_move_list_does_not_jump_when_the_chart_comes(browser, server, server_home):
+    """Issue 40, item 6: the moves were listed at once and pushed down when the chart (and
+    the summary) came. The review's answer is held back a second and a half: the list stays
+    where it was drawn."""
+    a_history(server_home)
+    slow = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+        "const fetched = window.fetch.bind(window);"
+        "window.fetch = (url, ...rest) => String(url).includes('/api/review')"
+        " ? new Promise((done) => setTimeout(() => done(fetched(url, ...rest)), 1500)) : fetched(url, ...rest);")})
+    try:
+        open_page(browser, f"{server}/history")
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#games-rows button.review"))
+        browser.find_element(By.CSS_SELECTOR, "#games-rows button.review").click()
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves button"))
+        assert not reviewed(browser)
+        top = browser.execute_script("return document.getElementById('review-moves').getBoundingClientRect().top")
+        wait(browser, reviewed)
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-summary p"))
+        assert browser.execute_script(
+            "return document.getElementById('review-moves').getBoundingClientRect().top") == top
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", slow)

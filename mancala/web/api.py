@@ -36,6 +36,7 @@ from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS, check_seconds, check_
 from mancala.players import Player, canonical_spec, make_player
 from mancala.players import level_elo as level_elo_of
 from mancala.scores import Score
+from mancala.levels import elo_range
 from mancala.specs import LEVELS as ENGINE_LEVELS
 from mancala.specs import PlayerSpec
 
@@ -45,6 +46,28 @@ LEVEL_NAMES = {"human": "Human", "random": "Random moves",
                **{f"ai:{level}": f"Computer: {level}" for level in ENGINE_LEVELS}}
 LEVELS = tuple(LEVEL_NAMES)
 COMPUTER_LEVELS = LEVELS[1:]
+ELO_LEVEL = "ai:elo="   #: with N, the engine at a strength of N Elo (mancala.specs), run too
+
+
+def runs(spec: Any, computer: bool = False) -> bool:
+    """Whether the web app runs ``spec`` as a player (a computer, with ``computer``): one of
+    :data:`LEVELS`, or ``ai:elo=N`` as the library writes it, N within
+    :func:`mancala.levels.elo_range`."""
+    if not isinstance(spec, str) or len(spec) > 20:
+        return False
+    if spec in (COMPUTER_LEVELS if computer else LEVELS):
+        return True
+    try:
+        parsed = PlayerSpec.parse(spec) if spec.startswith(ELO_LEVEL) else None
+    except ValueError:
+        return False
+    return parsed is not None and parsed.elo is not None and str(parsed) == spec
+
+
+def levels_words(computer: bool = False) -> str:
+    """The players the web runs, in words, for a refusal."""
+    low, high = elo_range()
+    return f"one of {', '.join(COMPUTER_LEVELS if computer else LEVELS)} or ai:elo=N ({low} to {high})"
 
 
 #: each capture rule named and in a few words (mancala.board.CAPTURE_WORDS), for the
@@ -186,7 +209,8 @@ def state(spec: Dict[str, Any], board: Board) -> Dict[str, Any]:
         "movers": [record.player for record in board.move_stack],    # who played each move
         # each move of the position's line, as the move list marks it
         "played": [{"player": record.player, "pit_index": record.pit, "captured": record.captured,
-                    "extra_turn": record.extra_turn} for record in board.move_stack],
+                    "extra_turn": record.extra_turn, "effects": record.effects()}
+                   for record in board.move_stack],
     }
 
 
@@ -221,6 +245,9 @@ def describe(record: MoveRecord, path: List[int]) -> Dict[str, Any]:
         # a capture takes the last seed's pit and the one facing it
         "capture_slots": [last, facing_slot(last)] if record.captured else [],
         "game_over": record.game_over,
+        # what it did, and the move in the words of every face (MoveRecord.words, effects):
+        # '3 (C), extra turn', '2 (H), the game is over, South keeps the 11 seeds left in its row'
+        "effects": record.effects(), "words": record.words(),
     }
 
 
@@ -246,9 +273,9 @@ def validate(data: Any) -> Dict[str, Any]:
 # -- computer players ------------------------------------------------------------------
 
 def computer(level: Any, seed: Optional[int] = None) -> Player:
-    """The computer player of a level in :data:`COMPUTER_LEVELS`, else RequestError listing them."""
-    if not isinstance(level, str) or level not in COMPUTER_LEVELS:
-        raise RequestError(f"level is one of {', '.join(COMPUTER_LEVELS)}, not {quote(level)}")
+    """The computer player of a level the web runs (:func:`runs`), else RequestError listing them."""
+    if not runs(level, computer=True):
+        raise RequestError(f"level is {levels_words(computer=True)}, not {quote(level)}")
     return make_player(PlayerSpec.parse(level), seed)
 
 
@@ -368,8 +395,8 @@ def players(data: Any, required: bool = False) -> Tuple[str, str]:
     specs = []
     for side, default in DEFAULT_PLAYERS.items():
         spec_text = data.get(side, default)
-        if not isinstance(spec_text, str) or spec_text not in LEVELS:
-            raise RequestError(f"the {side} player is one of {', '.join(LEVELS)}, "
+        if not runs(spec_text):
+            raise RequestError(f"the {side} player is {levels_words()}, "
                                f"not {quote(spec_text)}")
         specs.append(spec_text)
     return specs[0], specs[1]
@@ -385,7 +412,7 @@ def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
     game = storage.loads(text, players=canonical_spec)
     players, notes = {}, []
     for side, spec in (("south", game.south), ("north", game.north)):
-        if spec in LEVELS:
+        if runs(spec):
             players[side] = spec
         else:
             players[side] = "human"
@@ -395,7 +422,7 @@ def load_text(text: Union[str, bytes]) -> Dict[str, Any]:
     return {"players": players, "note": "; ".join(notes), "state": answer}
 
 
-__all__ = ["MINE", "theme_list", "LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "CAPTURE_WORDS", "level_elo", "rated_levels",
+__all__ = ["MINE", "theme_list", "runs", "ELO_LEVEL", "LEVELS", "LEVEL_NAMES", "COMPUTER_LEVELS", "CAPTURE_WORDS", "level_elo", "rated_levels",
            "score_text",
            "MAX_MOVES", "parse_position", "state", "move",
            "validate", "sowing_path", "computer", "choice", "analysis_request",

@@ -175,6 +175,7 @@ class Puzzles:
         return {"attempt": key,
                 "puzzle": {"id": puzzle.id, "board": list(puzzle.board), "to_move": puzzle.to_move,
                            "to_move_name": SIDE_NAMES[puzzle.to_move], "capture": puzzle.capture,
+                           "seeds": puzzle.seeds, "rules": puzzle.rules,
                            "rating": puzzle.rating, "value": puzzle.value,
                            "min_gap": _puzzles.MIN_GAP, "goal": teaching.goal(puzzle),
                            "themes": list(puzzle.themes), "source": puzzle.source,

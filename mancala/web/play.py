@@ -29,6 +29,7 @@ from mancala.engine import Engine
 from mancala.errors import RequestError
 from mancala.game import LEFT_RULE, RATED_RULES
 from mancala.geometry import layout
+from mancala.levels import elo_range
 from mancala.limits import (DEFAULT_CAPTURE, DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS,
                             SMALL_HASH_MB)
 from mancala.web import api
@@ -65,6 +66,7 @@ def info() -> Dict[str, Any]:
     (``rated_levels``) and the rules they were measured on (``rated_rules``)."""
     return {"version": __version__, "levels": list(api.LEVELS), "level_names": api.LEVEL_NAMES,
             "level_elo": api.level_elo(), "rated_levels": api.rated_levels(),
+            "elo_range": list(elo_range()),
             "rated_rules": [{"seeds": seeds, "capture": capture} for seeds, capture in RATED_RULES],
             "left_rule": LEFT_RULE,
             "capture_rules": list(api.CAPTURE_RULES), "capture_words": api.CAPTURE_WORDS,

@@ -27,7 +27,7 @@ from collections import OrderedDict
 from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import history as _history
-from mancala.board import Board
+from mancala.board import Board, rules_words
 from mancala.errors import HistoryError, Refused, RequestError, quote
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole, parse_whole
@@ -132,7 +132,10 @@ def history_answer(games: List[_history.GameRecord], notices: List[str], path: s
               for game in rated]
     shown = games[-last:] if last else games
     return {"file": path, "count": len(games),
-            "games": [dict(game.to_json(), words=result_words(game)) for game in shown],
+            "games": [dict(game.to_json(), words=result_words(game),
+                           rules=rules_words(game.seeds, game.capture),
+                           rating_shown=None if game.after is None else game.after.shown())
+                      for game in shown],
             "rating": rating_json(rated[-1].after) if rated else None,
             "start": rating_json(Rating()), "rated_games": len(rated), "series": series,
             "provisional": level_is_provisional(), "notices": list(notices)}

@@ -7,7 +7,7 @@
 // view opened); it asks for a review with kalah:review, and this script plays a position
 // the review chose on kalah:play-from.
 
-import { $, ApiError, call, capital, moveList, pitText, plural, serverInfo, sleep, speedNow } from "/client.js";
+import { $, ApiError, call, capital, moveList, pitText, playerName, plural, serverInfo, sleep, speedNow } from "/client.js";
 import { BoardView } from "/board.js";
 import { openEditor } from "/editor.js";
 import * as sound from "/sound.js";
@@ -26,7 +26,7 @@ const now = { epoch: 0, busy: false, hinted: null };   // every change bumps epo
 function isHuman(side) { return game.player(side, page.geo) === "human"; }
 function humans() { return game.humans(page.geo); }
 function you() { return game.you(page.geo); }
-function levelName(level) { return page.info.level_names[level] || level; }
+function levelName(level) { return playerName(page.info, level); }
 function say(text) { $("announce").textContent = text; }
 function fail(text, asIs = false) { $("error").textContent = text && !asIs ? capital(text) : text || ""; }
 
@@ -106,9 +106,9 @@ function humanMove(pit, side) {
   play((current) => current.move(pit));
 }
 
-// a move played (ask: how the game plays it, answering {move, state}), sown, then shown; the
+// a move played (ask: how the game plays it, answering {move, state}), sown, then said; the
 // computer's (computer: true) leaves the page free while it thinks (an undo, a new game)
-async function play(ask, how = "", computer = false) {
+async function play(ask, computer = false) {
   const mine = ++now.epoch;
   const current = game;
   now.busy = !computer;
@@ -123,7 +123,7 @@ async function play(ask, how = "", computer = false) {
     await page.board.sow(answer.move, before, answer.state.slots, { step: speedNow().step, still: () => mine === now.epoch });
     if (mine !== now.epoch) return;
     game.advance(answer.move.pit_index, answer.move, answer.state);
-    say(game.describe(answer.move, answer.state, how, page.geo));
+    say(game.describe(answer.move, answer.state, page.geo, levelName));
     now.busy = false;
     draw();
     changed();
@@ -160,7 +160,7 @@ async function computerMove() {
     const wait = speedNow().pause - (performance.now() - started);
     if (wait > 0) await sleep(wait);
     return answer;
-  }, ` (${levelName(level).toLowerCase()})`, true);
+  }, true);
 }
 
 // a key or a button that has no place in this game: said, not silently ignored
@@ -308,7 +308,7 @@ async function readHash() {
   if (!link) return false;
   for (const side of ["south", "north"]) {
     const player = link.players[side];
-    if (!(player in page.info.level_names)) {
+    if (!(player in page.info.level_names) && !/^ai:elo=\d+$/.test(player)) {
       fail(`the link's ${side} player ${JSON.stringify(player)} is not one of ${Object.keys(page.info.level_names).join(", ")}`);
       return true;
     }

@@ -51,10 +51,14 @@ export function element(tag, attributes = {}, ...children) {
   return made;
 }
 
-// what a move did, in words: 'captures 2 seeds', 'extra turn', or ''
-export function moveEffects(played) {
-  return [played.captured ? `captures ${plural(played.captured, "seed")}` : "",
-    played.extra_turn ? "extra turn" : ""].filter(Boolean).join(", ");
+// what a move did, in the library's words (MoveRecord.effects, as the server sends them):
+// 'captures 2 seeds', 'extra turn', 'the game is over, South keeps the 11 seeds left in its row'
+export function moveEffects(played) { return (played.effects || []).join(", "); }
+
+// a player as the pages name it: its level's name, 'Computer: Elo 1200' for ai:elo=1200
+export function playerName(info, spec) {
+  if (info?.level_names[spec]) return info.level_names[spec];
+  return /^ai:elo=\d+$/.test(spec) ? `Computer: Elo ${spec.slice(7)}` : spec;
 }
 
 // a move of a move list (the game's and the review's): '12. S 3' and its tags, '+' an extra

@@ -10,7 +10,7 @@
 // lives on the server's disk: the tab keeps its name and the tab's token (sessionStorage), so
 // a reload, a visit to another page or a server's restart finds it again (resumeGame).
 
-import { call, capital, element, pitText, plural, tabName } from "/client.js";
+import { call, capital, element, tabName } from "/client.js";
 import { hashOf, positionParams } from "/link.js";
 
 const TAB = tabName();
@@ -67,25 +67,30 @@ class Game {
     return `Game over: you ${outcome.winner === side ? "won" : "lost"} ${mine}–${theirs}`;
   }
 
-  // the status line: who moves and how (touch: tapped, not clicked), or how it ended
+  // the status line: whose move it is and how to play it (touch: tapped, not clicked), or how it ended
   statusText(geo, touch) {
     const view = this.view;
     const viewing = this.atEnd() ? "" : ` (viewing move ${this.cursor} of ${this.moves.length})`;
     if (this.resigned !== null) return this.resignText(this.resigned, geo) + viewing;
     if (view.game_over) return this.outcomeText(view.outcome, geo) + viewing;
-    const who = this.player(view.to_move, geo) === "human"
-      ? (touch ? `your move: tap a pit` : `your move: click a pit or press 1–${geo.pits}`)
-      : viewing ? "the computer's turn" : "the computer is thinking";
-    return `${geo.names[view.to_move]} to move: ${who}${viewing}`;
+    const side = view.to_move;
+    const how = touch ? "tap a pit" : `click a pit or press 1–${geo.pits}`;
+    if (this.player(side, geo) !== "human") {
+      return `${geo.names[side]} to move: ${viewing ? "the computer's turn" : "the computer is thinking"}${viewing}`;
+    }
+    return (this.you(geo) === side ? `Your move (${geo.names[side]}): ${how}` : `${geo.names[side]} to move: ${how}`) + viewing;
   }
 
-  // a move in words, for the announcement (how: who played it, "(computer: easy)")
-  describe(move, state, how, geo) {
-    const who = geo.names[move.player];
-    let text = `${who}${how} sows pit ${pitText(move.pit_index)}.`;
-    if (move.captured) text += ` Capture: ${plural(move.captured, "seed")} into ${who}'s store.`;
-    if (state.game_over) text += ` ${this.outcomeText(state.outcome, geo)}.`;
-    else if (move.extra_turn) text += ` Extra turn: the last seed landed in ${who}'s store, ${who} moves again.`;
+  // a move in words, the terminal's ("South (you) plays 3 (C), extra turn.": the library's
+  // MoveRecord.words, sent as the move's words), then what follows it; nameOf(spec): a
+  // computer player's name
+  describe(move, state, geo, nameOf) {
+    const side = move.player;
+    const spec = this.player(side, geo);
+    const who = spec !== "human" ? nameOf(spec).toLowerCase() : this.you(geo) === side ? "you" : null;
+    let text = `${geo.names[side]}${who ? ` (${who})` : ""} plays ${move.words}.`;
+    if (state.game_over) text += ` ${capital(this.outcomeText(state.outcome, geo).replace(/^Game over: /, ""))}.`;
+    else if (move.extra_turn) text += ` ${geo.names[side]} moves again.`;
     return text;
   }
 

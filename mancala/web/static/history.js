@@ -4,7 +4,7 @@
 // plays the game and talks to this view through events on document (kalah:kept, kalah:view,
 // kalah:review).
 
-import { $, call, capital, element, plural, serverInfo, signed } from "/client.js";
+import { $, call, capital, element, playerName, plural, serverInfo, signed } from "/client.js";
 import { fit, frame, svg } from "/chart.js";
 import { askReview, drawReview, reviewSection } from "/review.js";
 
@@ -12,12 +12,17 @@ let info = null;        // /api/info
 let geo = null;
 let listed = null;      // the history shown (GET /api/history's answer)
 
-function playerName(spec) { return info?.level_names[spec] || spec; }
+function nameOf(spec) { return playerName(info, spec); }
 function when(stamp) {      // '2026-05-01T12:00:00Z' -> this browser's local time, to the minute
   const time = new Date(stamp);
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(stamp) || Number.isNaN(time.getTime())) return stamp;
   const two = (n) => String(n).padStart(2, "0");
   return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
+}
+
+// a result's words with each score ("11–37") kept on one line
+function unbroken(words) {
+  return words.split(/(\d+–\d+)/).map((part, i) => (i % 2 ? element("span", { class: "score-pair", text: part }) : part));
 }
 
 function buildRecords() {
@@ -52,10 +57,11 @@ async function showHistory() {
 
 function render(history) {
   const rating = history.rating;
+  // shown as the library words it: '1180? ±310' while provisional, '1612' once settled
   $("rating-line").textContent = rating === null
-    ? `Your rating: none yet; you start at ${Math.round(history.start.rating)} once you finish a rated game.`
-    : `Your rating: ${Math.round(rating.rating)} (95% between ${Math.round(rating.low)} and ${Math.round(rating.high)}), ` +
-      `from ${plural(history.rated_games, "rated game")}.`;
+    ? `Your rating: none yet; you start at ${history.start.shown} once you finish a rated game (? and ±: provisional until it settles).`
+    : `Your rating: ${rating.shown}, from ${plural(history.rated_games, "rated game")}` +
+      (rating.provisional ? ": provisional (? and its 95% range) until it settles." : ` (95% between ${Math.round(rating.low)} and ${Math.round(rating.high)}).`);
   listed = history;
   drawRating();
   $("records-notices").textContent = history.notices.join(" ");
@@ -66,24 +72,23 @@ function render(history) {
 }
 
 function gameRow(game) {
-  const rules = `${plural(game.seeds, "seed")}, ${game.capture} capture`;
   let rating = game.human === null ? "no one rated" : "casual: not rated";
   if (game.rating_after) {
     const change = Math.round(game.rating_after.rating - game.rating_before.rating);
-    rating = `${Math.round(game.rating_after.rating)} (${signed(change)})`;
+    rating = `${game.rating_shown} (${signed(change)})`;
   }
   const review = element("button", { type: "button", class: "review", text: "Review",
     "aria-label": `Review game ${game.id}` });
   review.addEventListener("click", () => askReview(`Game ${game.id}: ${game.words}`,
     { seeds: game.seeds, capture: game.capture, moves: game.pit_indices }, game.human, game.id));
   const opponent = game.human === null
-    ? `${playerName(game.players.south)} vs ${playerName(game.players.north)}`
-    : `${playerName(game.players[geo.side_keys[1 - game.human]])} (you: ${geo.names[game.human]})`;
+    ? `${nameOf(game.players.south)} vs ${nameOf(game.players.north)}`
+    : `${nameOf(game.players[geo.side_keys[1 - game.human]])} (you: ${geo.names[game.human]})`;
   const kind = game.rated ? "rated" : "casual";
   return element("tr", { id: `game-${game.id}`, class: game.result === "draw" ? "draw" : "" },
     element("td", {}, String(game.id), element("br"), element("small", { class: "finished", text: when(game.finished) })),
-    element("td", {}, element("strong", { class: "words", text: game.words }), element("br"),
-      element("small", { text: `${capital(kind)} · ${rules}` })),
+    element("td", {}, element("strong", { class: "words" }, ...unbroken(game.words)), element("br"),
+      element("small", { text: `${capital(kind)} · ${game.rules}` })),
     element("td", { text: opponent }),
     element("td", {}, element("span", { class: "rating", text: rating }), element("br"), review));
 }
@@ -102,7 +107,7 @@ window.addEventListener("resize", () => {
 
 function ratingChart(history) {
   const points = [{ ...history.start, title: "your start" },
-    ...history.series.map((s) => ({ ...s, title: `game ${s.id} against ${playerName(s.opponent)}` }))];
+    ...history.series.map((s) => ({ ...s, title: `game ${s.id} against ${nameOf(s.opponent)}` }))];
   const last = points[points.length - 1];
   const label = `Your rating over ${plural(points.length - 1, "rated game")}: ` +
     `from ${Math.round(points[0].rating)} to ${Math.round(last.rating)}; the band is the 95% interval`;

@@ -1,6 +1,6 @@
 // The puzzles (/puzzles): find the move that keeps the position's score. The server picks a
 // puzzle near your puzzle rating (of the theme you chose), checks every move, plays the
-// line's answers and keeps the rating (mancala.web.learn); this script shows it on the board
+// opponent's answers and keeps the rating (mancala.web.learn); this script shows it on the board
 // (board.js): a wrong move is played, then taken back so you can try again (the rating
 // counts the first try only), and the solution's line is played out on the board.
 
@@ -29,7 +29,7 @@ function draw() {
     toMove: puzzle.over || state.game_over ? null : state.to_move,
     playable: state.to_move === solver ? state.legal_moves : [],
     enabled: mine && state.to_move === solver,
-    names: [0, 1].map((side) => (side === solver ? `${geo.names[side]}: you` : `${geo.names[side]}: the line`)),
+    names: [0, 1].map((side) => (side === solver ? `${geo.names[side]}: you` : `${geo.names[side]}: the opponent`)),
   });
   $("puzzle-give-up").disabled = !mine;
 }
@@ -50,6 +50,8 @@ async function newPuzzle(id = null) {
     Object.assign(puzzle, { attempt: answer.attempt, data, state: answer.state, busy: false, over: false });
     history.replaceState(null, "", `#id=${data.id}`);
     $("puzzle-title").textContent = `Puzzle ${data.id}, rated ${data.rating}`;
+    $("puzzle-rules").textContent = `Rules: ${data.rules}.`;     // '4 seeds per pit, standard capture'
+
     $("puzzle-task").textContent = `${data.to_move_name} to move (you). ${data.goal}`;
     $("puzzle-said").textContent = "";
     $("puzzle-themes").textContent = (data.source ? `From your ${data.source}. ` : "") + (data.themes.length

@@ -29,8 +29,9 @@ export function showResultCard(geo, kept, state, resigned) {
   const rating = $("result-rating");
   rating.replaceChildren();
   if (kept && kept.rated) {
-    rating.append("Your rating: ", element("strong", { text: String(Math.round(kept.rating.rating)) }),
-      ` (${signed(Math.round(kept.change))})`);
+    // '1180? ±310' while it is provisional (mancala.rating.Rating.shown), '1612' once settled
+    rating.append("Your rating: ", element("strong", { text: kept.rating.shown }),
+      ` (${signed(Math.round(kept.change))})${kept.rating.provisional ? ", provisional until it settles" : ""}`);
   } else if (kept) {
     rating.textContent = kept.game.human === null ? "No one person played: kept, rates nobody." : "Casual game: kept in your history, not rated.";
   } else {

@@ -4,7 +4,7 @@
 // (mancala.review); this script asks and draws. Its section is the first of the History
 // view (history.js builds the view); app.js plays a position it chose (kalah:play-from).
 
-import { $, call, capital, element, moveEffects, moveList, plural, signed, speedNow, tabName } from "/client.js";
+import { $, call, capital, element, moveEffects, moveList, playerName, plural, signed, speedNow, tabName } from "/client.js";
 import { BoardView } from "/board.js";
 import { BOX, fit, frame, svg } from "/chart.js";
 
@@ -18,7 +18,7 @@ let reviewed = null;    // {title, position, human, answer, marks, played} of th
 const at = { move: 0, stepping: 0 };    // the position shown: after this many moves
 
 function pits(indices) { return indices.map((pit) => String(pit + 1)).join(" "); }
-function playerName(spec) { return info?.level_names[spec] || spec; }
+function nameOf(spec) { return playerName(info, spec); }
 function plurals(word) { return word.endsWith("y") ? `${word.slice(0, -1)}ies` : `${word}s`; }
 
 // the review's section, for history.js to put first in its view
@@ -40,8 +40,8 @@ export function reviewSection(serverInfo) {
         element("div", { id: "review-detail", "aria-live": "polite" })),
       element("div", { class: "review-right" },
         element("div", { id: "review-chart", class: "chart" }),
-        element("div", { id: "review-summary" }),
         element("ol", { id: "review-moves", class: "move-list", "aria-label": "The moves, each with its mark" }),
+        element("div", { id: "review-summary" }),
         element("p", { class: "review-legend",
           text: "Marks by seeds lost against the best move: inaccuracy ?! 1–2, mistake ? 3–5, blunder ?? 6 or more." }))));
   board = new BoardView(section.querySelector("#review-board"), geo, { prefix: "review-", small: true, label: "The game's position at the move chosen" });
@@ -121,6 +121,8 @@ export async function askReview(title, position, human = null, gameId = null) {
   section.hidden = false;
   $("review-title").textContent = `Review: ${title}`;
   for (const id of ["review-chart", "review-summary", "review-moves", "review-detail"]) $(id).replaceChildren();
+  fit($("review-chart"));        // the chart's room kept from the start: the moves below never jump
+  $("review-chart").style.minHeight = `${BOX.height + 2}px`;
   at.move = 0;
   const count = position.moves.length;
   const started = performance.now();
@@ -239,11 +241,10 @@ function detail(number) {
   const lines = [element("p", {},
     element("strong", { text: `Move ${move.number}: ${geo.names[move.side]} pit ${move.pit_index + 1}${did ? `, ${did}` : ""}` }),
     ` (played by ${mover}) leaves ${move.text_after}.`)];
-  if (move.loss > 0) {
-    const better = move.best_indices.map((pit) => String(pit + 1)).join(" or ");
+  if (move.loss > 0) {     // the better moves in the terminal's words (MoveReview.better)
     lines.push(element("p", { class: `verdict ${move.mark || ""}` },
       `${capital(move.mark || "a small loss")}${move.mark ? ` ${SIGNS[move.mark]}` : ""}: it lost ${plural(move.loss, "seed")}. ` +
-      `Better: pit ${better} (${move.text_before}); its line: ${pits(move.line_indices)}.`));
+      `Better: ${move.better}; its line: ${pits(move.line_indices)}.`));
   } else {
     lines.push(element("p", { class: "verdict best", text: "A best move: it keeps the position's score." }));
   }
@@ -258,14 +259,14 @@ function detail(number) {
 function playFrom(count, label = "Play from here") {
   const { seeds, capture, moves } = reviewed.position;
   const levels = element("select", { id: "review-level", "aria-label": "Against" },
-    ...info.levels.filter((level) => level !== "human").map((level) => new Option(playerName(level), level, false, level === "ai:hard")));
+    ...info.levels.filter((level) => level !== "human").map((level) => new Option(nameOf(level), level, false, level === "ai:hard")));
   const button = element("button", { type: "button", id: "review-play", class: "primary", text: label });
   button.addEventListener("click", async () => {
     const state = await call("/api/validate", { position: { seeds, capture, moves: moves.slice(0, count) } });
     const players = state.to_move === 0 ? { south: "human", north: levels.value } : { south: levels.value, north: "human" };
     document.dispatchEvent(new CustomEvent("kalah:play-from", { detail: {
       position: { seeds, capture, moves: moves.slice(0, count) }, players,
-      note: `A casual game from move ${count + 1} of the review: you play ${geo.names[state.to_move]} against ${playerName(levels.value)}.` } }));
+      note: `A casual game from move ${count + 1} of the review: you play ${geo.names[state.to_move]} against ${nameOf(levels.value)}.` } }));
   });
   return element("p", { class: "controls" }, element("label", {}, "Against ", levels), button);
 }
