@@ -49,6 +49,7 @@ def test_screenshots_of_the_game(browser, server):
             browser.find_element(By.ID, "analyse").click()      # the analysis, asked for
             wait(browser, lambda d: text(d, "analysis-status").startswith("Depth 1"))
             time.sleep(1.0)
+            browser.execute_script("window.scrollTo(0, 0)")    # as the page opens, its top in view
             screenshot(browser, folder / f"web-{name}.png", size[0], "the game")
         browser.set_window_size(*SIZES["desktop"])
         # mid-sowing: South's pit 6 of a position with 9 seeds in it, the hand half-way
@@ -102,7 +103,8 @@ def test_screenshot_of_the_result_card(browser, server):
 
 def a_history(home, count=9):
     """A history to show: games of Kalah(6,3) and (6,4) a day apart, 'human' played by a
-    shallow softmax level against the computer levels (mancala.history keeps and rates them)."""
+    shallow softmax level against the computer levels (mancala.history keeps them, and rates
+    those it can: Kalah(6,4), as every face does)."""
     from mancala.history import History
     from mancala.players import make_player
     from mancala.specs import PlayerSpec
@@ -118,7 +120,7 @@ def a_history(home, count=9):
             board.push((me if board.to_move == 0 else them).choose(board.copy(stack=False)))
         history.record("human", opponent, 3 + number % 2, "standard",
                        [record.pit for record in board.move_stack], start + number * 86400 * 1.3,
-                       rated=number % 4 != 2)
+                       rated=None if number % 4 != 2 else False)   # rated where it can be: 4 seeds
     return history.games()
 
 

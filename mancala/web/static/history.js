@@ -20,9 +20,9 @@ function when(stamp) {      // '2026-05-01T12:00:00Z' -> this browser's local ti
   return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
 }
 
-// a result's words with each score ("11–37") kept on one line
-function unbroken(words) {
-  return words.split(/(\d+–\d+)/).map((part, i) => (i % 2 ? element("span", { class: "score-pair", text: part }) : part));
+// words with each score ("11–37": pattern's match) kept on one line
+function unbroken(words, pattern = /(\d+–\d+)/) {
+  return words.split(pattern).map((part, i) => (i % 2 ? element("span", { class: "score-pair", text: part }) : part));
 }
 
 function buildRecords() {
@@ -72,10 +72,10 @@ function render(history) {
 }
 
 function gameRow(game) {
-  let rating = game.human === null ? "no one rated" : "casual: not rated";
-  if (game.rating_after) {
+  let rating = [game.human === null ? "no one rated" : "casual: not rated"];
+  if (game.rating_after) {      // '734? ±397' on one line
     const change = Math.round(game.rating_after.rating - game.rating_before.rating);
-    rating = `${game.rating_shown} (${signed(change)})`;
+    rating = [element("span", { class: "score-pair", text: game.rating_shown }), ` (${signed(change)})`];
   }
   const review = element("button", { type: "button", class: "review", text: "Review",
     "aria-label": `Review game ${game.id}` });
@@ -86,11 +86,12 @@ function gameRow(game) {
     : `${nameOf(game.players[geo.side_keys[1 - game.human]])} (you: ${geo.names[game.human]})`;
   const kind = game.rated ? "rated" : "casual";
   return element("tr", { id: `game-${game.id}`, class: game.result === "draw" ? "draw" : "" },
-    element("td", {}, String(game.id), element("br"), element("small", { class: "finished", text: when(game.finished) })),
+    element("td", {}, String(game.id), element("br"), element("small", { class: "finished" },
+      ...unbroken(when(game.finished), /(\S+)/))),      // the date and the time each on one line
     element("td", {}, element("strong", { class: "words" }, ...unbroken(game.words)), element("br"),
       element("small", { text: `${capital(kind)} · ${game.rules}` })),
     element("td", { text: opponent }),
-    element("td", {}, element("span", { class: "rating", text: rating }), element("br"), review));
+    element("td", {}, element("span", { class: "rating" }, ...rating), element("br"), review));
 }
 
 function drawRating() {

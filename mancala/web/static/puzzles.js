@@ -16,9 +16,10 @@ function pitName(side, pit) { return geo.pitName(side, pit); }
 function ratingText(rating, change = null) {
   if (!rating) return "Off: the puzzle log cannot be used on this machine.";
   const moved = change === null || change === undefined ? "" : ` (${signed(Math.round(change))})`;
-  if (!rating.attempts) return `${Math.round(rating.rating)}: a newcomer's. Each puzzle you solve or miss moves it.`;
-  return `${Math.round(rating.rating)}${moved}, 95% between ${Math.round(rating.low)} and ${Math.round(rating.high)}, ` +
-    `from ${plural(rating.attempts, "puzzle")}.`;
+  // shown as the library words it: '749? ±480' while provisional, '1612' once settled
+  if (!rating.attempts) return `${rating.shown}: a newcomer's, provisional (? and its 95% range). Each puzzle you solve or miss moves it.`;
+  return `${rating.shown}${moved}, from ${plural(rating.attempts, "puzzle")}` + (rating.provisional
+    ? ": provisional until it settles." : `, 95% between ${Math.round(rating.low)} and ${Math.round(rating.high)}.`);
 }
 
 function draw() {
