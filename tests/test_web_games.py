@@ -168,6 +168,24 @@ def test_a_game_left_six_hours_after_a_move_is_kept_resigned_and_one_left_before
     assert len(kept_games(home)) == 1
 
 
+def test_a_server_started_six_hours_after_a_game_was_left_keeps_it_as_the_persons_loss(
+        client, home, monkeypatch):
+    """The games the file held are held again by the next server; one left for good is kept
+    as the person's loss as that server starts, and its client finds it over."""
+    from mancala.web import rated as games
+    clock = Clock()
+    monkeypatch.setattr(games, "time", clock)
+    game = new_game(client, north="ai:easy")
+    rated(client, game, "move", pit_index=0)
+    clock.now += 6 * 3600 + 1
+    with TestClient(web.create_app()) as later:             # a new server on the same file
+        [record] = kept_games(home)
+        assert record.resigned == 0 and record.rated and list(record.pit_indices) == [0]
+        over = rated(later, game, "state").json()
+        assert over["resigned"] == 0 and over["kept"]["game"]["id"] == record.id
+    assert len(kept_games(home)) == 1
+
+
 def test_a_game_asked_for_after_six_hours_is_the_persons_loss(client, home, monkeypatch):
     """No other game need start: the client coming back to a game it left six hours after its
     move finds it over, kept as its resignation (before: the game went on)."""
