@@ -269,8 +269,8 @@ def estimator_on(pool, capture):
     from mancala.engine import Engine
     engine = Engine(hash_mb=16, endgame=None, threads=1)
 
-    def estimate(key):
-        found = engine.search(board_of(key, capture), depth=ESTIMATE_DEPTH)
+    def estimate(key, depth=ESTIMATE_DEPTH):
+        found = engine.search(board_of(key, capture), depth=depth)
         pool.clock += found.nodes / pool.rate
         pool.estimate_nodes += found.nodes
         return found.score

@@ -108,7 +108,7 @@ class ProofManager:
 
     def __init__(self, board: Board, pool: Pool, *, job_nodes: int, journal=None,
                  done: Iterable[dict] = (), all_moves: bool = False, at_least: Optional[int] = None,
-                 progress: Optional[Progress] = None, estimate: Optional[Callable[[Key], int]] = None,
+                 progress: Optional[Progress] = None, estimate: Optional[Callable[..., int]] = None,
                  speculate: bool = True, policy: Policy = Policy()) -> None:
         self.pool, self.job_nodes, self.journal = pool, job_nodes, journal
         self.all_moves, self.progress = all_moves, progress
@@ -118,7 +118,9 @@ class ProofManager:
         self.tree = Tree(board.capture, estimate or estimator(board.capture))
         node = self.tree.node(self.root)
         node.estimate = self.tree.estimate(self.root)
-        self.guess = tighten(node.estimate, node.parity, up=True)
+        # the first guess of MTD(f): a deeper search at the root (every test it misses costs a tree)
+        guess = self.tree.estimate(self.root, policy.root_depth) if policy.root_depth else node.estimate
+        self.guess = tighten(guess, node.parity, up=True)
         self.at_least = None if at_least is None else at_least - self.lead
         self.lo, self.hi = -INF, INF
         self.value: Optional[int] = None
@@ -177,7 +179,10 @@ class ProofManager:
                            key=lambda t: abs(t - guess - 1))
             self.goals = [((self.root, t), self._test(t)) for t in order[:self.policy.hypotheses]
                           if t > self.lo]
-            self.needed = self.policy.tests
+            # once a test is answered the next one is known: one at a time (a refuted +10 settles +12)
+            bracketed = self.lo > -INF // 2 or self.hi < INF // 2
+            self.needed = self.policy.tests_after if bracketed and self.policy.tests_after else \
+                self.policy.tests
             return True
         self.value = self.lo
         root = self.tree.nodes[self.root]
@@ -431,10 +436,11 @@ class ProofManager:
                            on_trust=sum(done.origin[n] == Finished.ON_TRUST for n in useful))
 
 
-def estimator(capture: str) -> Callable[[Key], int]:
-    """A short search's score of a position (stores empty: its relative value)."""
+def estimator(capture: str) -> Callable[..., int]:
+    """A short search's score of a position (stores empty: its relative value),
+    ``estimate(key, depth=ESTIMATE_DEPTH)``."""
     engine = Engine(hash_mb=16, endgame=None)
-    return lambda key: engine.search(board_of(key, capture), depth=ESTIMATE_DEPTH).score
+    return lambda key, depth=ESTIMATE_DEPTH: engine.search(board_of(key, capture), depth=depth).score
 
 
 __all__ = ["ProofManager", "ProofResult", "Finished", "Job", "Pool", "Policy", "estimator", "WAIT"]

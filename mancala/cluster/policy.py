@@ -12,6 +12,8 @@ class Policy:
     """The manager's rules, each a number with its reason (the simulator,
     ``bench/cluster_sim.py --policy``, varies them one at a time)."""
     tests: int = 2              # the value's tests asked at once as needed work (the bracket)
+    tests_after: int = 0        # and once one of them is answered (0: as many); the others wait as
+                                # speculation
     hypotheses: int = 4         # and as speculation, when workers are still idle
     step: int = 4               # an exhausted question asked again gets this many times its budget,
     growth: int = 64            # up to this many times the first, then it is split (1: split at once)
@@ -19,6 +21,8 @@ class Policy:
     speculate: bool = True      # idle workers hedge against predictions (else they wait)
     plan: int = 0               # needed leaves a worker, planned by splitting on estimates before
                                 # the first job (0: the root alone)
+    root_depth: int = 0         # the depth of the search that makes MTD(f)'s first guess (0: the
+                                # estimates' own depth)
 
 
 __all__ = ["Policy"]
