@@ -13,6 +13,7 @@
         GameError                   something the game cannot do now (undo with nothing to undo)
         SaveFileError               a save file that cannot be read or is not a real game
           InUseError                an autosaved game another running game owns
+          RecordError               a game record (mancala.records) that cannot be read: its line and why
         BookError                   an opening book that cannot be used
         EndgameFileError            an endgame database file that cannot be used
           EndgameMissingError       no database file where one was looked for
@@ -82,6 +83,10 @@ class SaveFileError(InputError):
 
 class InUseError(SaveFileError):
     """A saved game another running game owns."""
+
+
+class RecordError(SaveFileError):
+    """A game record (mancala.records) that is not a real game: one line naming its line and why."""
 
 
 class BookError(InputError):
@@ -198,7 +203,7 @@ def one_line(exc: BaseException) -> str:
 __all__ = [
     "MancalaError", "InputError", "InvalidBoardError", "InvalidRuleError", "IllegalMoveError",
     "InvalidLimitError", "PlayerSpecError", "EntryError", "GameError", "SaveFileError",
-    "InUseError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameUntrustedError", "EndgameSpaceError", "ClusterError", "PositionFileError",
+    "InUseError", "RecordError", "BookError", "EndgameFileError", "EndgameMissingError", "EndgameUntrustedError", "EndgameSpaceError", "ClusterError", "PositionFileError",
     "RequestError", "PictureError", "JournalError",
     "SearchStoppedError", "PlayerFailedError", "AutosaveError", "CommandError", "quote", "one_line",
     "HistoryError", "SealError", "Refused",

@@ -14,7 +14,15 @@ A save file (format ``mancala-save``, version 1)::
     }
 
 A rated game (:mod:`mancala.game`) has ``"rated": true`` as well, so it
-resumes rated; a file without it is a casual game.
+resumes rated; a file without it is a casual game. A game that starts from a
+position that is not the rules' start (a game record's set-up,
+:mod:`mancala.records`) has ``"setup": {"slots": [...], "to_move": 0}``, and its
+moves are played from there.
+
+A **game record** (:mod:`mancala.records`: text people read and paste) is a save
+too: :func:`load` reads one where the name ends in ``.kalah`` or, for any name but
+``.json``, where the text starts with a tag (``[Variant "Kalah"]``), and :func:`save`
+writes one where the name ends in ``.kalah``; a record is never rated.
 
 ``moves`` are pits 0..5 counted from the mover's left, in the order played
 (the mover of each follows from the rules); ``position`` is the board they
@@ -46,8 +54,9 @@ from typing import Any, Callable, Dict, List, Optional, Union
 
 from mancala._system import (FileTooLarge, NotARegularFile, read_regular_file, refuse_special,
                              write_atomically)
+from mancala import records
 from mancala.board import CAPTURE_RULES, Board
-from mancala.errors import InvalidLimitError, InvalidRuleError, SaveFileError
+from mancala.errors import InputError, InvalidLimitError, InvalidRuleError, RecordError, SaveFileError
 from mancala.errors import quote as _quote
 from mancala.limits import DEFAULT_SEEDS, MAX_SEED, check_seed, check_seeds
 from mancala.untrusted import read_json
@@ -63,7 +72,7 @@ PlayerCheck = Callable[[str], str]     # a spelling -> its canonical form, or Va
 MAX_SPEC_CHARS = 40          # without a player check: the longest spelling a save may hold
 
 _FIELDS = {"format", "version", "rules", "players", "moves", "position", "seed", "saved_at",
-           "rated"}
+           "rated", "setup"}
 _REQUIRED = {"format", "version", "rules", "players", "moves", "position"}
 
 
@@ -78,6 +87,7 @@ class SavedGame:
     moves: List[int] = field(default_factory=list)
     seed: Optional[int] = None
     rated: bool = False         #: played unaided, counted for the person's rating (mancala.game)
+    setup: Optional[records.Setup] = None   #: the start, when not the rules' own (a record's FEN)
     _board: Optional[Board] = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
@@ -86,7 +96,8 @@ class SavedGame:
         """The save of a game whose board (from a start of ``seeds`` per pit) is
         at hand: its moves are the board's history, and nothing is replayed. Raises nothing."""
         game = cls(seeds, board.capture, south, north,
-                   [record.pit for record in board.move_stack], seed)
+                   [record.pit for record in board.move_stack], seed,
+                   setup=records.setup_of(board, seeds))
         game._board = board.copy()
         return game
 
@@ -100,11 +111,14 @@ class SavedGame:
         board = self._board
         if board is None or board.capture != self.capture or board.seeds != 12 * self.seeds \
                 or [record.pit for record in board.move_stack] != list(self.moves):
-            board = Board(seeds=self.seeds, capture=self.capture)
-            for pit in self.moves:
-                board.push(pit)
+            board = self.record().board()
             self._board = board
         return board
+
+    def record(self, **tags: str) -> records.Record:
+        """The game as a record holds it (:mod:`mancala.records`), with ``tags`` (Event, Date...)."""
+        return records.Record(self.seeds, self.capture, self.south, self.north, list(self.moves),
+                              self.setup, tags=tags)
 
     def to_json(self) -> Dict[str, Any]:
         """The fields of the save file (raises what :meth:`board` raises)."""
@@ -121,6 +135,8 @@ class SavedGame:
         }
         if self.rated:
             fields["rated"] = True
+        if self.setup is not None:
+            fields["setup"] = {"slots": list(self.setup.slots), "to_move": self.setup.to_move}
         return fields
 
 
@@ -168,11 +184,14 @@ def save_path(name: str = "") -> Path:
 
 # -- writing ------------------------------------------------------------------------
 
-def dumps(game: SavedGame) -> str:
-    """The save file text of a game: one field per line, short enough to read.
+def dumps(game: SavedGame, record: bool = False) -> str:
+    """The save file text of a game: one field per line, short enough to read; with
+    ``record``, its game record (:mod:`mancala.records`, dated today).
 
     Raises IllegalMoveError if the game's moves are not a legal history.
     """
+    if record:
+        return records.dumps(game.record(Date=records.today()))
     fields = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in game.to_json().items()]
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
@@ -195,7 +214,7 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
         raise SaveFileError(f"will not write to {str(path)!r}: not a regular file") from None
     if not replace_any and path.exists() and not _looks_like_save(path):
         raise SaveFileError(f"will not overwrite {str(path)!r}: it is not a mancala save file")
-    text = dumps(game)
+    text = dumps(game, record=is_record_name(path))
     directory = path.parent
     if not directory.is_dir():
         # a typo in a folder name should not create folders nobody asked for
@@ -211,10 +230,19 @@ def save(game: SavedGame, path: PathLike, *, replace_any: bool = False) -> Path:
 
 def _looks_like_save(path: Path) -> bool:
     try:
-        data = _parse(path, _read(path))
+        raw = _read(path)
+        if records.looks_like(path, raw):
+            records.loads(raw)
+            return True
+        data = _parse(path, raw)
     except SaveFileError:
         return False
     return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def is_record_name(path: PathLike) -> bool:
+    """Whether a file's name says a game record (it ends in :data:`mancala.records.EXTENSION`)."""
+    return os.fspath(path).lower().endswith(records.EXTENSION)
 
 
 # -- reading ------------------------------------------------------------------------
@@ -227,19 +255,54 @@ def load(path: PathLike, *, players: Optional[PlayerCheck] = None) -> SavedGame:
     spelling need only be short text.
     """
     path = Path(path)
-    data = _parse(path, _read(path))
+    raw = _read(path)
     try:
-        return _check(data, players)
+        if records.looks_like(path, raw):
+            return from_record(records.loads(raw), players)
+        return _check(_parse(path, raw), players)
+    except RecordError as exc:
+        raise RecordError(f"{str(path)!r}: {exc}") from None
     except SaveFileError as exc:
         raise SaveFileError(f"{str(path)!r}: {exc}") from None
 
 
-def loads(text: Union[str, bytes], *, players: Optional[PlayerCheck] = None) -> SavedGame:
-    """Check a save file's text or bytes (see :func:`load`); SaveFileError if it does not fit."""
+def loads(text: Union[str, bytes], *, players: Optional[PlayerCheck] = None,
+          setup: bool = False) -> SavedGame:
+    """Check a save file's or a game record's text or bytes (see :func:`load`); SaveFileError
+    if it does not fit, or if its game starts from a set-up position unless ``setup`` (a
+    caller that replays only ``seeds``, ``capture`` and ``moves`` must not get one)."""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
         raise SaveFileError(f"larger than {MAX_BYTES // 1024} KB, so not a mancala save")
-    return _check(_decode(text), players)
+    if records.looks_like(None, text):
+        game = from_record(records.loads(text), players)
+    else:
+        game = _check(_decode(text), players)
+    if game.setup is not None and not setup:
+        raise SaveFileError("the game starts from a set-up position (a record's FEN), not the "
+                            "rules' start: only games from the start load here")
+    return game
+
+
+def from_record(record: records.Record, players: Optional[PlayerCheck] = None) -> SavedGame:
+    """The save of a game record (read and replayed: :func:`mancala.records.loads`), casual,
+    its players checked as a save file's are (SaveFileError naming the one unknown)."""
+    game = SavedGame(record.seeds, record.capture, *_players(record.south, record.north, players),
+                     list(record.moves), setup=record.setup)
+    game._board = record.board()
+    return game
+
+
+def _players(south: Any, north: Any, players: Optional[PlayerCheck]) -> List[str]:
+    specs = []
+    for side, spec in (("south", south), ("north", north)):
+        try:
+            if not isinstance(spec, str) or (players is None and len(spec) > MAX_SPEC_CHARS):
+                raise ValueError(spec)
+            specs.append(spec if players is None else players(spec))
+        except ValueError:
+            raise SaveFileError(f"unknown {side} player {_quote(spec)}") from None
+    return specs
 
 
 def _read(path: Path) -> bytes:
@@ -307,15 +370,7 @@ def _check(data: Any, players: Optional[PlayerCheck]) -> SavedGame:
                             f"choose one of {', '.join(CAPTURE_RULES)}")
 
     sides = _object(data["players"], "players", {"south", "north"}, {"south", "north"})
-    specs = []
-    for side in ("south", "north"):
-        spec = sides[side]
-        try:
-            if not isinstance(spec, str) or (players is None and len(spec) > MAX_SPEC_CHARS):
-                raise ValueError(spec)
-            specs.append(spec if players is None else players(spec))
-        except ValueError:
-            raise SaveFileError(f"unknown {side} player {_quote(spec)}") from None
+    specs = _players(sides["south"], sides["north"], players)
 
     seed = data.get("seed")
     if seed is not None:
@@ -342,7 +397,8 @@ def _check(data: Any, players: Optional[PlayerCheck]) -> SavedGame:
     moves = data["moves"]
     if not isinstance(moves, list):
         raise SaveFileError("moves is not a list")
-    board = Board(seeds=seeds, capture=capture)
+    setup = _setup(data.get("setup"), seeds)
+    board = records.Record(seeds, capture, setup=setup).start()
     for number, pit in enumerate(moves, 1):
         if not _is_int(pit) or not 0 <= pit <= 5:
             raise SaveFileError(f"move {number} is {_quote(pit)}, not a pit 0..5")
@@ -357,10 +413,28 @@ def _check(data: Any, players: Optional[PlayerCheck]) -> SavedGame:
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         raise SaveFileError(f"rated is true or false, not {_quote(rated)}")
-    game = SavedGame(seeds, capture, specs[0], specs[1], list(moves), seed, rated)
+    game = SavedGame(seeds, capture, specs[0], specs[1], list(moves), seed, rated, setup)
     game._board = board
     return game
 
 
-__all__ = ["SavedGame", "SaveFileError", "FORMAT", "VERSION", "MAX_BYTES", "load", "loads",
+def _setup(value: Any, seeds: int) -> Optional[records.Setup]:
+    """A save's start when it is not the rules' own (its "setup" field), checked."""
+    if value is None:
+        return None
+    setup = _object(value, "setup", {"slots", "to_move"}, {"slots", "to_move"})
+    slots, to_move = setup["slots"], setup["to_move"]
+    if not isinstance(slots, list) or len(slots) != 14 or not all(_is_int(v) for v in slots) \
+            or to_move not in (0, 1) or isinstance(to_move, bool):
+        raise SaveFileError("setup is 14 counts of seeds and the side to move (0 or 1)")
+    if sum(slots) != 12 * seeds:
+        raise SaveFileError(f"setup holds {sum(slots)} seeds, not {12 * seeds}")
+    try:
+        Board(slots, to_move)
+    except InputError as exc:
+        raise SaveFileError(f"setup: {exc}") from None
+    return records.Setup(tuple(slots), to_move)
+
+
+__all__ = ["SavedGame", "SaveFileError", "RecordError", "from_record", "is_record_name", "FORMAT", "VERSION", "MAX_BYTES", "load", "loads",
            "save", "save_path", "dumps", "data_dir", "shown_path", "DEFAULT_SAVE_NAME", "SAVES_FOLDER"]

@@ -120,6 +120,7 @@ DOCUMENTED = {
     "mancala.openings": ["opening_suite", "MAX_OPENING_PLIES"],
     "mancala.history": ["History"],
     "mancala.review": ["review_game", "review_moves"],
+    "mancala.records": ["Record", "Setup", "dumps", "dumps_all", "loads", "loads_all"],
     "mancala.search_values": ["SearchRequest", "SearchRole", "Found"], "mancala._core": ["Searcher"],
     "mancala.limits": [], "mancala.errors": [], "mancala.sqlitefile": [], "mancala.rating": [],
     "mancala.puzzles": [], "mancala.explain": [], "mancala.endgame": [],
