@@ -592,3 +592,99 @@ def test_the_terminal_says_a_move_in_the_library_s_words():
     board = Board([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0])
     capture = board.push(0)               # A's seed lands in empty B, facing K's 5
     assert capture.words() == "1 (A), captures 6 seeds, the game is over"
+
+
+# -- issue 41 section 3: game records people can read and paste --------------------------------
+
+def test_save_to_a_kalah_name_writes_a_record_that_play_load_continues(home):
+    """`save NAME.kalah` wrote JSON under that name. It writes the game record (tags, turns,
+    result); `play --load` reads it back to the same moves, and the default save stays JSON."""
+    from mancala import records
+    first = run_play(home, "--south", "human", "--north", "ai:depth=2", "--seeds", "3",
+                     "--casual", stdin="3\n6\nsave game.kalah\nsave\nquit\n")
+    assert first.returncode == 0, first.stderr
+    text = (home.parent / "game.kalah").read_text()
+    assert text.startswith('[Variant "Kalah"]\n') and '[Result "*"]' in text, text
+    record = records.loads(text)
+    json_save = storage.load(home / storage.SAVES_FOLDER / storage.DEFAULT_SAVE_NAME)
+    assert (home / storage.SAVES_FOLDER / storage.DEFAULT_SAVE_NAME).read_text().startswith("{")
+    assert record.moves == json_save.moves
+    turns = record.turns()          # South's 3 (C), the computer's reply, South's 6 (F)
+    assert turns[0] == "C" and turns[2][0] == "F" and set(turns[1]) <= set("GHIJKL+0123456789")
+    assert (record.seeds, record.capture, record.south, record.north) == \
+        (3, "standard", "human", "ai:depth=2")
+    second = run_play(home, "--load", "game.kalah", stdin="quit\n")
+    assert second.returncode == 0, second.stderr
+    assert resuming(len(record.moves)) in second.stdout
+    assert "Kalah: 3 seeds per pit, standard capture. South: human, North: ai:depth=2." in second.stdout
+    assert sorted(f.read_text() for f in autosave_files(home))      # resumed games autosave JSON
+    assert max((storage.load(f) for f in autosave_files(home)), key=lambda g: len(g.moves)).moves \
+        == record.moves
+
+
+RECORD = """[Variant "Kalah"]
+[Event "?"]
+[Site "?"]
+[Date "2026.05.01"]
+[South "human"]
+[North "random"]
+[Seeds "2"]
+[Capture "standard"]
+[Result "*"]
+[FEN "0-0-0-0-1-1-10-0-0-0-2-0-1-9-S"]
+
+1. FE *
+"""
+
+
+def test_a_record_with_a_set_up_is_played_from_it_and_not_kept_in_the_history(home):
+    """Kalah(6,2) set up with South's F and E to play (a chain: 1. FE), North's J (its only
+    seeds but L's 1). Loaded, the game goes on from there; its end is said as the end of a
+    game that did not start at the start: not kept as a game of the person's."""
+    (home.parent / "setup.kalah").write_text(RECORD)
+    result = run_play(home, "--load", "setup.kalah", stdin="6\n" * 3)
+    assert result.returncode == 0, result.stderr
+    assert resuming(2) in result.stdout
+    assert "North (random) plays" in result.stdout
+    (over,) = [line for line in result.stdout.splitlines() if line.startswith("Game over:")]
+    assert over.endswith("A game from a set-up position: not kept in your history."), over
+    listed = subprocess.run([sys.executable, "-m", "mancala", "history", "--json"],
+                            capture_output=True, text=True, env=env_for(home), timeout=60)
+    assert json.loads(listed.stdout) == []
+
+
+@pytest.mark.parametrize("edit, reason", [
+    (lambda t: t.replace("1. FE *", "1. FD *"), "line 12: turn 1 (FD): D (South's pit 4) is empty"),
+    (lambda t: t.replace('[Seeds "2"]\n', ""), "lines 1-9: the tags have no Seeds tag"),
+    (lambda t: t.replace('"*"', '"12-12"'), "line 12: the moves end with * but the Result tag "
+                                            "(line 9) says 12-12"),
+    (lambda t: t.replace("1. FE *", "1. F 2. E *"), "line 12: turn 1 (F): F earns South an extra "
+                                                    "turn, so the turn goes on"),
+])
+def test_play_load_refuses_a_bad_record_in_one_line_naming_its_line(home, edit, reason):
+    path = home.parent / "bad.kalah"
+    path.write_text(edit(RECORD))
+    before = path.read_bytes()
+    result = run_play(home, "--load", "bad.kalah")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"mancala: 'bad.kalah': {reason}"), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+    assert path.read_bytes() == before
+
+
+def test_a_record_stopped_inside_a_chain_goes_on_with_the_same_side(home):
+    (home.parent / "chain.kalah").write_text(RECORD.replace("1. FE *", "1. F *"))
+    result = run_play(home, "--load", "chain.kalah", stdin="quit\n")
+    assert result.returncode == 0, result.stderr
+    assert resuming(1) in result.stdout and "South, your move (5; or help): " in result.stdout
+
+
+def test_a_txt_record_loads_and_a_json_save_still_loads_whatever_its_name(home):
+    (home.parent / "pasted.txt").write_text(RECORD.replace("1. FE *", "1. FE 2. J *"))
+    loaded = run_play(home, "--load", "pasted.txt", stdin="quit\n")
+    assert loaded.returncode == 0, loaded.stderr
+    assert resuming(3) in loaded.stdout
+    storage.save(storage.SavedGame(3, "empty", "human", "random", [0]), home.parent / "old.txt")
+    old = run_play(home, "--load", "old.txt", stdin="quit\n")
+    assert old.returncode == 0, old.stderr
+    assert "Kalah: 3 seeds per pit, empty-pit capture." in old.stdout and resuming(1) in old.stdout

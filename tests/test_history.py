@@ -734,3 +734,54 @@ def test_a_history_that_cannot_be_written_is_one_line_and_the_game_goes_on(tmp_p
                      f"(not a directory)"] * 2      # both games played, each said it once
     assert result.stdout.count("Game over:") == 2
     assert "Traceback" not in result.stdout + result.stderr
+
+
+# -- issue 41: every game of the history as game records, in one file ---------------------------
+
+def twin_game(seeds, capture, seed):
+    """A whole game of random moves by the pure-Python twin's rules, and its final stores."""
+    from mancala import _reference
+    rng, code = random.Random(seed), ("standard", "empty", "none").index(capture)
+    slots, to_move, moves = ([seeds] * 6 + [0]) * 2, 0, []
+    while not _reference.is_game_over(slots):
+        pit = rng.choice(_reference.legal_moves(slots, to_move))
+        slots, to_move, _ = _reference.play(slots, to_move, pit, code)
+        moves.append(pit)
+    return moves, (sum(slots[0:7]), sum(slots[7:14]))
+
+
+def test_history_export_reads_back_to_the_same_moves_and_result_for_every_game(home):
+    from mancala import records
+    history = History()
+    expected = [(1, "standard", "human", "ai:easy", GAME, None, GAME_SCORE)]     # worked by hand
+    history.record("human", "ai:easy", 1, "standard", GAME, rated=True)
+    for number, (seeds, capture) in enumerate([(2, "standard"), (3, "empty"), (4, "none"),
+                                               (4, "standard"), (6, "empty")]):
+        moves, stores = twin_game(seeds, capture, number)
+        south, north = ("human", "ai:medium") if number % 2 else ("ai:hard", "random")
+        history.record(south, north, seeds, capture, moves)
+        expected.append((seeds, capture, south, north, moves, None, stores))
+    history.record("human", "ai:medium", 1, "standard", GAME[:3], resigned=1)   # North resigns
+    expected.append((1, "standard", "human", "ai:medium", GAME[:3], 1, (3, 0)))   # stores then
+    target = home.parent / "all.kalah"
+    result = mancala(home, "history", "--export", str(target))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"Exported 7 games to {target}.\n"
+    games = records.loads_all(target.read_text())
+    assert len(games) == len(expected)
+    for game, (seeds, capture, south, north, moves, resigned, stores) in zip(games, expected):
+        assert (game.seeds, game.capture, game.south, game.north, game.moves, game.resigned) == \
+            (seeds, capture, south, north, moves, resigned)
+        assert game.result == f"{stores[0]}-{stores[1]}"
+    kept = history.games()
+    assert [game.tags["Site"] for game in games] == [f"mancala history, game {g.id}" for g in kept]
+    assert games[0].tags["Event"] == "Rated game" and "Event" not in games[1].tags    # "?": unknown
+    assert games[0].tags["Date"] == kept[0].finished[:10].replace("-", ".")
+    # the last N, to the standard output; a file that holds no records is not overwritten
+    last = mancala(home, "history", "--export", "-", "--last", "2")
+    assert records.loads_all(last.stdout) == games[-2:]
+    refused = mancala(home, "history", "--export", str(home / FILE_NAME))
+    assert refused.returncode == 2
+    assert refused.stderr == f"mancala: will not overwrite {str(home / FILE_NAME)!r}: it holds no " \
+                             "game records\n"
+    assert History().games() == kept

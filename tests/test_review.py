@@ -421,3 +421,143 @@ def test_a_review_on_a_terminal_shows_its_progress_then_the_moves(home):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+# -- issue 41: the curve in the terminal, and game records ---------------------------------------
+
+def test_the_curve_s_block_heights_are_the_scores_worked_by_hand():
+    from mancala.cli.curve import level, plot, sample
+    # the largest lead (12) fills three rows of two half blocks: 6 half blocks; 6 seeds fill 3
+    # (one row and a half), 3 seeds 1.5 rounded to 2, 1 seed at least 1, 0 none; North's
+    # leads hang below the middle
+    assert [level(v, 12) for v in (12, 6, -3, 0, 1, -12)] == [6, 3, -2, 0, 1, -6]
+    assert plot([12, 6, -3, 0, 1, -12], 40) == [
+        "Score after each move:",
+        "South +12 █",
+        "          █▄",
+        "          ██  ▄",
+        "            █  █",
+        "               █",
+        "North +12      █",
+        "     move 1    6"]
+    # a hundred moves in ten columns: each column the last move of its ten
+    assert sample(list(range(1, 101)), 10) == [(n, n) for n in range(10, 101, 10)]
+
+
+def test_the_curve_of_a_reviewed_game_is_its_perfect_play_scores(home):
+    """GAME's scores after each move, from South's view, by the brute force alone: +2 after
+    South's first two moves, +6 from North's mistake on (worked in the tests above)."""
+    from mancala.cli.curve import plot
+    scores = []
+    for (slots, to_move), pit in zip(positions(1, "standard", GAME), GAME):
+        value = brute_values(slots, to_move, "standard")[pit]
+        scores.append(value if to_move == 0 else -value)
+    assert scores == [2, 2, 6, 6, 6, 6, 6]
+    review = review_game(1, "standard", GAME)
+    assert [move.after.south for move in review.moves] == scores
+    assert plot(scores, 60)[1:4] == ["South +6   █████", "           █████", "         ███████"]
+
+
+def test_the_curve_goes_beside_the_table_where_it_fits_and_under_it_where_not():
+    from mancala.cli.curve import GAP, beside
+    table = ["x" * 50] * 3
+    placed = beside(table, [3, -3, 6], 90)
+    assert placed[0] == "x" * 50 + " " * GAP + "Score after each move:"
+    assert placed[1] == "x" * 50 + " " * GAP + "South +6   █"        # only 6 reaches the top row
+    assert placed[2] == "x" * 50 + " " * GAP + "         ▄ █"         # 3 fills a row and a half
+    assert placed[3] == " " * (50 + GAP) + "         █ █"         # past the table's last line
+    assert len(placed) == 8 and placed[7].strip() == "move 1 3"      # the plot is longer than the table
+    assert beside(table, [3, -3, 6], 70) is None                     # 17 columns: not the title's 22
+    assert beside(table, list(range(40)), 80) is None                # not 20 moves' columns
+
+
+def review_on_a_terminal(home, columns, *args):
+    pexpect = pytest.importorskip("pexpect")
+    import re
+    env = dict(os.environ, MANCALA_HOME=str(home), NO_COLOR="1")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    child = pexpect.spawn(sys.executable, ["-m", "mancala", "review", *args], env=env,
+                          encoding="utf-8", timeout=120, dimensions=(40, columns))
+    child.expect(pexpect.EOF)
+    child.close()
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", child.before.replace("\r\n", "\n"))
+    return [line.split("\r")[-1].rstrip() for line in text.split("\n")]
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_on_a_narrow_terminal_the_curve_is_under_the_table_and_fits(home, columns):
+    """At 60 and 80 columns the table leaves no room beside it: the curve follows the
+    game's end, one column a move, within the terminal's width."""
+    from mancala.cli.curve import plot
+    moves = random_game(2, "standard", 11)
+    History(home / "history.sqlite3").record("human", "ai:easy", 2, "standard", moves)
+    lines = review_on_a_terminal(home, columns, "--last")
+    assert all(len(line) <= columns for line in lines), max(lines, key=len)
+    end = next(i for i, line in enumerate(lines) if line.startswith(f"After move {len(moves)},"))
+    title = lines.index("Score after each move:")
+    assert end < title < end + 3          # after the game's end (its line may be broken in two)
+    listed = json.loads(mancala(home, "review", "--last", "--json").stdout)
+    curve = plot([move["south_after"] for move in listed], columns)
+    assert lines[title:title + len(curve)] == curve and len(curve) == 8
+    assert lines[title + len(curve)].startswith("You: ")
+    assert curve[-1].endswith(f" 1{' ' * (len(moves) - 1 - len(str(len(moves))))}{len(moves)}")
+
+
+def test_on_a_wide_terminal_the_curve_is_beside_the_table(home):
+    moves = random_game(2, "standard", 11)
+    History(home / "history.sqlite3").record("human", "ai:easy", 2, "standard", moves)
+    lines = review_on_a_terminal(home, 140, "--last")
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("move"))
+    header = lines[at]
+    assert header.split()[-5:] == ["mark", "Score", "after", "each", "move:"], header
+    end = next(i for i, line in enumerate(lines) if line.startswith("After move"))
+    column = header.index("Score after")        # the table's widest row, and a gap, to its left
+    assert column == max(len(line[:column].rstrip()) for line in lines[at:end]) + 3
+    assert lines[at + 1][column:].startswith("South +")
+    assert lines[at + 7][column:].split() == ["move", "1", str(len(moves))]
+    assert all(len(line) <= 140 for line in lines)
+    assert not any(line == "Score after each move:" for line in lines)     # not under it too
+
+
+RECORD = """[Variant "Kalah"]
+[Event "?"]
+[Site "?"]
+[Date "2026.05.01"]
+[South "human"]
+[North "ai:easy"]
+[Seeds "1"]
+[Capture "standard"]
+[Result "9-3"]
+
+1. FE+2 2. K 3. D+2 4. J+2 5. C+2 6. L 9-3
+"""
+
+
+def test_review_of_a_game_record_is_the_review_of_its_save(home, tmp_path):
+    """GAME written as a record by hand (F's seed in the store, E's capture of 2, ...)."""
+    path = tmp_path / "game.kalah"
+    path.write_text(RECORD)
+    from_record = mancala(home, "review", str(path), "--json")
+    assert from_record.returncode == 0, from_record.stderr
+    from_save = mancala(home, "review", str(save_game(tmp_path / "game.json", 1, "standard", GAME)),
+                        "--json")
+    assert json.loads(from_record.stdout) == json.loads(from_save.stdout)
+    assert [move["pit_index"] for move in json.loads(from_record.stdout)] == GAME
+
+
+@pytest.mark.parametrize("edit, reason", [
+    (lambda t: t.replace("3. D+2", "3. D+3"), "line 11: turn 3 (D+3): D captures 2 seeds, not 3"),
+    (lambda t: t.replace('"9-3"', '"8-4"'), "line 11: the moves end with 9-3 but the Result tag "
+                                            "(line 9) says 8-4"),
+    (lambda t: t.replace('[Result "9-3"]', '[Result "9-3"]\n[FEN "1-1-1-1-1-1-0-1-1-1-1-1-1-0-N"]')
+     .replace("1. FE+2 2. K 3. D+2 4. J+2 5. C+2 6. L 9-3", "*").replace('"9-3"', '"*"'),
+     "starts from a set-up position (its FEN tag): a review goes through a game from the "
+     "rules' start"),
+])
+def test_review_refuses_a_bad_record_in_one_line(home, tmp_path, edit, reason):
+    path = tmp_path / "bad.kalah"
+    path.write_text(edit(RECORD))
+    result = mancala(home, "review", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"mancala: {str(path)!r}") and line.endswith(reason), line

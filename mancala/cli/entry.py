@@ -33,7 +33,8 @@ from the mover's store), or its letter: A-F are South's pits, G-L North's.
 Commands:
   hint         the engine's suggestion and its score (not in a rated game)
   undo         take back your last move and the computer's reply (not in a rated game)
-  save [FILE]  save the game (default: in the data folder; not in a rated game)
+  save [FILE]  save the game (default: in the data folder; not in a rated game);
+               a FILE ending in .kalah is a game record people can read and paste
   load FILE    continue a saved game instead
   resign       give up this game: it counts as your loss (asks once)
   help         this text

@@ -2,21 +2,26 @@
 
 Also the terminal game's hook, :func:`record_finished`: ``play`` calls it when
 a game ends, so the game is kept (:mod:`mancala.history`) and the person
-sees their new rating in one line.
+sees their new rating in one line. ``--export FILE`` writes the games as game
+records (:mod:`mancala.records`), one after another in one file.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Callable, Optional
+from pathlib import Path
+from typing import Callable, List, Optional
 
 from mancala import history as _history
+from mancala import records
+from mancala._system import write_atomically
 from mancala.cli import options
 from mancala.cli.format import local_time
 from mancala.cli.render import wrap
 from mancala.board import rules_words
-from mancala.errors import MancalaError
+from mancala.errors import CommandError, MancalaError
 from mancala.game import can_be_rated, unrated_because
 from mancala.levels import level_is_provisional
 from mancala.rating import Rating
@@ -41,6 +46,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--last", type=options.whole("games", 1), metavar="N",
                    help="only the last N games")
     p.add_argument("--json", action="store_true", help="print the games as one JSON list")
+    p.add_argument("--export", metavar="FILE",
+                   help="write the games (all, or the --last N) to FILE as game records people "
+                        f"can read, one after another (name it *{records.EXTENSION}; - for the "
+                        "standard output)")
     p.set_defaults(run=run)
 
 
@@ -50,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     for notice in history.notices:
         print(f"mancala: {printable(notice)}", file=sys.stderr)
     shown = games[-args.last:] if args.last else games
+    if args.export:
+        return export(shown, args.export)
     if args.json:
         print(json.dumps([game.to_json() for game in shown], indent=2))
         return 0
@@ -63,6 +74,39 @@ def run(args: argparse.Namespace) -> int:
     for game in shown:
         print(wrap("  " + describe(game)))
     return 0
+
+
+def as_record(game: _history.GameRecord) -> records.Record:
+    """A game of the history as a game record: rated or casual its Event, its number in
+    the history its Site, when it ended (UTC) its Date and UTCTime."""
+    event = "Rated game" if game.rated else "Casual game" if game.human is not None else "?"
+    date, _, clock = game.finished.rstrip("Z").partition("T")
+    return records.Record(game.seeds, game.capture, game.south, game.north,
+                          list(game.pit_indices), resigned=game.resigned,
+                          tags={"Event": event, "Site": f"mancala history, game {game.id}",
+                                "Date": date.replace("-", "."), "UTCTime": clock})
+
+
+def export(games: List[_history.GameRecord], name: str) -> int:
+    """``--export FILE``: the games as records in one file, written whole or not at all; a
+    file there already is replaced only when it holds records (CommandError, one line, else)."""
+    text = records.dumps_all([as_record(game) for game in games])
+    if name == "-":
+        sys.stdout.write(text)
+        return 0
+    path = Path(os.path.expanduser(name))
+    if path.is_file() and path.stat().st_size and not records.looks_like(None, _head(path)):
+        raise CommandError(f"will not overwrite {name!r}: it holds no game records")
+    write_atomically(path, lambda handle: handle.write(text))
+    count = len(games)
+    print(f"Exported {count} game{'' if count == 1 else 's'} to "
+          f"{printable(shown_path(os.path.abspath(path)))}.")
+    return 0
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(200)
 
 
 def rating_line(now: Optional[Rating], rated_games: int) -> str:
@@ -149,4 +193,4 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-__all__ = ["add_parser", "run", "record_finished", "describe", "rating_line"]
+__all__ = ["add_parser", "run", "record_finished", "describe", "rating_line", "as_record", "export"]

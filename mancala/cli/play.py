@@ -23,7 +23,7 @@ import shlex
 import sys
 from typing import Callable, List, Optional, Tuple
 
-from mancala import autosaves, storage
+from mancala import autosaves, records, storage
 from mancala.board import MoveRecord, rules_words
 from mancala.cli import options
 from mancala.cli.entry import RESUME_HINT, Keyboard
@@ -144,8 +144,7 @@ class Terminal(GameObserver):
         """The result line, in the person's words, with what it did to their rating
         (a game between computers: that it was not kept)."""
         text = describe_outcome(game.outcome(), self.you(game), game.resigned)
-        if not _has_person(game.specs):
-            rating = "A game between computers: not kept in your history."
+        rating = _not_kept(game) or rating
         self.out(self.style(text, "good") + (f" {rating}" if rating else ""))
 
 
@@ -167,7 +166,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     + VALID_SPECS + ". " + levels_help(),
         epilog="In game: a pit 1-6 (from your left) or letter A-F (South) / G-L (North), "
                "or hint, undo, save [FILE], load FILE, resign, help, quit (a rated game has "
-               "no hint, undo or load). Every move is autosaved; "
+               "no hint, undo or load; save NAME.kalah writes a game record people can read). "
+               "Every move is autosaved; "
                f"resume with `{RESUME_HINT}`.")
     p.add_argument("--south", type=options.player, metavar="PLAYER",
                    help="who plays South, the side that moves first (default: human; "
@@ -178,7 +178,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"seeds per pit, {MIN_SEEDS}..{MAX_SEEDS_PER_PIT} (default {DEFAULT_SEEDS})")
     options.add_capture(p, default=None)
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--load", metavar="FILE", help="continue a saved game")
+    source.add_argument("--load", metavar="FILE",
+                        help="continue a saved game: a save file, or a game record (.kalah, "
+                             "from any position its FEN tag sets up)")
     source.add_argument("--resume", nargs="?", const=0, type=_game_number, metavar="N",
                         help="continue the autosaved game where it stopped; with several, "
                              "list them (newest first) and N picks one")
@@ -316,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
             if outcome is None:
                 term.out(_resume_line(game))
                 return 0
-            rating = record_finished(game, term.out) if _has_person(game.specs) else ""
+            rating = "" if _not_kept(game) else record_finished(game, term.out)
             if slot is not None:                # only then is its autosave let go
                 slot.finish()
                 slot = None
@@ -351,6 +353,17 @@ def _has_person(specs) -> bool:
     """Whether a person plays: a game between two computers (the demo) is no person's, so
     it is neither autosaved nor kept in the history (its rating or its list of games)."""
     return "human" in specs
+
+
+def _not_kept(game: Game) -> str:
+    """Why a finished game is not kept in the history ('' when it is): a game between
+    computers is no person's; one from a set-up position (a game record's FEN) is no
+    whole game."""
+    if not _has_person(game.specs):
+        return "A game between computers: not kept in your history."
+    if records.setup_of(game.board, game.seeds) is not None:
+        return "A game from a set-up position: not kept in your history."
+    return ""
 
 
 def _resume_line(game: Game) -> str:

@@ -25,7 +25,7 @@ from mancala import history as _history
 from mancala import review as _review
 from mancala import storage
 from mancala.board import Board, rules_words
-from mancala.cli import options
+from mancala.cli import curve, options
 from mancala.cli.format import local_time
 from mancala.cli.render import columns, move_text, wrap
 from mancala.errors import CommandError, HistoryError
@@ -57,7 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                "(pit_index and score of every legal move), line_indices (the better move's line, "
                "for a move that lost) and depth (the search's, null when exact).")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("file", nargs="?", metavar="FILE", help="a save file (play's `save`)")
+    source.add_argument("file", nargs="?", metavar="FILE",
+                        help="a save file (play's `save`) or a game record (.kalah)")
     source.add_argument("--last", action="store_true",
                         help="the last game: the last one kept in your history, or the newest "
                              "autosaved game if that is newer")
@@ -172,7 +173,8 @@ def keep(history: _history.History, game: Game, review: _review.Review,
 
 
 def show(game: Game, review: _review.Review, depth: int) -> None:
-    """The review as text: one row a move, a line more for each move marked."""
+    """The review as text: one row a move, a line more for each move marked, and on a
+    terminal the curve of the scores beside the rows, or under them (:mod:`mancala.cli.curve`)."""
     count = len(game.moves)
     print(wrap(f"South {printable(game.south)} vs North {printable(game.north)}, "
                f"{rules_words(game.seeds, game.capture)}, "
@@ -195,16 +197,22 @@ def show(game: Game, review: _review.Review, depth: int) -> None:
                   if compact else ":")))
     if compact:
         size = max(len("played"), *map(len, played))
-        print(f" {'move':>4}  {'played':<{size}}  {'score after':<11}  {'lost':>4}  kind")
+        table = [f" {'move':>4}  {'played':<{size}}  {'score after':<11}  {'lost':>4}  kind"]
     else:
-        print(f"  {'move':>4}  {'side':5}  {'played':<{PLAYED}}  {'score after':<11}  {'lost':>4}  "
-              f"{'kind':8}  mark")
+        table = [f"  {'move':>4}  {'side':5}  {'played':<{PLAYED}}  {'score after':<11}  "
+                 f"{'lost':>4}  {'kind':8}  mark"]
     for move, text in zip(review.moves, played):
-        for line in (compact_rows(move, text, size) if compact else rows(move, text)):
-            print(wrap(line))
+        table += compact_rows(move, text, size) if compact else rows(move, text)
+    scores = [move.after.south for move in review.moves]
+    placed = curve.beside(table, scores, width) if width is not None else None
+    for line in placed or table:
+        print(wrap(line))
     if record.game_over:
         end = record._replace(extra_turn=False, captured=0).effects()
         print(wrap(f"After move {len(review.moves)}, {', '.join(end)}."))
+    if width is not None and placed is None:      # on a terminal, under the table: no room beside
+        for line in curve.plot(scores, width):
+            print(line)
     for side in (0, 1):
         name = "You" if side == game.you else SIDE_NAMES[side]
         print(wrap(summary_line(name, review.summary(side))))
@@ -258,9 +266,12 @@ def plural(word: str) -> str:
 # -- which game ---------------------------------------------------------------------------
 
 def from_file(path: str, history: Optional[_history.History] = None) -> Game:
-    """The game in a save file (SaveFileError, one line, if it is not one; only read),
-    its number in the history when the history keeps that very game."""
+    """The game in a save file or a game record (SaveFileError, one line, if it is not
+    one; only read), its number in the history when the history keeps that very game."""
     saved = storage.load(path)
+    if saved.setup is not None:
+        raise CommandError(f"{path!r} starts from a set-up position (its FEN tag): a review "
+                           "goes through a game from the rules' start")
     game = Game(saved.seeds, saved.capture, saved.south, saved.north, list(saved.moves),
                 f"from {path}")
     if history is not None:
