@@ -688,3 +688,12 @@ def test_a_txt_record_loads_and_a_json_save_still_loads_whatever_its_name(home):
     old = run_play(home, "--load", "old.txt", stdin="quit\n")
     assert old.returncode == 0, old.stderr
     assert "Kalah: 3 seeds per pit, empty-pit capture." in old.stdout and resuming(1) in old.stdout
+
+
+def test_a_record_set_up_for_north_says_north_moves_first(home):
+    (home.parent / "north.kalah").write_text(RECORD.replace("-9-S", "-9-N").replace("1. FE *", "*"))
+    result = run_play(home, "--load", "north.kalah", "--south", "random", "--north", "human",
+                      stdin="quit\n")
+    assert result.returncode == 0, result.stderr
+    assert "North moves first. Type a pit" in result.stdout      # said 'South moves first'
+    assert "North, your move (4 6; or help): " in result.stdout     # J (2 seeds) and L (1)

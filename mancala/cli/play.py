@@ -97,7 +97,9 @@ class Terminal(GameObserver):
             why = unrated_because(*game.specs, game.seeds, game.capture)
             self.out(f"A casual game, not rated: {why}.")
         if any(player.is_human for player in game.players):
-            self.out("South moves first. Type a pit (1-6, or its letter) or help.")
+            start = records.setup_of(game.board, game.seeds)    # a record's set-up may be North's
+            first = SIDE_NAMES[0 if start is None else start.to_move]
+            self.out(f"{first} moves first. Type a pit (1-6, or its letter) or help.")
         last = game.board.peek() if game.board.ply else None
         if last is not None:
             self.out(f"Resuming after {_moves(game.board.ply)}.")
