@@ -1,48 +1,65 @@
 """How an endgame build on a cluster would scale: the cluster's tasks measured
-here, then scheduled on W virtual workers.
+here, then scheduled on W virtual workers as the driver schedules them.
 
-    python bench/cluster_sim_build.py --seeds 28 --workers 1,2,4,...,1024 [--json]
+    python bench/cluster_sim_build.py --seeds 28 --workers 1,16,64,256 [--json]
+        [--save FILE | --load FILE] [--rules cut,chains,batches]
 
 (``python bench/cluster_sim.py build ...`` calls :func:`main`.)
 
-1. **Measured.** For each W, the plan the driver of ``endgame build
-   --cluster`` makes for W workers (mancala.cluster.build_plan, parallelism
-   2W) for every level 1..N, and each of its tasks built here by the cluster
-   workers' own function (mancala.cluster.build.build_task: its needs read
-   from their part files, its rectangle built, its part written), one at a
-   time on one thread, its CPU time measured, in memory of its own as a worker
-   does (the pages a task touches are faulted in afresh each time: no worker
-   is assumed to have kept them); a task that two plans share is measured
-   once. Then the level's finishing (finish_run: gathered from the parts,
-   values, checks, chunk hashes, written) a checksum chunk at a time, for
-   each plan. The levels come from the cache (built there first where
-   missing); the level's files live in a scratch folder (/dev/shm when it has
-   room). For the finest plan every level is built from nothing in plan
+1. **Planned** as the driver of ``endgame build --cluster`` plans: for each W
+   and level 1..N, the plan :func:`mancala.cluster.build_plan.best_plan`
+   chooses for W workers (the level cut no finer than pays); its planning
+   time is measured.
+2. **Measured.** Each task of those plans built here by the cluster workers'
+   own function (mancala.cluster.build.build_task: its needs read from their
+   part files, its rectangle built, its part written), one at a time on one
+   thread, its CPU time measured, in memory of its own as a worker does (the
+   pages a task touches are faulted in afresh each time); a task is known by
+   its rectangle, so one that two plans share (or a --save'd run measured) is
+   measured once. Then the level's finishing (finish_run: gathered from the
+   parts, values, checks, chunk hashes, written), each run as the driver cuts
+   them for W (mancala.cluster.build.finish_runs), from that plan's parts.
+   The levels come from the cache (built there first where missing); the
+   level's files live in a scratch folder (/dev/shm when it has room). The
+   first plan measured of a level is built from nothing in plan
    order, finished, and compared with the cached level: the same bytes, and
    no position left to the search (every need was in the parts read). The
    other plans are measured against parts cut from the cached level (a task
    reads and writes the same bytes either way, so it does the same work).
-2. **Scheduled** as the driver schedules (mancala.cluster.build.ClusterLevels):
-   a level's ready tasks, longest chain of needs first, in calls of one or
-   more (build.take) to a worker with fewer than two calls in flight; a task's
-   needs done before its call is made; the driver one call at a time, each
+3. **Scheduled** by the driver's own bookkeeping
+   (mancala.cluster.build_calls.Calls: chains, batches, the worker with the
+   fewest calls in flight): the driver makes one call at a time, each
    costing it ``--call-ms`` and ``--task-ms`` a task in it (measured on
    local:2 under load: 0.50 ms of CPU a call and 0.016 ms a task more, 1,500
-   calls of 1, 4 and 16 tasks); a worker's calls in turn, a call's tasks in
-   turn, their needers released when the call ends; then the level's
-   finishing runs (2W, each the sum of its chunks); then the next level.
-   Planning a level overlaps the build of the one before (the driver plans a
-   level ahead, on a thread): only what is longer than that build counts.
+   calls of 1, 4 and 16 tasks); a worker runs its calls in the order they
+   came, a call's tasks in turn; the driver makes every call it can, then
+   waits for a call to end and takes every call ended by then (ray.wait);
+   then the level's finishing runs, in calls the same rules make; then the
+   next level. Planning a level overlaps the build of the one before (the
+   driver plans a level ahead, on a thread): only what is longer than that
+   build counts.
+
+``--rules`` turns the driver's rules on one at a time, to show each one's
+effect: ``cut`` (the plan best_plan chooses; without it, parallelism 2W as
+before), ``chains`` (a worker handed the tasks that wait only on its own
+work), ``batches`` (a call carries the square root of the open work times a
+call's worth, and the finishing runs are cut by finish_runs; without it, one
+ready task a call unless their share is more, and 2W finishing runs, as
+before); ``none`` is the driver as it was (but that its batches were
+counted in tasks: up to 16 of the ready ones, their count shared among the
+free slots).
 
 The speed-up is over the same simulation on one worker (whose plan keeps each
 class whole). Not modelled: the network and the shared storage (a task's
 reads and writes are its own CPU time here, from memory), Ray's scheduling
-beyond the driver's cost, workers slower than this one.
+beyond the driver's cost (its own bookkeeping, Calls, is taken to be in the
+measured cost of a call), workers slower than this one.
 """
 from __future__ import annotations
 
 import argparse
 import heapq
+import itertools
 import json
 import pickle
 import os
@@ -54,32 +71,55 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 from mancala import _core
-from mancala.cluster.build import (FINISHED, FLIGHT, build_task, chunk_runs, finish_run,
-                                   part_path, pieces, take, touching)
-from mancala.cluster.build_plan import Task, plan, priorities
+from mancala.cluster.build import (FINISHED, build_task, chunk_runs, finish_run, finish_runs,
+                                   part_path, pieces, touching)
+from mancala.cluster.build_calls import FLIGHT, Calls
+from mancala.cluster.build_plan import (FINISH_SECONDS, POSITION_SECONDS, Task, best_plan, plan,
+                                        priorities)
 from mancala.endgame import building, files
 
 CALL_MS, TASK_MS = 0.50, 0.016     # the driver's CPU a call, and a task more in it
+RULES = ("cut", "chains", "batches")
 
 
 # -- measuring
 
 class Measured:
-    """Tasks' CPU seconds by (level, class, rows, cols); chunks' finishing seconds."""
+    """Tasks' CPU seconds by (level, class, rows, cols); the finishing seconds
+    of each run by (the plan's name, the run's first and last rank); what
+    each level's build from nothing found. Plans are made again each run
+    (pure, fast)."""
 
     def __init__(self) -> None:
         self.tasks: Dict[Tuple, float] = {}
-        self.chunks: Dict[Tuple[int, int], List[float]] = {}
-        self.plans: Dict[Tuple[int, int], Tuple[List[Task], float]] = {}
+        self.runs: Dict[Tuple, float] = {}
         self.same: Dict[int, bool] = {}
         self.searched: Dict[int, int] = {}
 
-    def plan(self, n: int, parallelism: int) -> List[Task]:
-        if (n, parallelism) not in self.plans:
+    def kept(self) -> dict:
+        return {"tasks": self.tasks, "runs": self.runs, "same": self.same,
+                "searched": self.searched}
+
+
+class Plans:
+    """The plans the driver makes for each (level, workers) under the rules,
+    with the driver's time to make them."""
+
+    def __init__(self, cut: bool) -> None:
+        self.cut = cut
+        self.made: Dict[Tuple[int, int], Tuple[List[Task], float]] = {}
+
+    def __call__(self, n: int, workers: int) -> Tuple[List[Task], float]:
+        if (n, workers) not in self.made:
             started = time.process_time()
-            tasks = plan(n, parallelism)
-            self.plans[n, parallelism] = tasks, time.process_time() - started
-        return self.plans[n, parallelism][0]
+            tasks = best_plan(n, workers)[1] if self.cut else plan(n, 2 * workers)
+            self.made[n, workers] = tasks, time.process_time() - started
+        return self.made[n, workers]
+
+
+def digest(n: int, tasks: Sequence[Task]) -> Tuple[int, int]:
+    """A plan's name among the measurements: its level and its tasks' rectangles."""
+    return n, hash(tuple(key(n, task) for task in tasks))
 
 
 def key(n: int, task: Task) -> Tuple:
@@ -116,47 +156,57 @@ def part_from_level(n: int, task: Task, built, parts: str) -> None:
         f.write(mine)
 
 
-def measure_finish(measured: Measured, n: int, parallelism: int, tasks: List[Task], temp: str,
+def measure_finish(measured: Measured, n: int, tasks: List[Task], runs, temp: str,
                    parts: str) -> None:
-    """Each checksum chunk's finishing, gathered from this plan's parts."""
-    chunks = _core.egdb_chunks(n)
-    costs = []
-    for (start, stop), meeting in zip(chunks, touching(n, tasks, chunks)):
-        began = time.process_time()
-        finish_run(n, temp, start, stop, meeting, parts, durable=False)
-        costs.append(time.process_time() - began)
-    measured.chunks[n, parallelism] = costs
+    """Each run's finishing (a range of whole checksum chunks), gathered from
+    this plan's parts."""
+    name = digest(n, tasks)
+    for (start, stop), meeting in zip(runs, touching(n, tasks, runs)):
+        if (name, start, stop) not in measured.runs:
+            began = time.process_time()
+            finish_run(n, temp, start, stop, meeting, parts, durable=False)
+            measured.runs[name, start, stop] = time.process_time() - began
 
 
-def measure_level(measured: Measured, capture: str, n: int, parallelisms: Sequence[int],
-                  levels: List, say) -> None:
-    """Measure level n's tasks and finishing for every parallelism (see the
-    module docstring); levels: the levels 0..n, opened (files.Level)."""
+def measure_level(measured: Measured, capture: str, n: int,
+                  wanted: Sequence[Tuple[List[Task], List[Tuple[int, int]]]], levels: List,
+                  say) -> None:
+    """Measure what level n's plans and their finishing runs hold that is not
+    measured yet (see the module docstring); wanted: (plan, runs) pairs;
+    levels: the levels 0..n, opened (files.Level)."""
     below = [level.values for level in levels[:n]]
     size = _core.egdb_level_size(n)
+    unique: Dict[Tuple[int, int], Tuple[List[Task], List]] = {}
+    for tasks, runs in wanted:                      # each plan's tasks, and its runs for each W
+        unique.setdefault(digest(n, tasks), (tasks, []))[1].append(runs)
+    todo = [(tasks, cuts) for name, (tasks, cuts) in unique.items()
+            if any((name, *run) not in measured.runs for runs in cuts for run in runs)
+            or any(key(n, task) not in measured.tasks for task in tasks)]
+    if not todo and n in measured.same:
+        return
     folder = scratch_folder(size)
     temp = os.path.join(folder, f"level-{n:02d}.tmp")
     try:
         with open(temp, "wb") as f:
             f.truncate(files.values_offset(n) + size)
-        finest, searched = max(parallelisms), 0
-        tasks = measured.plan(n, finest)
-        parts = os.path.join(folder, "finest")
-        os.mkdir(parts)
-        for task in tasks:                          # from nothing, in plan order
-            seconds, found = build_task(below, capture, n, task,
-                                        [tasks[k] for k in task.needs], parts)
-            measured.tasks[key(n, task)] = seconds
-            searched += found
-        measure_finish(measured, n, finest, tasks, temp, parts)
-        shutil.rmtree(parts)
-        same = same_bytes(temp, files.values_offset(n), levels[n].values)
-        measured.same[n] = same
-        measured.searched[n] = searched
-        built = bytes(levels[n].values).translate(FINISHED)
-        for parallelism in parallelisms[:-1]:       # against the level's own parts
-            tasks = measured.plan(n, parallelism)
-            parts = os.path.join(folder, f"plan-{parallelism}")
+        if n not in measured.same:
+            tasks, cuts = max(todo, key=lambda plan: len(plan[0]))
+            todo.remove((tasks, cuts))
+            parts, searched = os.path.join(folder, "first"), 0
+            os.mkdir(parts)
+            for task in tasks:                          # from nothing, in plan order
+                seconds, found = build_task(below, capture, n, task,
+                                            [tasks[k] for k in task.needs], parts)
+                measured.tasks.setdefault(key(n, task), seconds)
+                searched += found
+            for runs in cuts:
+                measure_finish(measured, n, tasks, runs, temp, parts)
+            shutil.rmtree(parts)
+            measured.same[n] = same_bytes(temp, files.values_offset(n), levels[n].values)
+            measured.searched[n] = searched
+        built = bytes(levels[n].values).translate(FINISHED) if todo else b""
+        for k, (tasks, cuts) in enumerate(todo):        # against the level's own parts
+            parts = os.path.join(folder, f"plan-{k}")
             os.mkdir(parts)
             for task in tasks:
                 part_from_level(n, task, built, parts)
@@ -164,12 +214,13 @@ def measure_level(measured: Measured, capture: str, n: int, parallelisms: Sequen
                 if key(n, task) not in measured.tasks:
                     measured.tasks[key(n, task)] = build_task(
                         below, capture, n, task, [tasks[k] for k in task.needs], parts)[0]
-            measure_finish(measured, n, parallelism, tasks, temp, parts)
+            for runs in cuts:
+                measure_finish(measured, n, tasks, runs, temp, parts)
             shutil.rmtree(parts)
         del built
-        say(f"level {n}: {size:,} positions, "
-            + ", ".join(f"{len(measured.plan(n, p)):,}" for p in parallelisms)
-            + f" tasks; same bytes {same}, searched {searched}")
+        say(f"level {n}: {size:,} positions, plans of "
+            + ", ".join(f"{len(tasks):,}" for tasks, _ in unique.values())
+            + f" tasks; same bytes {measured.same[n]}, searched {measured.searched[n]}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -178,78 +229,74 @@ def measure_level(measured: Measured, capture: str, n: int, parallelisms: Sequen
 
 def makespan(costs: Sequence[float], needs: Sequence[Sequence[int]], rank: Sequence[float],
              positions: Sequence[int], workers: int, call: float, per_task: float,
-             driver_busy: List[float] = None) -> float:
+             driver: Dict[str, float] = None, call_positions: float = 0.0,
+             chains: bool = True) -> float:
     """Wall time of tasks on workers as ClusterLevels runs them (see the module
-    docstring): the driver makes one call at a time, ``call + per_task * k``
-    seconds for a batch of k (batch_size), to a worker with fewer than FLIGHT
-    calls in flight, the ready tasks with the longest chain first; a worker
-    runs its calls in the order they came, a call's tasks in turn, and their
-    needers learn of them when the call ends. driver_busy, a list of one
-    number, has the driver's time on the calls added to it."""
-    count = len(costs)
-    waiting = [len(k) for k in needs]
-    needed_by: List[List[int]] = [[] for _ in range(count)]
-    for task, before in enumerate(needs):
-        for k in before:
-            needed_by[k].append(task)
-    ready = [(-rank[t], t) for t in range(count) if not waiting[t]]
-    heapq.heapify(ready)
-    load = [0] * workers                    # calls in flight (running or queued) a worker
+    docstring): the driver's own Calls (mancala.cluster.build_calls) say each
+    call, made one at a time, ``call + per_task * k`` seconds of the driver for
+    a call of k tasks; a worker runs its calls in the order they came, a call's
+    tasks in turn. The driver makes every call it can, then waits for a call
+    to end and takes every call ended by then (ray.wait), as ClusterLevels
+    does: a call ended while the driver was busy waits for it. driver, a
+    dict, has the driver's time on the calls added to its "busy" and the
+    calls to its "calls"."""
+    calls = Calls(needs, positions, rank, workers, call_positions, chains)
     free_at = [0.0] * workers               # when a worker's last queued call ends
-    events: List[Tuple[float, int, List[int]]] = []     # (time, worker, tasks): a call ends
-    clock = driver = 0.0
-    done = 0
-    while done < count:
-        while ready and min(load) < FLIGHT:
-            worker = load.index(min(load))
-            batch = take(ready, positions, FLIGHT * workers - sum(load))
-            driver = max(driver, clock) + call + per_task * len(batch)
-            if driver_busy is not None:
-                driver_busy[0] += call + per_task * len(batch)
-            start = max(driver, free_at[worker])
-            free_at[worker] = start + sum(costs[t] for t in batch)
-            load[worker] += 1
-            heapq.heappush(events, (free_at[worker], worker, batch))
-        clock, worker, batch = heapq.heappop(events)
-        load[worker] -= 1
-        for task in batch:
-            done += 1
-            for later in needed_by[task]:
-                waiting[later] -= 1
-                if not waiting[later]:
-                    heapq.heappush(ready, (-rank[later], later))
+    events: List[Tuple[float, int, int, List[int]]] = []     # (time, order, worker, tasks)
+    order = itertools.count()
+    clock = busy_until = 0.0
+    while not calls.finished:
+        made = calls.next()
+        while made is not None:
+            worker, batch = made
+            busy_until = max(busy_until, clock) + call + per_task * len(batch)
+            if driver is not None:
+                driver["busy"] = driver.get("busy", 0.0) + call + per_task * len(batch)
+                driver["calls"] = driver.get("calls", 0) + 1
+            free_at[worker] = max(busy_until, free_at[worker]) + sum(costs[t] for t in batch)
+            heapq.heappush(events, (free_at[worker], next(order), worker, batch))
+            made = calls.next()
+        clock = max(busy_until, events[0][0])      # the driver waits for a call to end
+        while events and events[0][0] <= clock:   # and takes every one ended by then
+            _, _, worker, batch = heapq.heappop(events)
+            calls.ended(worker, batch)
     return clock
 
 
-def simulate(measured: Measured, top: int, workers: int, call: float, per_task: float) -> dict:
+def finishing(n: int, workers: int, rules: Sequence[str]) -> List[Tuple[int, int]]:
+    """Level n's finishing runs as the driver cuts them (before the rules: 2W runs)."""
+    return finish_runs(n, workers) if "batches" in rules else chunk_runs(n, FLIGHT * workers)
+
+
+def simulate(measured: Measured, plans: Plans, top: int, workers: int, call: float,
+             per_task: float, rules: Sequence[str]) -> dict:
+    """The build of levels 1..top on ``workers`` (see the module docstring)."""
+    chains, batches = "chains" in rules, "batches" in rules
+    build_call = call / POSITION_SECONDS if batches else 0.0      # a call's worth, in positions
+    finish_call = call / FINISH_SECONDS if batches else 0.0
     seconds, tasks, before, cpu = 0.0, 0, 0.0, 0.0
-    driver = [0.0]
+    driver: Dict[str, float] = {}
     for n in range(1, top + 1):
-        level_plan, planning = measured.plans[n, 2 * workers]
+        level_plan, planning = plans(n, workers)
         costs = [measured.tasks[key(n, task)] for task in level_plan]
-        build = makespan(costs, [task.needs for task in level_plan],
-                         priorities(level_plan, lambda task: measured.tasks[key(n, task)]),
-                         [task.positions for task in level_plan], workers, call, per_task, driver)
-        chunks = _core.egdb_chunks(n)
-        first = {start: k for k, (start, _) in enumerate(chunks)}
-        run_costs = []
-        for start, stop in chunk_runs(n, FLIGHT * workers):
-            k, total = first[start], 0.0
-            while k < len(chunks) and chunks[k][0] < stop:
-                total += measured.chunks[n, 2 * workers][k]
-                k += 1
-            run_costs.append(total)
-        runs = run_costs
-        finish = makespan(runs, [()] * len(runs), runs, [0] * len(runs), workers, call, per_task,
-                          driver)
+        build = makespan(costs, [task.needs for task in level_plan], priorities(level_plan),
+                         [task.positions for task in level_plan], workers, call, per_task, driver,
+                         build_call, chains)
+        runs = finishing(n, workers, rules)
+        name = digest(n, level_plan)
+        run_costs = [measured.runs[(name, *run)] for run in runs]
+        sizes = [stop - start for start, stop in runs]
+        finish = makespan(run_costs, [()] * len(runs), sizes, sizes, workers, call, per_task,
+                          driver, finish_call, chains)
         hidden = before if n > 1 else 0.0    # planned while the level before was built
         level = max(0.0, planning - hidden) + build + finish
         seconds += level
         before = level
         tasks += len(level_plan)
-        cpu += sum(costs) + sum(runs)
+        cpu += sum(costs) + sum(run_costs)
     return {"workers": workers, "seconds": round(seconds, 3), "tasks": tasks,
-            "cpu_seconds": round(cpu, 3), "driver_seconds": round(driver[0], 3)}
+            "calls": int(driver.get("calls", 0)), "cpu_seconds": round(cpu, 3),
+            "driver_seconds": round(driver.get("busy", 0.0), 3), "rules": ",".join(rules) or "none"}
 
 
 # -- the command
@@ -261,6 +308,9 @@ def main(argv=None) -> int:
     p.add_argument("--seeds", type=int, required=True, metavar="N")
     p.add_argument("--capture", default="standard", choices=["standard", "empty", "none"])
     p.add_argument("--workers", default="1,2,4,8,16,32,64,128,256,512,1024")
+    p.add_argument("--rules", default=",".join(RULES),
+                   help="the driver's rules on: some of cut, chains, batches, or none "
+                        "(default all three)")
     p.add_argument("--call-ms", type=float, default=CALL_MS,
                    help=f"the driver's time a call (default {CALL_MS})")
     p.add_argument("--task-ms", type=float, default=TASK_MS,
@@ -271,60 +321,60 @@ def main(argv=None) -> int:
     p.add_argument("--json", action="store_true", help="one JSON object a line, per W")
     p.add_argument("--save", type=Path, default=None, metavar="FILE",
                    help="keep the measurements in FILE (pickle), level by level: a run "
-                        "stopped and started again with it measures only the levels missing")
+                        "stopped and started again with it measures only what is missing, "
+                        "and a run of other rules or workers only their new tasks")
     p.add_argument("--load", type=Path, default=None, metavar="FILE",
                    help="schedule the measurements a --save kept instead of measuring")
     args = p.parse_args(argv)
     workers = sorted({int(w) for w in args.workers.split(",")})
+    rules = [] if args.rules == "none" else args.rules.split(",")
     if args.seeds < 1 or min(workers) < 1:
         p.error("--seeds and --workers are positive")
+    if any(rule not in RULES for rule in rules):
+        p.error(f"--rules is none or some of {', '.join(RULES)}, not {args.rules!r}")
     say = (lambda text: print(text, file=sys.stderr, flush=True))
-    if args.load is not None:
-        measured = Measured()
-        with open(args.load, "rb") as f:
+    plans = Plans("cut" in rules)
+    measured = Measured()
+    kept = args.load if args.load is not None else args.save
+    if kept is not None and kept.exists():
+        with open(kept, "rb") as f:
             vars(measured).update(pickle.load(f))
-    else:
+    if args.load is None:
         built, levels = building.open_levels(args.capture, args.seeds, os.cpu_count() or 1,
                                              args.cache, None, None)
         if built:
             say(f"built levels {built[0]}..{built[-1]} in the cache first")
-        measured = Measured()
-        if args.save is not None and args.save.exists():        # a run stopped: go on
-            with open(args.save, "rb") as f:
-                vars(measured).update(pickle.load(f))
-        parallelisms = sorted({2 * w for w in workers})
         started = time.perf_counter()
         for n in range(1, args.seeds + 1):
-            if all((n, p) in measured.chunks for p in parallelisms):
-                continue
-            measure_level(measured, args.capture, n, parallelisms, levels, say)
+            measure_level(measured, args.capture, n,
+                          [(plans(n, w)[0], finishing(n, w, rules)) for w in workers], levels, say)
             if args.save is not None:
                 with open(f"{args.save}.tmp", "wb") as f:
-                    pickle.dump(vars(measured), f)
+                    pickle.dump(measured.kept(), f)
                 os.replace(f"{args.save}.tmp", args.save)
         say(f"measured in {time.perf_counter() - started:.0f} s; "
-            f"{len(measured.tasks):,} tasks, {sum(measured.tasks.values()):.1f} CPU s")
-    rows = [simulate(measured, args.seeds, w, args.call_ms / 1000, args.task_ms / 1000)
-            for w in workers]
+            f"{len(measured.tasks):,} tasks known, {sum(measured.tasks.values()):.1f} CPU s")
+    rows = [simulate(measured, plans, args.seeds, w, args.call_ms / 1000, args.task_ms / 1000,
+                     rules) for w in workers]
     one = next((r["seconds"] for r in rows if r["workers"] == 1), None)
     for row in rows:
         row["speedup"] = round(one / row["seconds"], 2) if one else None
         row["efficiency"] = round(row["speedup"] / row["workers"], 3) if one else None
-        row["same_bytes"] = all(measured.same.values())
-        row["searched"] = sum(measured.searched.values())
+        row["same_bytes"] = all(measured.same.get(n, False) for n in range(1, args.seeds + 1))
+        row["searched"] = sum(measured.searched.get(n, 0) for n in range(1, args.seeds + 1))
     if args.json:
         for row in rows:
             print(json.dumps(row))
         return 0
-    print(f"{args.capture} database of {args.seeds} seeds, driver {args.call_ms} ms a call and "
-          f"{args.task_ms} ms a task; "
+    print(f"{args.capture} database of {args.seeds} seeds, rules {rows[0]['rules']}, driver "
+          f"{args.call_ms} ms a call and {args.task_ms} ms a task; "
           f"same bytes as the cache: {rows[0]['same_bytes']}")
-    print(f"{'workers':>8} {'wall':>10} {'speed-up':>9} {'efficiency':>10} {'tasks':>8} {'CPU':>9} "
-          f"{'driver':>8}")
+    print(f"{'workers':>8} {'wall':>10} {'speed-up':>9} {'efficiency':>10} {'tasks':>8} "
+          f"{'calls':>8} {'CPU':>9} {'driver':>8}")
     for row in rows:
         print(f"{row['workers']:>8} {row['seconds']:>9.2f}s {row['speedup'] or 0:>9.2f} "
-              f"{100 * (row['efficiency'] or 0):>9.0f}% {row['tasks']:>8,} {row['cpu_seconds']:>8.1f}s "
-              f"{row['driver_seconds']:>7.2f}s")
+              f"{100 * (row['efficiency'] or 0):>9.0f}% {row['tasks']:>8,} {row['calls']:>8,} "
+              f"{row['cpu_seconds']:>8.1f}s {row['driver_seconds']:>7.2f}s")
     return 0
 
 

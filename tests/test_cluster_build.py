@@ -218,6 +218,42 @@ def test_a_build_over_several_nodes_is_the_local_build(tmp_path, local_levels, m
     assert level_bytes(tmp_path / "cache") == local_levels
 
 
+def test_a_build_in_chains_and_batches_is_the_local_build(tmp_path, local_levels, monkeypatch,
+                                                          quiet_env):
+    """Levels cut fine (parallelism 64, tasks of 64 positions and up) on a real
+    local:2 runtime: calls carry chains (a task sent before its needs were
+    done, to the worker that had them) and batches (several tasks a call),
+    and every level is the local build's bytes. Before chains, no task left
+    the driver before its needs were done."""
+    pytest.importorskip("ray", reason="the cluster tests need the extra: pip install -e '.[cluster]'")
+    from mancala.cluster import build_calls, build_plan, connect
+    from mancala.cluster.build import ClusterLevels
+
+    for key, value in quiet_env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(build_plan, "MIN_TASK", 64)
+    seen = {"calls": 0, "chained": 0, "batched": 0}
+    made_by = build_calls.Calls.next
+
+    def watched(calls):
+        made = made_by(calls)
+        if made is not None:
+            seen["calls"] += 1
+            seen["batched"] += len(made[1]) > 1
+            seen["chained"] += sum(1 for task in made[1] if calls.waiting[task])
+        return made
+
+    monkeypatch.setattr(build_calls.Calls, "next", watched)
+    with connect("local:2") as cpus:
+        assert cpus == 2
+        built = building.build_levels("standard", SEEDS, root=tmp_path / "cache",
+                                      maker=ClusterLevels(cpus, parallelism=64, top=SEEDS))
+    assert built == list(range(SEEDS + 1))
+    assert seen["chained"] > 0 and seen["batched"] > 0, seen
+    assert level_bytes(tmp_path / "cache") == local_levels
+
+
 def test_a_killed_cluster_build_resumes_at_its_level(tmp_path, local_levels, quiet_env):
     """SIGKILL to the driver mid-build: the next build keeps every finished level
     (not rewritten: same inode and time) and makes the rest, the same bytes."""

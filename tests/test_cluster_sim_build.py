@@ -1,5 +1,7 @@
 """bench/cluster_sim_build.py replays the build driver's schedule on virtual
-workers: the wall time and the driver's busy time worked by hand."""
+workers (the driver's own calls, mancala.cluster.build_calls): the wall time,
+the driver's busy time and its calls worked by hand, with chains and batches
+and without."""
 import sys
 from pathlib import Path
 
@@ -15,19 +17,22 @@ def test_independent_tasks_on_two_workers_worked_by_hand():
     # 4 free slots): the 3 s task to worker 0 at 0.5 (ends 3.5), the 2 s one to
     # worker 1 at 1.0 (ends 3.0), the 1 s one queued on worker 0 (two calls in
     # flight a worker; the fewest in flight, the first such worker): 3.5 to 4.5
-    busy = [0.0]
-    wall = makespan([3.0, 2.0, 1.0], [(), (), ()], [3.0, 2.0, 1.0], [1, 1, 1], 2, 0.5, 0.0, busy)
+    driver = {}
+    wall = makespan([3.0, 2.0, 1.0], [(), (), ()], [3.0, 2.0, 1.0], [1, 1, 1], 2, 0.5, 0.0, driver)
     assert wall == pytest.approx(4.5)
-    assert busy[0] == pytest.approx(1.5)
+    assert driver == {"busy": pytest.approx(1.5), "calls": 3}
 
 
 def test_a_task_waits_for_the_call_that_carried_its_need_worked_by_hand():
-    # B needs A; one worker; the driver 0.5 s a call and 0.25 s a task in it:
-    # A sent at 0.75, runs to 1.75; B ready then, sent at 2.5, runs to 3.5
-    busy = [0.0]
-    wall = makespan([1.0, 1.0], [(), (0,)], [2.0, 1.0], [1, 1], 1, 0.5, 0.25, busy)
-    assert wall == pytest.approx(3.5)
-    assert busy[0] == pytest.approx(1.5)
+    # B needs A; one worker; the driver 0.5 s a call and 0.25 s a task in it.
+    # Without chains: A sent at 0.75, runs to 1.75; B ready then, sent at 2.5,
+    # runs to 3.5. With them, B is the worker's own: queued behind A at 1.5,
+    # it runs 1.75 to 2.75
+    for chains, wall in ((False, 3.5), (True, 2.75)):
+        driver = {}
+        assert makespan([1.0, 1.0], [(), (0,)], [2.0, 1.0], [1, 1], 1, 0.5, 0.25, driver,
+                        chains=chains) == pytest.approx(wall)
+        assert driver == {"busy": pytest.approx(1.5), "calls": 2}
 
 
 def test_the_driver_alone_bounds_many_small_tasks():
@@ -36,3 +41,41 @@ def test_the_driver_alone_bounds_many_small_tasks():
     wall = makespan([0.001] * 100, [()] * 100, [0.001] * 100, [1] * 100, 64, 0.0005, 0.0)
     assert wall >= 100 * 0.0005
     assert wall == pytest.approx(100 * 0.0005 + 0.001)
+
+
+def test_a_chain_follows_its_need_to_the_worker_worked_by_hand():
+    # A (1 s), B needs A (1 s), C (1 s); two workers; the driver 0.5 s a call.
+    # A to worker 0 at 0.5 (runs to 1.5), C to worker 1 at 1.0 (to 2.0); B waits
+    # only on worker 0's work: queued there at 1.5, it runs 1.5 to 2.5.
+    # Without chains B is asked when A's call has ended: at 1.5 + 0.5, to 3.0.
+    args = ([1.0, 1.0, 1.0], [(), (0,), ()], [2.0, 1.0, 1.0], [1, 1, 1], 2, 0.5, 0.0)
+    driver = {}
+    assert makespan(*args, driver) == pytest.approx(2.5)
+    assert driver == {"busy": pytest.approx(1.5), "calls": 3}
+    assert makespan(*args, chains=False) == pytest.approx(3.0)
+
+
+def test_a_call_waits_for_the_driver_and_meets_every_call_ended_by_then_worked_by_hand():
+    # A and B (1 s each, one worker each), C needs both (1 s); the driver 2 s a
+    # call: A sent at 2 (runs to 3), B at 4 (to 5). When A ends at 3, C still
+    # waits on worker 1's B: it is queued there at 6 (the driver free at 4,
+    # the call 2 s), after B, and runs 6 to 7
+    args = ([1.0, 1.0, 1.0], [(), (), (0, 1)], [2.0, 2.0, 1.0], [1, 1, 1], 2, 2.0, 0.0)
+    assert makespan(*args) == pytest.approx(7.0)
+    # without chains C waits for B's end (5), is sent at 7 and runs to 8
+    assert makespan(*args, chains=False) == pytest.approx(8.0)
+
+
+def test_batches_deal_the_ready_work_in_calls_of_its_square_root_worked_by_hand():
+    # 100 independent tasks of 1 ms, one position each, on 64 workers; the driver
+    # 0.5 ms a call, a call worth 1 position: a call takes sqrt(open) tasks (at
+    # least one): 10, 9, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1 (19
+    # calls); call k is made at 0.5 k ms and holds its tasks' ms: each ends by
+    # 10.5 ms. One task a call takes 100 calls and 51 ms.
+    driver = {}
+    wall = makespan([0.001] * 100, [()] * 100, [1.0] * 100, [1] * 100, 64, 0.0005, 0.0, driver,
+                    call_positions=1)
+    assert driver["calls"] == 19
+    assert wall == pytest.approx(0.0105)
+    assert makespan([0.001] * 100, [()] * 100, [1.0] * 100, [1] * 100, 64, 0.0005,
+                    0.0) == pytest.approx(0.051)

@@ -3,11 +3,15 @@
 Level by level (level n reads only the levels below it and itself), each
 level is cut into tasks (:mod:`mancala.cluster.build_plan`): rectangles of
 its classes, each with the tasks it needs built first, so that no chain of
-needs holds more than a share of the level (the parallelism: twice the
-workers by default; a level of a billion positions can be cut for a
-thousand workers). The driver hands the ready tasks out, the longest chain
-first, to :class:`LevelWorker` actors (one a CPU, two tasks in flight each),
-which keep the levels below mapped (each checked once).
+needs holds more than a share of the level, cut no finer than pays on the
+workers there are (:func:`~mancala.cluster.build_plan.best_plan`: a finer
+cut costs every task more; a level of a billion positions can be cut for a
+thousand workers). The driver hands the tasks out in calls to
+:class:`LevelWorker` actors (one a CPU, two calls in flight each), which
+keep the levels below mapped (each checked once): a call carries a chain of
+tasks the worker's own work releases, and as many ready ones as pay for the
+call (:mod:`mancala.cluster.build_calls`), so the driver is not the
+bottleneck on many workers.
 
 A task copies the positions it needs from the files of the tasks it needs
 into memory of its own (an anonymous mapping of the level's size: only the
@@ -36,7 +40,6 @@ a node that opens it after; no two nodes write the same bytes).
 from __future__ import annotations
 
 import bisect
-import heapq
 import mmap
 import os
 import re
@@ -44,6 +47,8 @@ import shutil
 import tempfile
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import accumulate
+from math import sqrt
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -51,15 +56,16 @@ from mancala import _core
 from mancala.board import capture_code
 from mancala.cluster import ray_error_line, ray_module
 from mancala._system import process_alive
-from mancala.cluster.build_plan import Task, plan, priorities, row_count
+from mancala.cluster.build_calls import Calls
+from mancala.cluster.build_plan import (CALL_SECONDS, FINISH_SECONDS, POSITION_SECONDS, Task,
+                                        best_plan, plan, priorities, row_count)
 from mancala.endgame.files import (MAX_LEVEL, Level, header, level_path, open_level, sync_dir,
                                    values_offset)
 from mancala.endgame.sealing import seal_written
 from mancala.errors import ClusterError
 
-FLIGHT = 2              # calls in flight an actor: the next one waits on it, queued
-BATCH = 16              # the most tasks one call carries
-BATCH_POSITIONS = 1 << 21   # and the most positions, past its first task
+RUN_MOST = 1 << 25      # positions a finishing run holds at most, about: past it a run costs
+                        # more a position (its memory), and a worker needs more
 PARTS_NAME = re.compile(r"level-\d\d\.bin\.(\d+)\.[^.]+\.parts")
 FINISHED = bytes(b ^ 0x80 for b in range(256))      # a built byte's value, and back
 
@@ -234,6 +240,31 @@ def chunk_runs(n: int, count: int) -> List[Tuple[int, int]]:
             for k in range(0, len(chunks), per)]
 
 
+def finish_runs(n: int, workers: int) -> List[Tuple[int, int]]:
+    """Level n's checksum chunks in runs of whole chunks, in order, for
+    ``workers``, each run a call, largest first. As many runs as pay: k runs
+    of a level's R positions end at best after R / k positions each plus k / 2
+    of the driver's calls (they come a call apart), least at k = sqrt(2 R / c),
+    c the positions a call's time finishes; at most one a worker, and enough
+    that none holds much over RUN_MOST positions (a worker's memory). Each
+    run is c positions smaller than the one before, so that runs handed out
+    one after another end together."""
+    size = _core.egdb_level_size(n)
+    per_call = CALL_SECONDS / FINISH_SECONDS
+    count = max(1, min(workers, int(sqrt(2 * size / per_call))), -(-size // RUN_MOST))
+    ends = list(accumulate(size / count + per_call * ((count - 1) / 2 - k) for k in range(count)))
+    runs: List[Tuple[int, int]] = []
+    last = -1
+    for start, stop in _core.egdb_chunks(n):
+        k = bisect.bisect_left(ends, (start + stop) / 2)
+        if k == last:
+            runs[-1] = (runs[-1][0], stop)
+        else:
+            runs.append((start, stop))
+        last = k
+    return runs
+
+
 class LevelWorker:
     """A cluster worker's side: the levels below kept mapped, tasks built and finished."""
 
@@ -273,12 +304,12 @@ class ClusterLevels:
     def __init__(self, workers: int, parallelism: Optional[int] = None,
                  top: int = MAX_LEVEL) -> None:
         """workers: actors, one a CPU; parallelism: the tasks a level's chains of
-        needs allow at once (default twice the workers); top: the highest level
-        it will make (plans are made a level ahead)."""
+        needs allow at once (default: what best_plan chooses for the workers);
+        top: the highest level it will make (plans are made a level ahead)."""
         ray = ray_module()
         self.ray = ray
         self.workers = max(1, workers)
-        self.parallelism = parallelism or 2 * self.workers
+        self.parallelism = parallelism
         self.top = top
         remote = ray.remote(num_cpus=1, max_restarts=3, max_task_retries=3)(LevelWorker)
         self.actors = [remote.remote() for _ in range(self.workers)]
@@ -289,8 +320,13 @@ class ClusterLevels:
         """Level n's plan, and level n + 1's begun meanwhile (while n is built)."""
         for k in (n, n + 1):
             if k not in self.planned and k <= self.top:
-                self.planned[k] = self.plans.submit(plan, k, self.parallelism)
+                self.planned[k] = self.plans.submit(self._plan, k)
         return self.planned.pop(n).result()
+
+    def _plan(self, n: int) -> List[Task]:
+        if self.parallelism:
+            return plan(n, self.parallelism)
+        return best_plan(n, self.workers)[1]
 
     def __call__(self, capture: str, n: int, below: List[Level], root: Optional[Path],
                  report: Callable[[int, int], None]) -> None:
@@ -308,16 +344,21 @@ class ClusterLevels:
             os.ftruncate(fd, values_offset(n) + size)
             tasks = self.plan(n)
             done = 0
-            for task, _ in self._run(n, tasks, lambda actor, batch: actor.build.remote(
+            calls = Calls([task.needs for task in tasks], [task.positions for task in tasks],
+                          priorities(tasks), self.workers, CALL_SECONDS / POSITION_SECONDS)
+            for task, _ in self._run(n, tasks, calls, lambda actor, batch: actor.build.remote(
                     capture, n, shared, [(task, [tasks[k] for k in task.needs]) for task in batch],
                     parts)):
                 done += task.positions
                 report(done, size)
-            runs = chunk_runs(n, FLIGHT * self.workers)
+            runs = finish_runs(n, self.workers)
             meeting = touching(n, tasks, runs)
             hashes: Dict[int, List[int]] = {}
-            steps = [Task(k, 0, run, run, (), 0) for k, run in enumerate(runs)]
-            for step, answer in self._run(n, steps, lambda actor, batch: actor.finish.remote(
+            steps = [Task(k, 0, run, run, (), run[1] - run[0]) for k, run in enumerate(runs)]
+            sizes = [step.positions for step in steps]
+            calls = Calls([()] * len(steps), sizes, sizes, self.workers,
+                          CALL_SECONDS / FINISH_SECONDS)
+            for step, answer in self._run(n, steps, calls, lambda actor, batch: actor.finish.remote(
                     n, temp, [(*step.rows, meeting[step.number]) for step in batch], parts)):
                 hashes[step.number] = answer
             head = header(capture, n, [h for k in range(len(runs)) for h in hashes[k]])
@@ -344,64 +385,34 @@ class ClusterLevels:
             if parts:
                 shutil.rmtree(parts, ignore_errors=True)
 
-    def _run(self, n: int, tasks: List[Task], submit):
-        """Run the tasks on the actors, each once every task it needs is done:
-        the ready ones longest chain first, in batches (:func:`batch_size`),
-        FLIGHT calls an actor; yield (task, its answer) as each call ends."""
+    def _run(self, n: int, tasks: List[Task], calls: Calls, submit):
+        """Run the tasks on the actors in the calls ``calls`` makes, FLIGHT an
+        actor; yield (task, its answer) as each call ends."""
         ray = self.ray
-        rank = priorities(tasks)
-        waiting = [len(task.needs) for task in tasks]
-        needed_by: List[List[int]] = [[] for _ in tasks]
-        for task in tasks:
-            for k in task.needs:
-                needed_by[k].append(task.number)
-        ready = [(-rank[t.number], t.number) for t in tasks if not t.needs]
-        heapq.heapify(ready)
-        load = [0] * len(self.actors)
         pending: Dict = {}
-        while ready or pending:
-            while ready and min(load) < FLIGHT:
-                k = load.index(min(load))
-                batch = [tasks[t] for t in take(ready, [t.positions for t in tasks],
-                                                FLIGHT * len(load) - sum(load))]
-                pending[submit(self.actors[k], batch)] = (batch, k)
-                load[k] += 1
+        while not calls.finished:
+            made = calls.next()
+            while made is not None:
+                k, numbers = made
+                batch = [tasks[t] for t in numbers]
+                pending[submit(self.actors[k], batch)] = (batch, k, numbers)
+                made = calls.next()
             finished, _ = ray.wait(list(pending), num_returns=1)
             finished += ray.wait([r for r in pending if r not in finished],
                                  num_returns=len(pending) - 1, timeout=0)[0] if len(pending) > 1 else []
             for ref in finished:
-                batch, k = pending.pop(ref)
-                load[k] -= 1
+                batch, k, numbers = pending.pop(ref)
                 try:
                     answers = ray.get(ref)
                 except ray.exceptions.RayError as exc:
                     cause = getattr(exc, "cause", None)
                     if isinstance(cause, OSError):      # the shared folder: said as a local build says it
                         raise OSError(cause.errno, cause.strerror, cause.filename) from None
-                    raise ClusterError(f"level {n}, tasks {[t.number for t in batch]} failed on "
+                    raise ClusterError(f"level {n}, tasks {numbers} failed on "
                                        f"the cluster: {ray_error_line(exc)}") from None
-                for task, answer in zip(batch, answers):
-                    for later in needed_by[task.number]:
-                        waiting[later] -= 1
-                        if not waiting[later]:
-                            heapq.heappush(ready, (-rank[later], later))
-                    yield task, answer
+                calls.ended(k, numbers)
+                yield from zip(batch, answers)
 
 
-def take(ready: List[Tuple[float, int]], positions: Sequence[int], free: int) -> List[int]:
-    """The tasks one call carries, taken from the ready heap (longest chain
-    first): the ready ones shared among the free slots, at most BATCH, and
-    past the first no more than BATCH_POSITIONS in all (a call costs the
-    driver more than a task in it: measured on local:2, 0.50 ms of CPU a call
-    and 0.016 ms more a task; a large task is worth a call of its own)."""
-    most = max(1, min(BATCH, len(ready) // max(1, free)))
-    batch = [heapq.heappop(ready)[1]]
-    total = positions[batch[0]]
-    while ready and len(batch) < most and total + positions[ready[0][1]] <= BATCH_POSITIONS:
-        batch.append(heapq.heappop(ready)[1])
-        total += positions[batch[-1]]
-    return batch
-
-
-__all__ = ["ClusterLevels", "LevelWorker", "build_task", "finish_run", "chunk_runs",
-           "block_start", "classes", "pieces", "gather", "touching", "part_path", "take"]
+__all__ = ["ClusterLevels", "LevelWorker", "build_task", "finish_run", "chunk_runs", "finish_runs",
+           "block_start", "classes", "pieces", "gather", "touching", "part_path"]

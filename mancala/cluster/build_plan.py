@@ -43,6 +43,15 @@ from typing import Dict, List, Sequence, Tuple
 from mancala.geometry import PITS
 
 MIN_TASK = 1 << 18          # positions: a task of fewer is not split (~5 ms of a core)
+# What a task costs a core (fit by least squares to 6,089 tasks of levels 1..22 measured by
+# bench/cluster_sim_build.py): its own memory and files, each position built, each position
+# read from the parts of the tasks it needs; a level's finishing, a position; and the
+# driver's CPU for a call (Ray's, measured on local:2 under load).
+TASK_SECONDS = 1.1e-3
+POSITION_SECONDS = 2.0e-8
+NEED_SECONDS = 4.5e-9
+FINISH_SECONDS = 2.5e-9
+CALL_SECONDS = 5.0e-4
 
 
 def row_count(total: int, pits: int = PITS) -> int:
@@ -279,6 +288,55 @@ def plan(n: int, parallelism: int) -> List[Task]:
     return tasks
 
 
+def needed_positions(task: Task, n: int) -> int:
+    """The positions a task of level n reads from the tasks it needs: block b's
+    rows of its cols by the rows its rows' sowings lie in, and block a's rows
+    of its rows by its cols'."""
+    (i0, i1), (j0, j1) = task.rows, task.cols
+    return ((j1 - j0) * sum(hi - lo for lo, hi in task.reach_rows)
+            + (i1 - i0) * sum(hi - lo for lo, hi in task.reach_cols))
+
+
+def task_seconds(task: Task, n: int) -> float:
+    """What a task of level n costs a core, by the model above."""
+    return (TASK_SECONDS + POSITION_SECONDS * task.positions
+            + NEED_SECONDS * needed_positions(task, n))
+
+
+def estimate(tasks: Sequence[Task], n: int, workers: int) -> float:
+    """Seconds a plan of level n would take on ``workers``, by the model: the
+    larger of its tasks' CPU shared by the workers and its longest chain of
+    needs, plus the driver's calls as if each task took one. (Chosen by
+    bench/cluster_sim_build.py: over levels 16..24 on 16, 64 and 256 workers
+    the plans it picks take 1.00 times the simulated time of the best plan
+    for each, where the CPU plus the chain, Graham's bound, picks 1.59 times
+    it: too fine a cut, bound by the driver.)"""
+    cost = [task_seconds(task, n) for task in tasks]
+    finish = [0.0] * len(tasks)
+    for task in tasks:
+        finish[task.number] = cost[task.number] + max((finish[k] for k in task.needs), default=0.0)
+    return max(sum(cost) / workers, max(finish, default=0.0)) + CALL_SECONDS * len(tasks)
+
+
+def best_plan(n: int, workers: int) -> Tuple[int, List[Task]]:
+    """Level n cut no finer than pays on ``workers``: of the plans for
+    parallelism 1, 2, 4, ... 4 x workers, the one :func:`estimate` says is
+    done first (the coarser on a tie: a finer cut costs every task more, and
+    the driver more calls; none finer once the driver's calls alone would
+    take longer). Its parallelism and its tasks."""
+    best: Tuple[float, int, List[Task]] = (float("inf"), 0, [])
+    parallelism = 1
+    while parallelism <= 4 * workers:
+        tasks = plan(n, parallelism)
+        if CALL_SECONDS * len(tasks) >= best[0]:    # a finer cut's calls alone take longer
+            break
+        seconds = estimate(tasks, n, workers)
+        if seconds < best[0] * (1 - 1e-9):
+            best = (seconds, parallelism, tasks)
+        parallelism *= 2
+    return best[1], best[2]
+
+
 def priorities(tasks: Sequence[Task], cost=None) -> List[float]:
     """Each task's longest chain of tasks that need it, itself included (by
     ``cost(task)``, default its positions): the order a list scheduler takes
@@ -302,5 +360,6 @@ def longest_chain(tasks: Sequence[Task]) -> int:
     return max(finish, default=0)
 
 
-__all__ = ["Task", "Axis", "plan", "priorities", "longest_chain", "cut_class", "row_count",
-           "sowings", "MIN_TASK"]
+__all__ = ["Task", "Axis", "plan", "best_plan", "estimate", "task_seconds", "needed_positions",
+           "priorities", "longest_chain", "cut_class", "row_count", "sowings", "MIN_TASK",
+           "CALL_SECONDS", "POSITION_SECONDS", "FINISH_SECONDS"]
