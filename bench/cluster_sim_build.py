@@ -2,7 +2,7 @@
 here, then scheduled on W virtual workers as the driver schedules them.
 
     python bench/cluster_sim_build.py --seeds 28 --workers 1,16,64,256 [--json]
-        [--save FILE | --load FILE] [--rules cut,chains,batches]
+        [--save FILE | --load FILE] [--rules cut,chains,batches,early]
 
 (``python bench/cluster_sim.py build ...`` calls :func:`main`.)
 
@@ -34,10 +34,15 @@ here, then scheduled on W virtual workers as the driver schedules them.
    calls of 1, 4 and 16 tasks); a worker runs its calls in the order they
    came, a call's tasks in turn; the driver makes every call it can, then
    waits for a call to end and takes every call ended by then (ray.wait);
-   then the level's finishing runs, in calls the same rules make; then the
-   next level. Planning a level overlaps the build of the one before (the
-   driver plans a level ahead, on a thread): only what is longer than that
-   build counts.
+   then the level's finishing runs, in calls the same rules make. Then the
+   driver seals the level (its values hashed: seal_written) and opens it
+   (checked: building.open_levels), both on ``--head-threads`` threads, and
+   each worker opens it (checked, on its one core: the measured CPU time)
+   before its first task of the next level, or, with the rule ``early``,
+   while the driver seals it. Planning a level overlaps the build of the one
+   before (the driver plans a level ahead, on a thread): only what is longer
+   than that build counts. A level's check and hash are measured here once
+   (CPU seconds, the hash on one thread), as the tasks are.
 
 ``--rules`` turns the driver's rules on one at a time, to show each one's
 effect: ``cut`` (the plan best_plan chooses; without it, parallelism 2W as
@@ -45,7 +50,8 @@ before), ``chains`` (a worker handed the tasks that wait only on its own
 work), ``batches`` (a call carries the square root of the open work times a
 call's worth, and the finishing runs are cut by finish_runs; without it, one
 ready task a call unless their share is more, and 2W finishing runs, as
-before); ``none`` is the driver as it was (but that its batches were
+before), ``early`` (the workers open a level while the driver seals it);
+``none`` is the driver as it was (but that its batches were
 counted in tasks: up to 16 of the ready ones, their count shared among the
 free slots).
 
@@ -53,7 +59,8 @@ The speed-up is over the same simulation on one worker (whose plan keeps each
 class whole). Not modelled: the network and the shared storage (a task's
 reads and writes are its own CPU time here, from memory), Ray's scheduling
 beyond the driver's cost (its own bookkeeping, Calls, is taken to be in the
-measured cost of a call), workers slower than this one.
+measured cost of a call), the driver's writes and renames (the header, its
+fsync, the seal's file), workers slower than this one.
 """
 from __future__ import annotations
 
@@ -77,28 +84,32 @@ from mancala.cluster.build_calls import FLIGHT, Calls
 from mancala.cluster.build_plan import (FINISH_SECONDS, POSITION_SECONDS, Task, best_plan, plan,
                                         priorities)
 from mancala.endgame import building, files
+from mancala.endgame.sealing import values_digest
 
 CALL_MS, TASK_MS = 0.50, 0.016     # the driver's CPU a call, and a task more in it
-RULES = ("cut", "chains", "batches")
+RULES = ("cut", "chains", "batches", "early")
+HEAD_THREADS = 8                   # the driver's threads for a level's hash and check (sealing.THREADS)
 
 
 # -- measuring
 
 class Measured:
     """Tasks' CPU seconds by (level, class, rows, cols); the finishing seconds
-    of each run by (the plan's name, the run's first and last rank); what
+    of each run by (the plan's name, the run's first and last rank); each
+    level's check when it is opened and its seal's hash on one thread; what
     each level's build from nothing found. Plans are made again each run
     (pure, fast)."""
 
     def __init__(self) -> None:
         self.tasks: Dict[Tuple, float] = {}
         self.runs: Dict[Tuple, float] = {}
+        self.levels: Dict[int, Tuple[float, float]] = {}
         self.same: Dict[int, bool] = {}
         self.searched: Dict[int, int] = {}
 
     def kept(self) -> dict:
-        return {"tasks": self.tasks, "runs": self.runs, "same": self.same,
-                "searched": self.searched}
+        return {"tasks": self.tasks, "runs": self.runs, "levels": self.levels,
+                "same": self.same, "searched": self.searched}
 
 
 class Plans:
@@ -166,6 +177,20 @@ def measure_finish(measured: Measured, n: int, tasks: List[Task], runs, temp: st
             began = time.process_time()
             finish_run(n, temp, start, stop, meeting, parts, durable=False)
             measured.runs[name, start, stop] = time.process_time() - began
+
+
+def measure_opening(measured: Measured, capture: str, n: int, root) -> None:
+    """Level n's CPU seconds to be opened (checked: files.open_level, on its
+    threads) and hashed for its seal on one thread (sealing.values_digest)."""
+    started = time.process_time()
+    level = files.open_level(capture, n, root, require_seal=False)
+    try:
+        check = time.process_time() - started
+        started = time.process_time()
+        values_digest(level.values, threads=1)
+        measured.levels[n] = check, time.process_time() - started
+    finally:
+        level.close()
 
 
 def measure_level(measured: Measured, capture: str, n: int,
@@ -269,12 +294,12 @@ def finishing(n: int, workers: int, rules: Sequence[str]) -> List[Tuple[int, int
 
 
 def simulate(measured: Measured, plans: Plans, top: int, workers: int, call: float,
-             per_task: float, rules: Sequence[str]) -> dict:
+             per_task: float, rules: Sequence[str], head_threads: int = HEAD_THREADS) -> dict:
     """The build of levels 1..top on ``workers`` (see the module docstring)."""
     chains, batches = "chains" in rules, "batches" in rules
     build_call = call / POSITION_SECONDS if batches else 0.0      # a call's worth, in positions
     finish_call = call / FINISH_SECONDS if batches else 0.0
-    seconds, tasks, before, cpu = 0.0, 0, 0.0, 0.0
+    seconds, tasks, before, cpu, opening = 0.0, 0, 0.0, 0.0, 0.0
     driver: Dict[str, float] = {}
     for n in range(1, top + 1):
         level_plan, planning = plans(n, workers)
@@ -289,7 +314,11 @@ def simulate(measured: Measured, plans: Plans, top: int, workers: int, call: flo
         finish = makespan(run_costs, [()] * len(runs), sizes, sizes, workers, call, per_task,
                           driver, finish_call, chains)
         hidden = before if n > 1 else 0.0    # planned while the level before was built
-        level = max(0.0, planning - hidden) + build + finish
+        level = max(0.0, planning - hidden) + opening + build + finish
+        check, hashing = measured.levels[n]
+        sealed = (hashing + check) / head_threads    # the driver: seal_written, open_level
+        opening = 0.0 if n == top else max(0.0, check - sealed) if "early" in rules else check
+        level += sealed
         seconds += level
         before = level
         tasks += len(level_plan)
@@ -309,12 +338,15 @@ def main(argv=None) -> int:
     p.add_argument("--capture", default="standard", choices=["standard", "empty", "none"])
     p.add_argument("--workers", default="1,2,4,8,16,32,64,128,256,512,1024")
     p.add_argument("--rules", default=",".join(RULES),
-                   help="the driver's rules on: some of cut, chains, batches, or none "
-                        "(default all three)")
+                   help="the driver's rules on: some of cut, chains, batches, early, or "
+                        "none (default all four)")
     p.add_argument("--call-ms", type=float, default=CALL_MS,
                    help=f"the driver's time a call (default {CALL_MS})")
     p.add_argument("--task-ms", type=float, default=TASK_MS,
                    help=f"the driver's time a task more in a call (default {TASK_MS})")
+    p.add_argument("--head-threads", type=int, default=HEAD_THREADS,
+                   help=f"the driver's threads hashing and checking a level (default "
+                        f"{HEAD_THREADS}: a head node of 8 cores or more)")
     p.add_argument("--cache", type=Path, default=None, metavar="DIR",
                    help="where the levels are (default: the cache); levels 0..N are built "
                         "there first where missing")
@@ -354,8 +386,15 @@ def main(argv=None) -> int:
                 os.replace(f"{args.save}.tmp", args.save)
         say(f"measured in {time.perf_counter() - started:.0f} s; "
             f"{len(measured.tasks):,} tasks known, {sum(measured.tasks.values()):.1f} CPU s")
+    for n in range(1, args.seeds + 1):          # a level's check and hash: a few seconds in all
+        if n not in measured.levels:
+            measure_opening(measured, args.capture, n, args.cache)
+    if args.save is not None:
+        with open(f"{args.save}.tmp", "wb") as f:
+            pickle.dump(measured.kept(), f)
+        os.replace(f"{args.save}.tmp", args.save)
     rows = [simulate(measured, plans, args.seeds, w, args.call_ms / 1000, args.task_ms / 1000,
-                     rules) for w in workers]
+                     rules, args.head_threads) for w in workers]
     one = next((r["seconds"] for r in rows if r["workers"] == 1), None)
     for row in rows:
         row["speedup"] = round(one / row["seconds"], 2) if one else None

@@ -25,8 +25,10 @@ level (a position no task built would fail), hashes its chunks, and writes
 its range of the level's temporary file, flushed to the disk. The driver
 folds the hashes into the header, writes it, seals the file as this
 installation's (its values hashed once: :mod:`mancala.endgame.sealing`), and
-only then renames it into place, so no process ever meets the level
-unsealed; then it removes the parts. The bytes are the local
+only then renames it into place, so no process ever meets the level at its
+name unsealed; then it removes the parts. While the driver seals it, each
+worker opens the file written (and checks it, as every level opened is
+checked), so that the next level's first tasks do not wait for that. The bytes are the local
 build's, so are the checksums, on any number of workers. Tasks are
 idempotent: an actor that dies is restarted and its task retried. A stopped
 build resumes at its first missing level, as a local one does (a killed
@@ -278,6 +280,19 @@ class LevelWorker:
                 self.levels[root, capture, k] = open_level(capture, k, Path(root), require_seal=False)
         return [self.levels[root, capture, k].values for k in range(n)]
 
+    def adopt(self, root: str, capture: str, n: int, path: str) -> None:
+        """Open level n, checked as any level, from ``path``: its file written
+        whole, before the driver renames it into place (the same file after),
+        so that the check runs while the driver seals it, not when the next
+        level's first task comes. One that cannot be opened now is opened (or
+        refused) as usual when a task needs it."""
+        if (root, capture, n) not in self.levels:
+            try:
+                self.levels[root, capture, n] = open_level(capture, n, Path(root), Path(path),
+                                                           require_seal=False)
+            except Exception:           # noqa: BLE001 (said when a task opens it)
+                pass
+
     def node(self) -> str:
         """The id of the Ray node this worker runs on."""
         return ray_module().get_runtime_context().get_node_id()
@@ -364,6 +379,12 @@ class ClusterLevels:
             head = header(capture, n, [h for k in range(len(runs)) for h in hashes[k]])
             os.pwrite(fd, head, 0)
             os.fsync(fd)
+            os.close(fd)                            # written whole: a node may open it now
+            fd = -1
+            if n < self.top:                        # each worker checks it while it is sealed
+                for actor in self.actors:
+                    actor.adopt.remote(shared, capture, n, temp)
+            fd = os.open(temp, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
             seal_written(fd, target, n, head)       # before the rename: nobody meets it unsealed
             os.close(fd)
             fd = -1
