@@ -34,6 +34,7 @@ from mancala.autosaves import cannot_write
 from mancala.board import Board, MoveRecord, Outcome
 from mancala.engine import Engine
 from mancala.geometry import STORES
+from mancala.kept import HUMAN
 from mancala.errors import GameError, IllegalMoveError, MancalaError, one_line, quote
 from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS, SMALL_HASH_MB
 from mancala.analysis import HINT_DEPTH, Hint
@@ -74,6 +75,18 @@ def can_be_rated(south: str, north: str, seeds: int, capture: str) -> bool:
     """Whether a game between these spellings under these rules can count for a
     person's rating (:func:`unrated_because` says why not)."""
     return unrated_because(south, north, seeds, capture) is None
+
+
+#: what every face says of a game between two computers when it ends (:func:`has_person`)
+COMPUTERS_NOT_KEPT = "A game between computers: not kept in your history."
+
+
+def has_person(south: str, north: str) -> bool:
+    """Whether a person plays (a side is ``human``). A game between two computers (the
+    terminal's demo, or two levels chosen in either face) is nobody's: no face keeps it in
+    the history (its games, the rating, ``review --last``), and the terminal does not
+    autosave it (:data:`COMPUTERS_NOT_KEPT`). A game between two people is kept, rating nobody."""
+    return HUMAN in (south, north)
 
 
 #: a rated game left unfinished this long after the person's first move counts as their loss
@@ -387,4 +400,5 @@ class Game:
 
 
 __all__ = ["Game", "GameObserver", "GameError", "Hint", "Turn", "can_be_rated", "unrated_because",
-           "RATED_RULES", "HINT_DEPTH", "LEFT_HOURS", "LEFT_SECONDS", "LEFT_RULE", "left_for_good"]
+           "RATED_RULES", "HINT_DEPTH", "LEFT_HOURS", "LEFT_SECONDS", "LEFT_RULE", "left_for_good",
+           "has_person", "COMPUTERS_NOT_KEPT"]

@@ -9,13 +9,16 @@ import os
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from mancala.board import Board, MoveRecord
 from mancala.errors import InputError, quote
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, STORES, pit_letter, side_seeds
 from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS
 from mancala.untrusted import printable
+
+if TYPE_CHECKING:
+    from mancala.kept import GameRecord
 
 EXTENSION = ".kalah"            #: a record's file name ends so (``save game.kalah``)
 VARIANT = "Kalah"
@@ -70,6 +73,18 @@ class Record:
         """The record of a board's history (its start: :func:`setup_of`). Raises nothing."""
         return cls(seeds, board.capture, south, north, [r.pit for r in board.move_stack],
                    setup_of(board, seeds), tags=dict(tags))
+
+    @classmethod
+    def from_history(cls, game: "GameRecord") -> "Record":
+        """A game of the history (:class:`mancala.kept.GameRecord`) as a record, the one both
+        faces export (``history --export``, the web's export): rated or casual its Event, its
+        number in the history its Site, when it ended (UTC) its Date and UTCTime, who resigned."""
+        event = "Rated game" if game.rated else "Casual game" if game.human is not None else UNKNOWN
+        date, _, clock = game.finished.rstrip("Z").partition("T")
+        return cls(game.seeds, game.capture, game.south, game.north, list(game.pit_indices),
+                   resigned=game.resigned,
+                   tags={"Event": event, "Site": f"mancala history, game {game.id}",
+                         "Date": date.replace("-", "."), "UTCTime": clock})
 
     def start(self) -> Board:
         """The board before the first move (InvalidBoardError for a set-up that is not one)."""

@@ -271,3 +271,26 @@ def test_a_set_up_game_keeps_its_start_in_a_json_save_and_loads_only_where_asked
     board = record.start()
     board.push(5)
     assert storage.SavedGame.from_board(board, 2, "human", "random").setup == record.setup
+
+
+def test_a_history_game_is_recorded_with_its_kind_number_and_time(tmp_path):
+    """Record.from_history: the one record of a kept game both faces export (the terminal's
+    history --export, the web's export), its tags worked by hand from the history's row."""
+    from mancala.history import History
+    history = History(tmp_path / "history.sqlite3")
+    moves = [5, 4, 4, 3, 3, 2, 5]           # docs/records.md's Kalah(6,1) game: 9-3
+    rated = history.record("human", "random", 1, "standard", moves, 1777636800.0, rated=True)
+    casual = history.record("human", "random", 1, "standard", moves[:3], 1777640461.0, rated=False,
+                            resigned=0)
+    demo = history.record("random", "ai:easy", 1, "standard", moves, 1777640462.0)
+    record = Record.from_history(rated)
+    assert (record.seeds, record.capture, record.south, record.north, record.moves) == \
+        (1, "standard", "human", "random", moves)
+    assert record.tags == {"Event": "Rated game", "Site": "mancala history, game 1",
+                           "Date": "2026.05.01", "UTCTime": "12:00:00"}
+    assert dumps(record).splitlines()[:4] == ['[Variant "Kalah"]', '[Event "Rated game"]',
+                                              '[Site "mancala history, game 1"]', '[Date "2026.05.01"]']
+    second = Record.from_history(casual)
+    assert second.tags["Event"] == "Casual game" and second.tags["UTCTime"] == "13:01:01"
+    assert second.resigned == 0 and second.result == "3-0"
+    assert Record.from_history(demo).tags["Event"] == "?"

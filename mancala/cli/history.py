@@ -3,7 +3,8 @@
 Also the terminal game's hook, :func:`record_finished`: ``play`` calls it when
 a game ends, so the game is kept (:mod:`mancala.history`) and the person
 sees their new rating in one line. ``--export FILE`` writes the games as game
-records (:mod:`mancala.records`), one after another in one file.
+records (:meth:`mancala.records.Record.from_history`, the web's export too), one after
+another in one file.
 """
 from __future__ import annotations
 
@@ -76,21 +77,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def as_record(game: _history.GameRecord) -> records.Record:
-    """A game of the history as a game record: rated or casual its Event, its number in
-    the history its Site, when it ended (UTC) its Date and UTCTime."""
-    event = "Rated game" if game.rated else "Casual game" if game.human is not None else "?"
-    date, _, clock = game.finished.rstrip("Z").partition("T")
-    return records.Record(game.seeds, game.capture, game.south, game.north,
-                          list(game.pit_indices), resigned=game.resigned,
-                          tags={"Event": event, "Site": f"mancala history, game {game.id}",
-                                "Date": date.replace("-", "."), "UTCTime": clock})
-
-
 def export(games: List[_history.GameRecord], name: str) -> int:
     """``--export FILE``: the games as records in one file, written whole or not at all; a
     file there already is replaced only when it holds records (CommandError, one line, else)."""
-    text = records.dumps_all([as_record(game) for game in games])
+    text = records.dumps_all([records.Record.from_history(game) for game in games])
     if name == "-":
         sys.stdout.write(text)
         return 0
@@ -193,4 +183,4 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-__all__ = ["add_parser", "run", "record_finished", "describe", "rating_line", "as_record", "export"]
+__all__ = ["add_parser", "run", "record_finished", "describe", "rating_line", "export"]

@@ -33,8 +33,8 @@ from mancala.cli.options import is_terminal
 from mancala.cli.render import (Style, columns, describe_move, describe_outcome, describe_turns,
                                 move_text, render_board, want_color, wrap)
 from mancala.errors import CommandError, quote
-from mancala.game import (LEFT_RULE, RATED_RULES, Game, GameObserver, Hint, can_be_rated,
-                          unrated_because)
+from mancala.game import (COMPUTERS_NOT_KEPT, LEFT_RULE, RATED_RULES, Game, GameObserver, Hint,
+                          can_be_rated, has_person, unrated_because)
 from mancala.geometry import SIDE_NAMES
 from mancala.unfinished import settle_left
 from mancala.limits import DEFAULT_SEEDS, MAX_SEEDS_PER_PIT, MIN_SEEDS, parse_whole
@@ -352,9 +352,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _has_person(specs) -> bool:
-    """Whether a person plays: a game between two computers (the demo) is no person's, so
-    it is neither autosaved nor kept in the history (its rating or its list of games)."""
-    return "human" in specs
+    """Whether a person plays (:func:`mancala.game.has_person`, the web's rule too): a game
+    between two computers (the demo) is neither autosaved nor kept in the history."""
+    return has_person(*specs)
 
 
 def _not_kept(game: Game) -> str:
@@ -362,7 +362,7 @@ def _not_kept(game: Game) -> str:
     computers is no person's; one from a set-up position (a game record's FEN) is no
     whole game."""
     if not _has_person(game.specs):
-        return "A game between computers: not kept in your history."
+        return COMPUTERS_NOT_KEPT
     if records.setup_of(game.board, game.seeds) is not None:
         return "A game from a set-up position: not kept in your history."
     return ""
