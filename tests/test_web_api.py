@@ -20,7 +20,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from conftest import assert_refused  # noqa: E402
 
 import mancala  # noqa: E402
-from mancala import _reference, storage  # noqa: E402
+from mancala import _reference, records, storage  # noqa: E402
 from mancala.board import CAPTURE_WORDS  # noqa: E402
 from mancala.players import canonical_spec  # noqa: E402
 from mancala.web import app as web  # noqa: E402
@@ -423,6 +423,112 @@ def test_a_board_set_by_hand_cannot_be_saved_and_players_are_checked(client):
     assert_refused(post(client, "/api/save", {"position": START, "players": {"south": "ai"}}),
                    400, "the south player is one of")
     assert_refused(client.post("/api/load", content=b"\xff", headers=JSON), 400, "not UTF-8")
+
+
+# -- game records (issue 41, section 3) -----------------------------------------------------
+
+def play_through_the_api(client, seeds, seed):
+    """A whole game played by requests, as the page plays one: South's moves chosen at random
+    among the state's legal pits, North's by /api/ai (random), each played by /api/move."""
+    rng = random.Random(seed)
+    position = {"seeds": seeds, "capture": "standard", "moves": []}
+    state = post(client, "/api/validate", {"position": position}).json()
+    while not state["game_over"]:
+        if state["to_move"] == 0:
+            pit = rng.choice(state["legal_moves"])
+        else:
+            pit = post(client, "/api/ai", {"position": position, "level": "random"}).json()["pit_index"]
+        state = post(client, "/api/move", {"position": position, "pit_index": pit}).json()["state"]
+        position = state["position"]
+    return position
+
+
+def test_a_game_played_through_the_api_saved_as_a_record_loads_back_with_the_same_moves(client):
+    """Issue 41: the web's Save wrote JSON only. Now it offers the game's record too, the
+    text the terminal's ``save NAME.kalah`` writes: read by the library (which replays
+    it) it is the same game, and /api/load takes it back to the same moves."""
+    position = play_through_the_api(client, 3, 41)
+    players = {"south": "human", "north": "random"}
+    response = post(client, "/api/save", {"position": position, "players": players,
+                                          "format": "record"})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/plain")
+    assert response.headers["content-disposition"] == 'attachment; filename="mancala-game.kalah"'
+    record = records.loads(response.text)
+    outcome = replay(position).outcome()
+    assert record.moves == position["moves"] and (record.south, record.north) == ("human", "random")
+    assert record.result == f"{outcome.south}-{outcome.north}" and outcome.south + outcome.north == 36
+    saved = storage.SavedGame(3, "standard", "human", "random", position["moves"])
+    assert response.text == storage.dumps(saved, record=True)      # the terminal's save, word for word
+    loaded = client.post("/api/load", content=response.content, headers=JSON).json()
+    assert loaded["state"]["position"] == position and loaded["players"] == players
+    assert loaded["state"]["slots"] == replay(position).pits
+    # a game going on, stopped in the middle of a turn (after an extra turn): '*' and the same moves
+    going = {"seeds": 4, "capture": "empty", "moves": [2]}          # pit 3 of 4 seeds: into the store
+    text = post(client, "/api/save", {"position": going, "format": "record"}).text
+    assert text.splitlines()[-1] == "1. C *"
+    assert client.post("/api/load", content=text.encode(), headers=JSON).json()["state"]["position"] == going
+    json_save = post(client, "/api/save", {"position": going, "format": "json"})
+    assert json_save.headers["content-disposition"] == 'attachment; filename="mancala-save.json"'
+    assert storage.loads(json_save.text).moves == [2]
+    assert_refused(post(client, "/api/save", {"position": going, "format": "pgn"}), 400,
+                   "format is json or record, not 'pgn'")
+
+
+HAND_RECORD = """[Variant "Kalah"]
+[South "human"]
+[North "random"]
+[Seeds "1"]
+[Capture "standard"]
+[Result "9-3"]
+
+1. FE+2 2. K 3. D+2 4. J+2 5. C+2 6. L 9-3
+"""
+
+
+def bad_records():
+    """(text, the words of its one line) of records that do not add up, worked by hand on
+    the Kalah(6,1) game of docs/records.md."""
+    yield HAND_RECORD.replace('[Capture "standard"]\n', ""), "lines 1-5: the tags have no Capture tag"
+    yield HAND_RECORD.replace("3. D+2", "3. D+3"), "line 8: turn 3 (D+3): D captures 2 seeds, not 3"
+    yield HAND_RECORD.replace("1. FE+2 2. K", "1. F 2. E+2 3. K"), \
+        "line 8: turn 1 (F): F earns South an extra turn"
+    yield HAND_RECORD.replace("2. K", "2. K 3. K"), "line 8: turn 3 (K): K is North's pit"
+    yield HAND_RECORD.replace('[Result "9-3"]', '[Result "8-4"]'), "line 8: the moves end with 9-3"
+    yield HAND_RECORD.replace("6. L 9-3", "6. L 7. A 9-3"), "line 8: turn 7 (A) comes after the game is over"
+
+
+@pytest.mark.parametrize("text,words", list(bad_records()))
+def test_a_bad_record_is_refused_in_one_line_by_load_and_by_the_review(client, text, words):
+    for path in ("/api/load", "/api/review/read"):
+        message = assert_refused(client.post(path, content=text.encode(), headers=JSON), 400, words)
+        with pytest.raises(storage.SaveFileError) as caught:     # the library's own words
+            storage.loads(text)
+        assert message == str(caught.value)
+
+
+def test_the_review_reads_a_record_as_review_file_does(client):
+    """A record to review (pasted or opened in the History view): its game, its players as
+    written (a record from elsewhere names people as it likes: the review, like
+    ``python -m mancala review FILE``, takes any name; Load takes only players it runs)."""
+    text = HAND_RECORD.replace('[North "random"]', '[North "Alice"]')
+    answer = client.post("/api/review/read", content=text.encode(), headers=JSON).json()
+    assert answer == {"position": {"seeds": 1, "capture": "standard", "moves": [5, 4, 4, 3, 3, 2, 5]},
+                      "players": {"south": "human", "north": "Alice"}, "human": 0, "game": None}
+    assert_refused(client.post("/api/load", content=text.encode(), headers=JSON), 400,
+                   "unknown north player 'Alice'")
+    saved = post(client, "/api/save", {"position": {"seeds": 2, "capture": "none", "moves": [0, 5]},
+                                       "players": {"south": "ai:easy", "north": "ai:hard"}}).text
+    answer = client.post("/api/review/read", content=saved.encode(), headers=JSON).json()
+    assert answer["position"]["moves"] == [0, 5] and answer["human"] is None
+    setup = HAND_RECORD.replace('[Result "9-3"]', '[Result "*"]\n[FEN "1-1-1-1-1-1-0-1-1-1-1-1-1-0-N"]')
+    setup = setup.replace("1. FE+2 2. K 3. D+2 4. J+2 5. C+2 6. L 9-3", "1. K *")
+    assert_refused(client.post("/api/review/read", content=setup.encode(), headers=JSON), 400,
+                   "set-up position")
+    empty = HAND_RECORD.replace('[Result "9-3"]', '[Result "*"]').replace(
+        "1. FE+2 2. K 3. D+2 4. J+2 5. C+2 6. L 9-3", "*")
+    assert_refused(client.post("/api/review/read", content=empty.encode(), headers=JSON), 400,
+                   "no moves to review")
 
 
 # -- analysis -------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 from webtools import open_page, slots_shown, text, wait  # noqa: E402
 
 import mancala  # noqa: E402
-from mancala import storage  # noqa: E402
+from mancala import records, storage  # noqa: E402
 
 
 def open_game(browser, server, hash_="", speed="off"):
@@ -637,6 +637,36 @@ def test_save_and_load_back(browser, server, downloads):
     browser.find_element(By.ID, "load-file").send_keys(str(bad))
     wait(browser, lambda d: text(d, "error"))
     assert text(browser, "error") == "bad.json: move 3 (pit 0) is not legal: that pit is empty"
+
+
+def test_a_game_saved_as_a_record_loads_back_through_the_page(browser, server, downloads):
+    """Issue 41: the page's Save wrote JSON only, and Load offered .json files only. Save
+    record downloads the game's record (the library reads it back to the same moves), Load
+    takes it, and a record that does not add up is said in one line naming its line."""
+    saved = downloads / "mancala-game.kalah"
+    saved.unlink(missing_ok=True)
+    open_game(browser, server, "seeds=3&capture=standard&moves=3,6&south=human&north=ai:easy")
+    browser.find_element(By.ID, "save-record").click()
+    wait(browser, lambda d: saved.exists() and saved.stat().st_size > 0)
+    record = records.loads(saved.read_text(encoding="utf-8"))
+    assert (record.seeds, record.capture, record.moves) == (3, "standard", [2, 5])
+    assert (record.south, record.north) == ("human", "ai:easy")
+    assert text(browser, "announce").startswith("Saved as mancala-game.kalah")
+    assert ".kalah" in browser.find_element(By.ID, "load-file").get_attribute("accept")
+    open_game(browser, server, "seeds=5&capture=empty&south=human&north=human")
+    browser.find_element(By.ID, "load-file").send_keys(str(saved))
+    wait(browser, lambda d: shown_hash(d).get("seeds") == "3")
+    assert shown_hash(browser)["moves"] == "3,6" and shown_hash(browser)["north"] == "ai:easy"
+    assert slots_shown(browser) == record.board().pits
+    assert text(browser, "announce") == "Loaded mancala-game.kalah: a casual game."
+    bad = downloads / "bad.kalah"
+    bad.write_text(saved.read_text(encoding="utf-8").replace('[Result "*"]', '[Result "9-9"]')
+                   .replace(" *\n", " 9-9\n"))
+    browser.find_element(By.ID, "load-file").send_keys(str(bad))
+    wait(browser, lambda d: text(d, "error"))
+    assert text(browser, "error") == ("bad.kalah: line 9: Result 9-9, but the game is not over "
+                                      "after its 2 turns (a game going on has Result *)")
+    assert shown_hash(browser)["moves"] == "3,6"            # the game shown stays
 
 
 def test_a_link_opens_its_position_and_nothing_comes_from_another_host(browser, server):

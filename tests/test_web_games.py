@@ -405,7 +405,7 @@ def test_a_casual_game_is_written_down_and_read_back_as_it_stands(client, home):
     line = {"seeds": 3, "capture": "empty", "moves": [0, 1, 2]}
     players = {"south": "human", "north": "ai:medium"}
     first = keep(client, position=line, players=players, shown=2)
-    assert set(first) == {"game", "token", "kept", "kept_error"} and first["kept"] is None
+    assert set(first) == {"game", "token", "kept", "not_kept", "kept_error"} and first["kept"] is None
     mine = {"game": first["game"], "token": first["token"]}
     back = client.post("/api/casual/state", json=mine).json()
     board = mancala.Board(seeds=3, capture="empty")
@@ -551,6 +551,9 @@ def bodies(client):
                                                                    "north": "random"},
                                  "game": "g"}),
         "/api/review": ("POST", {"position": finished}),
+        "/api/review/read": ("POST", json.loads(client.post("/api/save",
+                                                            json={"position": finished}).text)),
+        "/api/history/export": ("GET", None),
         "/api/puzzle/answer": ("POST", {"attempt": attempt, "give_up": True}),
         "/api/explain": ("POST", {"position": start, "depth": 2}),
         "/api/rated/check": ("POST", {"players": {"south": "human", "north": "random"}}),

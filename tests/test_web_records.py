@@ -9,6 +9,9 @@ history database read back with mancala.history (what the terminal's
 Every test has its own MANCALA_HOME: the real history is never touched.
 """
 import json
+import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -20,6 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from conftest import assert_refused, fuzzed_requests, kept_games  # noqa: E402
 
+from mancala import records  # noqa: E402
 from mancala import review as library_review  # noqa: E402
 from mancala.web import app as web  # noqa: E402
 from mancala.web import reviews  # noqa: E402
@@ -138,12 +142,52 @@ def test_a_forged_or_bad_finish_is_refused_and_nothing_is_kept(client, home, bod
     assert kept_games(home) == []
 
 
-def test_a_game_between_two_computers_is_kept_and_rates_nobody(client, home):
-    answer = finish(client, players={"south": "random", "north": "ai:easy"}).json()
-    assert answer["rated"] is False and answer["rating"] is None and answer["change"] is None
-    assert answer["game"]["human"] is None
-    [record] = kept_games(home)
-    assert record.players == ("random", "ai:easy") and not record.rated
+# -- a game between two computers: nobody's, in both faces (issue 41, section 1) -------------
+
+COMPUTERS = {"south": "random", "north": "ai:easy"}
+NOT_KEPT = "A game between computers: not kept in your history."     # the terminal's words
+
+
+def test_a_game_between_two_computers_is_not_kept_as_the_terminal_keeps_none(client, home):
+    """Issue 41: the terminal keeps a game between two computers out of the history (the
+    demo is nobody's game), but /api/finish kept it, as a game of the person's. Now it is
+    kept by neither face, and the answer says so in the terminal's words (a real
+    ``play`` between two computers, on the same data folder, says the same line)."""
+    answer = finish(client, players=COMPUTERS)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"new": False, "game": None, "not_kept": NOT_KEPT}
+    resigned = client.post("/api/finish", json={"position": dict(POSITION, moves=GAME[:3]),
+                                                "players": COMPUTERS, "game": "r",
+                                                "resigned": "south"})
+    assert resigned.json()["game"] is None and resigned.json()["not_kept"] == NOT_KEPT
+    terminal = subprocess.run([sys.executable, "-m", "mancala", "play", "--south", "random",
+                               "--north", "ai:easy", "--seeds", "1"], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, MANCALA_HOME=str(home)))
+    assert terminal.returncode == 0, terminal.stderr
+    assert NOT_KEPT in terminal.stdout
+    assert kept_games(home) == []
+    # two people: a person's game, kept, rating nobody (the rule's other side)
+    people = finish(client, game="people", players={"south": "human", "north": "human"}).json()
+    assert people["game"]["human"] is None and people["not_kept"] is None
+    assert [game.players for game in kept_games(home)] == [("human", "human")]
+
+
+def test_a_casual_game_between_two_computers_is_written_down_but_not_kept(client, home):
+    """The page's own way to keep its casual games (/api/casual/keep) follows the same rule:
+    the game is written down (a reload finds it), and once over kept in no history."""
+    keep = client.post("/api/casual/keep", json={"position": POSITION, "players": COMPUTERS})
+    answer = keep.json()
+    assert keep.status_code == 200, keep.text
+    assert (answer["kept"], answer["not_kept"], answer["kept_error"]) == (None, NOT_KEPT, None)
+    state = client.post("/api/casual/state", json={"game": answer["game"],
+                                                   "token": answer["token"]}).json()
+    assert state["state"]["position"]["moves"] == GAME and state["not_kept"] == NOT_KEPT
+    assert kept_games(home) == []
+    mine = client.post("/api/casual/keep", json={"position": POSITION, "players": PLAYERS,
+                                                 "token": answer["token"]}).json()
+    assert mine["not_kept"] is None and mine["kept"]["game"]["players"] == PLAYERS
+    assert [game.players for game in kept_games(home)] == [("human", "random")]
 
 
 def test_games_finished_at_once_are_all_kept(client, home):
@@ -219,7 +263,7 @@ def test_the_history_lists_the_games_and_the_ratings_series(client, home):
     assert empty["start"]["rating"] == 940.0 and empty["start"]["low"] == 340.0    # 940 -+ 2 x 300
     assert empty["start"]["provisional"] and empty["start"]["shown"] == "940? ±600"
     record_game("human", "random", 1, "standard", GAME, rated=True)  # rated: as the server keeps them
-    finish(client, game="b", players={"south": "ai:easy", "north": "random"})
+    finish(client, game="b", players={"south": "human", "north": "human"})     # two people
     finish(client, game="c", players={"south": "human", "north": "ai:easy"})     # casual
     record_game("ai:easy", "human", 1, "standard", GAME, rated=True)
     answer = client.get("/api/history").json()
@@ -251,6 +295,63 @@ def test_the_history_lists_the_games_and_the_ratings_series(client, home):
 @pytest.mark.parametrize("query", ["last=0", "last=x", "last=-1", "last=1.5", "last=" + "9" * 40])
 def test_a_bad_last_is_refused(client, query):
     assert_refused(client.get(f"/api/history?{query}"), 400, "last (games to list)")
+
+
+# -- /api/history/export ---------------------------------------------------------------------
+
+def test_the_export_is_every_game_as_records_that_replay_to_the_same_moves_and_result(client, home):
+    """Issue 41, section 3: the history page offers every game as one records file. Read back
+    by the library (mancala.records.loads_all replays each game), every game has the moves,
+    rules, players and result (the stores) the history file holds, and the text is what
+    the terminal's ``history --export -`` writes from the same data folder."""
+    from mancala.history import record_game
+    record_game("human", "random", 1, "standard", GAME, rated=True)
+    client.post("/api/finish", json={"position": dict(POSITION, moves=GAME[:3]), "players": PLAYERS,
+                                     "game": "r", "resigned": "south"})
+    finish(client, game="empty", position={"seeds": 3, "capture": "empty",
+                                           "moves": first_moves_game(3, "empty")},
+           players={"south": "human", "north": "human"})
+    record_game("ai:easy", "human", 4, "standard", first_moves_game(4, "standard"))   # rated
+    record_game("random", "ai:easy", 2, "none", first_moves_game(2, "none"))   # an old demo's
+    response = client.get("/api/history/export")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    assert response.headers["content-disposition"] == 'attachment; filename="mancala-history.kalah"'
+    read, kept = records.loads_all(response.text), kept_games(home)
+    assert len(read) == len(kept) == 5
+    assert [game.rated for game in kept] == [True, False, False, True, False]
+    for record, game in zip(read, kept):
+        assert record.moves == list(game.pit_indices)
+        assert (record.seeds, record.capture, record.south, record.north, record.resigned) == \
+            (game.seeds, game.capture, game.south, game.north, game.resigned)
+        assert record.result == f"{game.south_store}-{game.north_store}"
+        if game.resigned is None:
+            outcome = record.board().outcome()
+            assert (outcome.south, outcome.north) == (game.south_store, game.north_store)
+        assert record.tags["Site"] == f"mancala history, game {game.id}"
+        assert record.tags.get("Event", "?") == ("Rated game" if game.rated else "?"
+                                                 if game.human is None else "Casual game")
+    # the hand-worked game as the records page writes it (docs/records.md)
+    assert "1. FE+2 2. K 3. D+2 4. J+2 5. C+2 6. L 9-3" in response.text.splitlines()
+    assert read[1].resigned == 0 and read[1].result == "3-0"         # worked by hand above
+    terminal = subprocess.run([sys.executable, "-m", "mancala", "history", "--export", "-"],
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, MANCALA_HOME=str(home)))
+    assert terminal.returncode == 0, terminal.stderr
+    assert terminal.stdout == response.text
+    last = client.get("/api/history/export?last=2")
+    assert records.loads_all(last.text) == read[-2:]
+    # an exported game opened in the review is found in the history: its review kept there
+    one = records.dumps(read[3])
+    found = client.post("/api/review/read", content=one.encode(),
+                        headers={"content-type": "application/json"}).json()
+    assert (found["game"], found["human"]) == (kept[3].id, 1)
+
+
+def test_an_empty_history_exports_nothing_and_a_bad_last_is_one_line(client, home):
+    empty = client.get("/api/history/export")
+    assert empty.status_code == 200 and empty.text == ""
+    assert_refused(client.get("/api/history/export?last=0"), 400, "last (games to list)")
 
 
 # -- /api/review ---------------------------------------------------------------------------

@@ -194,3 +194,49 @@ def test_the_reviews_move_list_does_not_jump_when_the_chart_comes(browser, serve
             "return document.getElementById('review-moves').getBoundingClientRect().top") == top
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", slow)
+
+
+HAND_RECORD = """[Variant "Kalah"]
+[South "human"]
+[North "Alice"]
+[Seeds "1"]
+[Capture "standard"]
+[Result "9-3"]
+
+1. FE+2 2. K 3. D+2 4. J+2 5. C+2 6. L 9-3
+"""
+
+
+def test_a_pasted_record_is_reviewed_and_every_game_is_exported_as_records(browser, server, server_home,
+                                                                          downloads):
+    """Issue 41, section 3: the review took only games of the history or the page. A record
+    pasted in the History view (any players' names, as ``review FILE`` takes) is reviewed
+    beside its board; a bad one is said in one line naming its line; and Export all games
+    downloads the history as records that the library reads back to the history's games."""
+    from mancala import records
+    from mancala.history import record_game
+    record_game("human", "random", 1, "standard", HAND, server_home / "history.sqlite3")
+    open_page(browser, f"{server}/history?speed=off")
+    wait(browser, lambda d: d.find_element(By.ID, "export-line").get_attribute("hidden") is None)
+    pasted = browser.find_element(By.ID, "record-text")
+    pasted.send_keys(HAND_RECORD.replace("3. D+2", "3. D+3"))
+    browser.find_element(By.ID, "record-review").click()
+    wait(browser, lambda d: text(d, "record-error"))
+    assert text(browser, "record-error") == \
+        "The pasted record: line 8: turn 3 (D+3): D captures 2 seeds, not 3"
+    pasted.clear()
+    pasted.send_keys(HAND_RECORD)
+    browser.find_element(By.ID, "record-review").click()
+    wait(browser, reviewed)
+    assert text(browser, "review-title") == "Review: the pasted record, Human vs Alice"
+    assert text(browser, "record-error") == ""
+    third = browser.find_element(By.ID, "review-move-3")       # North's 5: the worked mistake
+    assert third.find_element(By.CSS_SELECTOR, ".mark").text == "?"
+    exported = downloads / "mancala-history.kalah"
+    exported.unlink(missing_ok=True)
+    browser.find_element(By.ID, "export-games").click()
+    wait(browser, lambda d: exported.exists() and exported.stat().st_size > 0)
+    games = kept_games(server_home)
+    read = records.loads_all(exported.read_text(encoding="utf-8"))
+    assert [(r.moves, r.south, r.north, r.result) for r in read] == \
+        [(list(g.pit_indices), g.south, g.north, f"{g.south_store}-{g.north_store}") for g in games]

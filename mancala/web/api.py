@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from mancala import storage
+from mancala import records, storage
 from mancala.board import CAPTURE_RULES, Board, MoveRecord, capture_code
 from mancala.board import CAPTURE_WORDS as RULE_WORDS
 from mancala.analysis import AnalysisProgress
@@ -369,19 +369,30 @@ def kept_answer(kept: GameRecord, notices: List[str]) -> Dict[str, Any]:
 
 # -- save files ------------------------------------------------------------------------
 
-def save_text(data: Any) -> str:
-    """POST /api/save ``{"position", "players"}``: the save file's text (storage's format).
+#: a save's formats (``/api/save``'s ``format``): the terminal's JSON save file, or a game
+#: record (:mod:`mancala.records`), as ``save FILE.kalah`` writes them; (media type, file name)
+SAVE_FORMATS = {"json": ("application/json", "mancala-save.json"),
+                "record": ("text/plain; charset=utf-8", f"mancala-game{records.EXTENSION}")}
 
-    Only games from a start can be saved (the format keeps rules and moves).
+
+def save_text(data: Any) -> Tuple[str, str, str]:
+    """POST /api/save ``{"position", "players"?, "format"?}``: (the text, its media type, a
+    file name): the terminal's save file (``format`` ``json``, the default) or the game's
+    record (``record``), each written by :func:`mancala.storage.dumps`, as ``save`` writes it.
+
+    Only games from a start can be saved (the formats keep rules and moves).
     """
-    data = fields(data, "the request", {"position", "players"}, {"position"})
+    data = fields(data, "the request", {"position", "players", "format"}, {"position"})
+    kind = data.get("format", "json")
+    if kind not in SAVE_FORMATS:
+        raise RequestError(f"format is {' or '.join(SAVE_FORMATS)}, not {quote(kind)}")
     spec, board = parse_position(data["position"])
     if "board" in spec:
         raise RequestError("only a game from a start can be saved (the save format keeps the "
                            "rules and the moves, not a board set by hand)")
     south, north = players(data.get("players", {}))
     game = storage.SavedGame.from_board(board, spec["seeds"], south, north)
-    return storage.dumps(game)
+    return (storage.dumps(game, record=kind == "record"), *SAVE_FORMATS[kind])
 
 
 DEFAULT_PLAYERS = {"south": "human", "north": "ai:medium"}

@@ -8,17 +8,19 @@ A casual game belongs to the client holding its ``token`` (the rated games' toke
 tab), and a client holds one: writing another lets the older go. Once its line ends (played
 out, or resigned), the game is kept in the history, casual (never rated: the page could have
 made it up), once; a game from a board set by hand is kept nowhere (the history keeps rules
-and moves).
+and moves), nor one between two computers (nobody's: :func:`mancala.game.has_person`, the
+terminal's rule): ``not_kept`` says why.
 """
 from __future__ import annotations
 
 import hmac
 import secrets
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from mancala import history as _history
 from mancala.errors import HistoryError, Refused, RequestError, quote
+from mancala.game import COMPUTERS_NOT_KEPT, has_person
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole
 from mancala.unfinished import Held, Unfinished, owner_of
@@ -27,6 +29,8 @@ from mancala.web.rated import GAME_CHARS, token_field
 
 #: what a page sends to keep its casual game: its line, the players, the moves of it shown
 FIELDS = {"game", "token", "position", "players", "shown", "resigned"}
+#: why a game from a board set by hand is kept in no history, in the page's words
+SET_BY_HAND = "A position set by hand: not kept in your history."
 
 
 class Casual:
@@ -56,10 +60,24 @@ class Casual:
         return self.shown == len(self.spec["moves"]) and (
             self.resigned is not None or self.board.is_game_over())
 
+    @property
+    def not_kept(self) -> Optional[str]:
+        """Why, once ended, it is kept in no history (:func:`not_kept`), or None."""
+        return not_kept(self.players, self.spec)
+
     def same_game(self, held: Held) -> bool:
         """The same line, players and resignation as ``held`` (its moves shown aside)."""
         return (held.position, (held.south, held.north), held.resigned) == \
             (self.spec, self.players, self.resigned)
+
+
+def not_kept(players: Tuple[str, str], spec: Dict[str, Any]) -> Optional[str]:
+    """Why a casual game, once ended, is kept in no history (one line), or None."""
+    if not has_person(*players):
+        return COMPUTERS_NOT_KEPT
+    if "board" in spec:
+        return SET_BY_HAND
+    return None
 
 
 def game_name(value: Any) -> str:
@@ -85,8 +103,9 @@ def owned(store: Optional[Unfinished], name: Optional[str], token: Optional[str]
 def keep(store: Optional[Unfinished], game: Casual) -> Dict[str, Any]:
     """POST /api/casual/keep (run in a worker thread): the game written down as it stands, and
     once ended kept in the history, casual, once. Answers its ``game`` and ``token`` (new ones
-    for a new game or a new client), ``kept`` (what the history kept, or null) and
-    ``kept_error``. 409 for another line under the name of a game already kept."""
+    for a new game or a new client), ``kept`` (what the history kept, or null), ``not_kept``
+    (why a game is kept nowhere: :attr:`Casual.not_kept`) and ``kept_error``. 409 for another
+    line under the name of a game already kept."""
     token = game.token or secrets.token_urlsafe(24)
     held = owned(store, game.name, token)
     kept, error = None, None
@@ -95,7 +114,7 @@ def keep(store: Optional[Unfinished], game: Casual) -> Dict[str, Any]:
             raise Refused(409, f"this game is already in your history (game {held.kept['game']['id']}): "
                                "a new game starts another")
         kept = held.kept
-    elif game.ended and "board" not in game.spec:
+    elif game.ended and game.not_kept is None:
         try:
             kept = api.kept_answer(*_history.record_game(
                 *game.players, game.spec["seeds"], game.spec["capture"], game.spec["moves"],
@@ -109,7 +128,8 @@ def keep(store: Optional[Unfinished], game: Casual) -> Dict[str, Any]:
                             game.resigned, kept, time.time()))
         except HistoryError as exc:
             error = error or f"the game is not written down: {exc}"
-    return {"game": name, "token": token, "kept": kept, "kept_error": error}
+    return {"game": name, "token": token, "kept": kept, "not_kept": game.not_kept,
+            "kept_error": error}
 
 
 def state(store: Optional[Unfinished], data: Any) -> Dict[str, Any]:
@@ -125,7 +145,8 @@ def state(store: Optional[Unfinished], data: Any) -> Dict[str, Any]:
     spec, board = api.parse_position(held.position)
     return {"game": held.name, "players": dict(zip(SIDE_KEYS, (held.south, held.north))),
             "state": api.state(spec, board), "shown": min(held.shown, len(spec["moves"])),
-            "resigned": held.resigned, "kept": held.kept}
+            "resigned": held.resigned, "kept": held.kept,
+            "not_kept": not_kept((held.south, held.north), spec)}
 
 
 __all__ = ["Casual", "keep", "state", "FIELDS"]

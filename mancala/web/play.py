@@ -8,8 +8,8 @@ load, and the live analysis (:mod:`mancala.web.analysis`).
 ``POST /api/move``          a move played: where the seeds went, the new state
 ``POST /api/ai``            a computer player's move for a position (casual games)
 ``POST /api/hint``          the best move at :data:`HINT_DEPTH`, in words (casual games)
-``POST /api/save``          the save file of a game (the terminal game's format)
-``POST /api/load``          a save file's game, checked as the terminal game checks it
+``POST /api/save``          a game's save file (the terminal game's JSON) or its game record
+``POST /api/load``          a save file's or a record's game, checked as the terminal checks it
 ``WS /api/analyze``         a live analysis, one message per finished depth
 ==========================  ===============================================
 
@@ -138,9 +138,9 @@ async def hint_route(request: Any, server: Any) -> Dict[str, Any]:
 @endpoint
 async def save(request: Any, server: Any) -> Any:
     from starlette.responses import Response
-    text = api.save_text(await json_body(request))
-    return Response(text, media_type="application/json", headers={
-        "content-disposition": 'attachment; filename="mancala-save.json"'})
+    text, media, name = api.save_text(await json_body(request))
+    return Response(text, media_type=media, headers={
+        "content-disposition": f'attachment; filename="{name}"'})
 
 
 @endpoint

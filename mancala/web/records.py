@@ -9,10 +9,14 @@ A game the page played by itself is kept *casual*: never rated, whatever it
 says, since the page could have made it up; rated games are the server's own
 (:mod:`mancala.web.games`), kept as they end.
 
-==========================  ===============================================
-``POST /api/finish``        a casual game finished (or resigned) in the page, kept once per id
-``GET /api/history``        the games kept and the rating's series
-==========================  ===============================================
+==============================  ===========================================
+``POST /api/finish``            a casual game finished (or resigned) in the page, kept once per id
+``GET /api/history``            the games kept and the rating's series
+``GET /api/history/export``     every game kept, as game records in one file
+==============================  ===========================================
+
+A game between two computers is nobody's: it is not kept (:func:`mancala.game.has_person`,
+the terminal's rule), and the answer says so.
 
 The review of a game is :mod:`mancala.web.reviews`'.
 
@@ -27,8 +31,10 @@ from collections import OrderedDict
 from typing import Any, Dict, List, Optional, Tuple
 
 from mancala import history as _history
+from mancala import records
 from mancala.board import Board, rules_words
 from mancala.errors import HistoryError, Refused, RequestError, quote
+from mancala.game import COMPUTERS_NOT_KEPT, has_person
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import check_whole, parse_whole
 from mancala.levels import level_is_provisional
@@ -39,6 +45,7 @@ from mancala.web.api import kept_answer, rating_json, result_words
 from mancala.web.policy import endpoint, json_body
 
 GAME_ID_CHARS = 64          # a game's id (the page makes one per game): at most this long
+EXPORT_NAME = f"mancala-history{records.EXTENSION}"   #: the export's file name
 KEEP_IDS = 4096             # game ids remembered, so a repeated request records nothing (oldest forgotten)
 #: the packaged files of the History view and the review (the page is mancala.web.play's)
 ASSETS = {"/history.js": ("history.js", "text/javascript; charset=utf-8"),
@@ -85,7 +92,11 @@ def finish_request(data: Any) -> Tuple[str, Tuple[str, str], Dict[str, Any], Boa
 
 def finish_answer(kept: _history.GameRecord, notices: List[str], new: bool) -> Dict[str, Any]:
     """/api/finish's answer: :func:`kept_answer`, and whether this request kept it."""
-    return dict(kept_answer(kept, notices), new=new)
+    return dict(kept_answer(kept, notices), new=new, not_kept=None)
+
+
+#: /api/finish's answer for a game between two computers (:func:`mancala.game.has_person`)
+NOT_A_PERSONS = {"new": False, "game": None, "not_kept": COMPUTERS_NOT_KEPT}
 
 
 class Finished:
@@ -154,6 +165,8 @@ def history_last(query: Any) -> Optional[int]:
 @endpoint
 async def finish(request: Any, server: Any) -> Dict[str, Any]:
     game_id, players, spec, board, resigned = finish_request(await json_body(request))
+    if not has_person(*players):
+        return dict(NOT_A_PERSONS)
     key = (players, spec["seeds"], spec["capture"], tuple(spec["moves"]), resigned)
     finished = server.part(Finished)
     entry, mine = finished.claim(game_id, key)
@@ -177,20 +190,42 @@ async def finish(request: Any, server: Any) -> Dict[str, Any]:
     return entry["answer"]
 
 
+async def kept_games(server: Any) -> Tuple[_history.History, List[_history.GameRecord]]:
+    """The history and its games, read in a worker thread (503 when it cannot be read)."""
+    kept = _history.History()
+    try:
+        return kept, await server.disk(kept.games)
+    except HistoryError as exc:
+        raise Refused(503, f"the history cannot be read: {exc}") from None
+
+
 @endpoint
 async def history(request: Any, server: Any) -> Dict[str, Any]:
     last = history_last(request.query_params)
-    kept = _history.History()
-    try:
-        games = await server.disk(kept.games)
-    except HistoryError as exc:
-        raise Refused(503, f"the history cannot be read: {exc}") from None
+    kept, games = await kept_games(server)
     return history_answer(games, kept.notices, shown_path(kept.path), last)
 
 
+def export_text(games: List[_history.GameRecord], last: Optional[int] = None) -> str:
+    """The games (the last ``last``) as game records, one after another: what
+    ``python -m mancala history --export`` writes (:meth:`mancala.records.Record.from_history`)."""
+    shown = games[-last:] if last else games
+    return records.dumps_all([records.Record.from_history(game) for game in shown])
+
+
+@endpoint
+async def export(request: Any, server: Any) -> Any:
+    from starlette.responses import Response
+    last = history_last(request.query_params)
+    _, games = await kept_games(server)
+    return Response(export_text(games, last), media_type="text/plain; charset=utf-8", headers={
+        "content-disposition": f'attachment; filename="{EXPORT_NAME}"'})
+
+
 #: (path, method, handler) of each route
-ROUTES = (("/api/finish", "POST", finish), ("/api/history", "GET", history))
+ROUTES = (("/api/finish", "POST", finish), ("/api/history", "GET", history),
+          ("/api/history/export", "GET", export))
 
 
 __all__ = ["ASSETS", "ROUTES", "finish_request", "finish_answer", "history_answer", "Finished",
-           "GAME_ID_CHARS"]
+           "GAME_ID_CHARS", "export_text", "EXPORT_NAME", "NOT_A_PERSONS"]

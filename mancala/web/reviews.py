@@ -3,6 +3,7 @@ better move and its line (:mod:`mancala.review`'s work, carried).
 
 ==========================  ===============================================
 ``POST /api/review``        every move of a game reviewed (a worker thread)
+``POST /api/review/read``   a game record's (or save file's) game, to review
 ==========================  ===============================================
 
 ``{"position", "tab"?, "stream"?, "game"?}``: the answer is one JSON object; with
@@ -25,13 +26,14 @@ import time
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from mancala import review as _review
+from mancala import storage
 from mancala.engine import Engine
 from mancala.errors import HistoryError, InputError, Refused, RequestError, SearchStoppedError
 from mancala.history import History
 from mancala.geometry import SIDE_KEYS
 from mancala.limits import REVIEW_HASH_MB, check_whole
 from mancala.web import api
-from mancala.web.policy import endpoint, json_body, replaced, tab_name
+from mancala.web.policy import endpoint, json_body, read_body, replaced, tab_name
 from mancala.web.server import Job
 
 ASSETS: Dict[str, tuple] = {}          # the review is drawn by records.js, the History view's
@@ -247,8 +249,46 @@ async def review(request: Any, server: Any) -> Any:
     return review_answer(reviewed, time.monotonic() - started)
 
 
+def read_game(text: Any) -> Dict[str, Any]:
+    """POST /api/review/read (a game record's text, or a save file's): the game as the review
+    takes it, read as ``python -m mancala review FILE`` reads one (any players' names, a
+    set-up refused): its ``position``, ``players`` as written and ``human`` (the one person's
+    side, or null). SaveFileError (one line naming the line) for a record that does not add
+    up, RequestError for a game the review would refuse (:func:`review_request`)."""
+    saved = storage.loads(text, setup=True)         # SaveFileError (400): one line naming the line
+    if saved.setup is not None:
+        raise RequestError("the game starts from a set-up position (its FEN tag): a review "
+                           "goes through a game from the rules' start")
+    position = {"seeds": saved.seeds, "capture": saved.capture, "moves": list(saved.moves)}
+    review_request({"position": position})
+    specs = (saved.south, saved.north)
+    return {"position": position, "players": dict(zip(SIDE_KEYS, specs)),
+            "human": specs.index("human") if specs.count("human") == 1 else None}
+
+
+def kept_id(game: Dict[str, Any]) -> Optional[int]:
+    """The number in the history of this very game (its rules, moves and players), the
+    newest, or None: its review kept there is then found (run in a worker thread)."""
+    try:
+        games = History().games()
+    except (HistoryError, RuntimeError):
+        return None
+    spec, players = game["position"], (game["players"]["south"], game["players"]["north"])
+    for kept in reversed(games):
+        if (kept.seeds, kept.capture, list(kept.pit_indices), kept.players) == \
+                (spec["seeds"], spec["capture"], spec["moves"], players):
+            return kept.id
+    return None
+
+
+@endpoint
+async def read(request: Any, server: Any) -> Dict[str, Any]:
+    game = read_game(await read_body(request))
+    return dict(game, game=await server.disk(lambda: kept_id(game)))
+
+
 #: (path, method, handler) of each route
-ROUTES = (("/api/review", "POST", review),)
+ROUTES = (("/api/review", "POST", review), ("/api/review/read", "POST", read))
 
 
 __all__ = ["ASSETS", "ROUTES", "review_request", "review_answer", "move_json", "StoppableEngine",

@@ -205,7 +205,7 @@ async function ended() {
 }
 
 function showResult(kept) {
-  showResultCard(page.geo, kept, game.view, game.resigned);
+  showResultCard(page.geo, kept, game.view, game.resigned, game.notKept);
   draw();
   if (kept) {
     sound.gameOver(kept.result === "won" ? true : kept.result === "lost" ? false : null);
@@ -323,9 +323,9 @@ async function readHash() {
 
 // -- save, load, edit ---------------------------------------------------------------------------
 
-async function save() {
+async function save(format) {
   if (refuse("No saving in")) return;
-  try { await game.download(); say("Saved as mancala-save.json (the terminal game's format)."); } catch (error) { fail(error.message); }
+  try { say(`Saved as ${await game.download(format)}.`); } catch (error) { fail(error.message); }
 }
 
 async function load(file) {
@@ -372,7 +372,7 @@ function onKey(event) {
 function listen() {
   document.addEventListener("kalah:view", () => { if (game?.view) page.panel.show(game.view, analysed(), game.resigned !== null); });
   const clicks = { "new-game": newGameClicked, "result-new": newGameClicked, "result-review": reviewKept,
-    undo, redo, hint, resign: askResign, "to-start": () => goTo(0), edit, save };
+    undo, redo, hint, resign: askResign, "to-start": () => goTo(0), edit, save: () => save("json"), "save-record": () => save("record") };
   for (const [id, action] of Object.entries(clicks)) $(id).addEventListener("click", action);
   $("resign-cancel").addEventListener("click", () => { delete $("resign-dialog").dataset.then; $("resign-dialog").close(); });
   $("resign-confirm").addEventListener("click", async () => {

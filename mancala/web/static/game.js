@@ -16,6 +16,9 @@ import { hashOf, positionParams } from "/link.js";
 const TAB = tabName();
 const GAME_KEY = "kalah-game";      // sessionStorage: this tab's game, {rated, game} as JSON
 const TOKEN_KEY = "kalah-token";    // sessionStorage: this tab's token, its games' key
+// the files Save writes (/api/save's formats): media type, file name, what it is
+const SAVES = { json: ["application/json", "mancala-save.json", "the terminal game's save file"],
+  record: ["text/plain", "mancala-game.kalah", "a game record, text people read"] };
 
 function kept(key, value) {
   try {
@@ -30,7 +33,7 @@ function mine(name) { const held = token(); return held ? { game: name, token: h
 
 class Game {
   // state: the server's state of the game's last position; players {south, north}
-  constructor(state, players, { kept: done = null, resigned = null } = {}) {
+  constructor(state, players, { kept: done = null, resigned = null, notKept = null } = {}) {
     const spec = state.position;
     this.start = spec.board ? { board: spec.board, to_move: spec.to_move, capture: spec.capture }
       : { seeds: spec.seeds, capture: spec.capture };
@@ -40,6 +43,7 @@ class Game {
     this.players = { ...players };
     this.kept = done;                     // how the history kept it (the result card's): once over
     this.resigned = resigned;             // the side that resigned
+    this.notKept = notKept;               // why it is kept in no history once over (computers, a set-up)
     this.view = state;                    // the server's state of the position shown
   }
 
@@ -112,7 +116,11 @@ class Game {
 export class CasualGame extends Game {
   get rated() { return false; }
   get kind() { return "Casual"; }
-  note() { return "Hints, analysis and takebacks allowed; kept in your history, not rated."; }
+  // a game between two computers is nobody's: kept in no history (mancala.game.has_person)
+  note() {
+    const kept = Object.values(this.players).includes("human") ? "kept in your history, not rated" : "a game between computers: not kept in your history";
+    return `Hints, analysis and takebacks allowed; ${kept}.`;
+  }
   get helps() { return true; }          // hint, analysis, undo, the editor, files, the link
   committed() { return false; }
 
@@ -152,6 +160,7 @@ export class CasualGame extends Game {
       kept(TOKEN_KEY, answer.token);
       this.remember();
       if (answer.kept) this.kept = answer.kept;
+      this.notKept = answer.not_kept;
       this.unkept = answer.kept_error ? `Not kept in your history: ${answer.kept_error}` : null;
     }).catch((error) => { this.unkept = `Not written down: ${error.message}`; });
     return this.writing;
@@ -167,7 +176,7 @@ export class CasualGame extends Game {
   // the tab's casual game as the server wrote it down, at the position it showed
   static async resume(name) {
     const answer = await call("/api/casual/state", mine(name));
-    const game = new CasualGame(answer.state, answer.players, { kept: answer.kept, resigned: answer.resigned, name });
+    const game = new CasualGame(answer.state, answer.players, { kept: answer.kept, resigned: answer.resigned, notKept: answer.not_kept, name });
     if (answer.shown < game.moves.length) {
       game.cursor = answer.shown;
       game.view = await call("/api/validate", { position: game.position() });
@@ -175,16 +184,19 @@ export class CasualGame extends Game {
     return game;
   }
 
-  // the game as the terminal's save file, downloaded (mancala-save.json)
-  async download() {
-    const text = await call("/api/save", { position: this.position(), players: this.players }, true);
-    const link = element("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: "mancala-save.json" });
+  // the game downloaded as the terminal's save file (format "json") or its game record
+  // ("record"), as `save` writes them; what was saved, in words
+  async download(format) {
+    const text = await call("/api/save", { position: this.position(), players: this.players, format }, true);
+    const [type, name, words] = SAVES[format];
+    const link = element("a", { href: URL.createObjectURL(new Blob([text], { type })), download: name });
     document.body.append(link);
     link.click();
     link.remove();
+    return `${name} (${words})`;
   }
 
-  // a save file's game (checked as the terminal checks it), and what the server said of it
+  // a save file's or a game record's game (checked as the terminal checks it), and what the server said of it
   static async load(file) {
     const answer = await call("/api/load", await file.text());
     return { loaded: new CasualGame(answer.state, answer.players), note: answer.note };

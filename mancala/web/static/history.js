@@ -1,5 +1,7 @@
 // Your records, the game page's History view: your rating with its curve and your games
-// (GET /api/history), and above them the review of a game (review.js). The server keeps and
+// (GET /api/history), above them the review of a game (review.js), below them game records:
+// every game exported as one file (GET /api/history/export), and a record pasted or opened,
+// reviewed (POST /api/review/read reads it as `review FILE` does). The server keeps and
 // rates (mancala.history); this script only asks and draws, its chart as inline SVG. app.js
 // plays the game and talks to this view through events on document (kalah:kept, kalah:view,
 // kalah:review).
@@ -43,7 +45,44 @@ function buildRecords() {
           element("caption", { class: "visually-hidden", text: "Finished games, newest first" }),
           element("thead", {}, element("tr", {}, ...["Game", "Result", "Against", "Rating"].map(
             (name) => element("th", { scope: "col", text: name })))),
-          element("tbody", { id: "games-rows" })))));
+          element("tbody", { id: "games-rows" })))),
+    recordsSection());
+}
+
+function recordsSection() {
+  const section = element("section", { id: "records-files", "aria-labelledby": "files-title" },
+    element("h2", { id: "files-title", text: "Game records" }),
+    element("p", { class: "note", text: "A game record is a game as text people read and paste (.kalah); " +
+      "the terminal reads and writes them too (play --load, review FILE, history --export)." }),
+    element("p", { id: "export-line" }, element("a", { id: "export-games", class: "button", href: "/api/history/export",
+      download: "mancala-history.kalah", text: "Export all games (.kalah)" })),
+    element("label", { for: "record-text", text: "Paste a game record to review it" }),
+    element("textarea", { id: "record-text", rows: "6", spellcheck: "false", placeholder: '[Variant "Kalah"] ...' }),
+    element("div", { class: "controls" },
+      element("button", { type: "button", id: "record-review", text: "Review the record" }),
+      element("label", { class: "button", for: "record-file" }, "Open a record…",
+        element("input", { id: "record-file", type: "file", accept: ".kalah,.txt,.json,text/plain,application/json" }))),
+    element("p", { id: "record-error", class: "error", role: "alert" }));
+  section.querySelector("#record-review").addEventListener("click", () => reviewRecord($("record-text").value, "the pasted record"));
+  section.querySelector("#record-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    event.target.value = "";
+    if (file) reviewRecord(await file.text(), file.name);
+  });
+  return section;
+}
+
+// a record's game (or a save file's) reviewed: the server reads it as `review FILE` does
+async function reviewRecord(text, where) {
+  $("record-error").textContent = text.trim() ? "" : "Paste a game record (or open one) first.";
+  if (!text.trim()) return;
+  try {
+    const game = await call("/api/review/read", text);
+    const { south, north } = game.players;
+    askReview(`${where}, ${nameOf(south)} vs ${nameOf(north)}`, game.position, game.human, game.game);
+  } catch (error) {
+    $("record-error").textContent = `${capital(where)}: ${error.message}`;
+  }
 }
 
 async function showHistory() {
@@ -69,6 +108,7 @@ function render(history) {
     ? `No finished games yet. They are kept on this machine, in ${history.file}.`
     : `${plural(history.count, "game")}, kept on this machine in ${history.file}; nothing is sent anywhere.`;
   $("games-rows").replaceChildren(...[...history.games].reverse().map(gameRow));
+  $("export-line").hidden = history.count === 0;
 }
 
 function gameRow(game) {

@@ -1,7 +1,8 @@
 // The result card of a game that ended: in the person's words (You won, You lost, a draw),
 // by how much, and how their rating moved (its provisional "?" and interval while it
 // settles), with one Review button. kept: how the history kept the game (/api/finish's or
-// the rated game's answer), or null for a game not kept (a position set by hand).
+// the rated game's answer), or null for a game not kept: notKept says why (a game between
+// computers, a position set by hand: the server's words).
 
 import { $, capital, element, plural, signed } from "/client.js";
 
@@ -22,7 +23,7 @@ function playedWords(geo, state, resigned) {
   return [outcome.winner === null ? "Draw" : `${geo.names[outcome.winner]} won`, `${outcome.south}–${outcome.north}`];
 }
 
-export function showResultCard(geo, kept, state, resigned) {
+export function showResultCard(geo, kept, state, resigned, notKept = null) {
   const [title, margin] = kept ? keptWords(kept) : playedWords(geo, state, resigned);
   $("result-title").textContent = title;
   $("result-margin").textContent = capital(margin);
@@ -35,7 +36,7 @@ export function showResultCard(geo, kept, state, resigned) {
   } else if (kept) {
     rating.textContent = kept.game.human === null ? "No one person played: kept, rates nobody." : "Casual game: kept in your history, not rated.";
   } else {
-    rating.textContent = "A position set by hand: not kept in your history.";
+    rating.textContent = notKept || "A position set by hand: not kept in your history.";
   }
   const card = $("result-card");
   card.className = `result-card ${kept?.result || ""}`;
