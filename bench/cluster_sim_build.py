@@ -89,6 +89,8 @@ from mancala.endgame.sealing import values_digest
 CALL_MS, TASK_MS = 0.50, 0.016     # the driver's CPU a call, and a task more in it
 RULES = ("cut", "chains", "batches", "early")
 HEAD_THREADS = 8                   # the driver's threads for a level's hash and check (sealing.THREADS)
+LATENCY = 0.004     # from a call to the answer the driver sees, beyond the work (cluster_sim.py
+                    # calibrate, local:2)
 
 
 # -- measuring
@@ -255,16 +257,18 @@ def measure_level(measured: Measured, capture: str, n: int,
 def makespan(costs: Sequence[float], needs: Sequence[Sequence[int]], rank: Sequence[float],
              positions: Sequence[int], workers: int, call: float, per_task: float,
              driver: Dict[str, float] = None, call_positions: float = 0.0,
-             chains: bool = True) -> float:
+             chains: bool = True, latency: float = 0.0) -> float:
     """Wall time of tasks on workers as ClusterLevels runs them (see the module
     docstring): the driver's own Calls (mancala.cluster.build_calls) say each
     call, made one at a time, ``call + per_task * k`` seconds of the driver for
     a call of k tasks; a worker runs its calls in the order they came, a call's
     tasks in turn. The driver makes every call it can, then waits for a call
     to end and takes every call ended by then (ray.wait), as ClusterLevels
-    does: a call ended while the driver was busy waits for it. driver, a
-    dict, has the driver's time on the calls added to its "busy" and the
-    calls to its "calls"."""
+    does: a call ended while the driver was busy waits for it. ``latency``:
+    the time from a call to the answer the driver sees, beyond the work, half
+    before the worker has the call, half after it ends. driver, a dict, has
+    the driver's time on the calls added to its "busy" and the calls to its
+    "calls"."""
     calls = Calls(needs, positions, rank, workers, call_positions, chains)
     free_at = [0.0] * workers               # when a worker's last queued call ends
     events: List[Tuple[float, int, int, List[int]]] = []     # (time, order, worker, tasks)
@@ -278,8 +282,9 @@ def makespan(costs: Sequence[float], needs: Sequence[Sequence[int]], rank: Seque
             if driver is not None:
                 driver["busy"] = driver.get("busy", 0.0) + call + per_task * len(batch)
                 driver["calls"] = driver.get("calls", 0) + 1
-            free_at[worker] = max(busy_until, free_at[worker]) + sum(costs[t] for t in batch)
-            heapq.heappush(events, (free_at[worker], next(order), worker, batch))
+            free_at[worker] = max(busy_until + latency / 2, free_at[worker]) + sum(
+                costs[t] for t in batch)
+            heapq.heappush(events, (free_at[worker] + latency / 2, next(order), worker, batch))
             made = calls.next()
         clock = max(busy_until, events[0][0])      # the driver waits for a call to end
         while events and events[0][0] <= clock:   # and takes every one ended by then
@@ -294,7 +299,8 @@ def finishing(n: int, workers: int, rules: Sequence[str]) -> List[Tuple[int, int
 
 
 def simulate(measured: Measured, plans: Plans, top: int, workers: int, call: float,
-             per_task: float, rules: Sequence[str], head_threads: int = HEAD_THREADS) -> dict:
+             per_task: float, rules: Sequence[str], head_threads: int = HEAD_THREADS,
+             latency: float = LATENCY) -> dict:
     """The build of levels 1..top on ``workers`` (see the module docstring)."""
     chains, batches = "chains" in rules, "batches" in rules
     build_call = call / POSITION_SECONDS if batches else 0.0      # a call's worth, in positions
@@ -306,17 +312,17 @@ def simulate(measured: Measured, plans: Plans, top: int, workers: int, call: flo
         costs = [measured.tasks[key(n, task)] for task in level_plan]
         build = makespan(costs, [task.needs for task in level_plan], priorities(level_plan),
                          [task.positions for task in level_plan], workers, call, per_task, driver,
-                         build_call, chains)
+                         build_call, chains, latency)
         runs = finishing(n, workers, rules)
         name = digest(n, level_plan)
         run_costs = [measured.runs[(name, *run)] for run in runs]
         sizes = [stop - start for start, stop in runs]
         finish = makespan(run_costs, [()] * len(runs), sizes, sizes, workers, call, per_task,
-                          driver, finish_call, chains)
+                          driver, finish_call, chains, latency)
         hidden = before if n > 1 else 0.0    # planned while the level before was built
         level = max(0.0, planning - hidden) + opening + build + finish
-        check, hashing = measured.levels[n]
-        sealed = (hashing + check) / head_threads    # the driver: seal_written, open_level
+        check, hashing = measured.levels[n] if head_threads else (0.0, 0.0)
+        sealed = (hashing + check) / max(1, head_threads)   # the driver: seal_written, open_level
         opening = 0.0 if n == top else max(0.0, check - sealed) if "early" in rules else check
         level += sealed
         seconds += level
@@ -344,9 +350,13 @@ def main(argv=None) -> int:
                    help=f"the driver's time a call (default {CALL_MS})")
     p.add_argument("--task-ms", type=float, default=TASK_MS,
                    help=f"the driver's time a task more in a call (default {TASK_MS})")
+    p.add_argument("--latency-ms", type=float, default=LATENCY * 1000,
+                   help=f"from a call to the answer the driver sees, beyond the work "
+                        f"(default {LATENCY * 1000:g}, measured on local:2)")
     p.add_argument("--head-threads", type=int, default=HEAD_THREADS,
                    help=f"the driver's threads hashing and checking a level (default "
-                        f"{HEAD_THREADS}: a head node of 8 cores or more)")
+                        f"{HEAD_THREADS}: a head node of 8 cores or more); 0: a level's hash "
+                        f"and checks not counted (as before they were)")
     p.add_argument("--cache", type=Path, default=None, metavar="DIR",
                    help="where the levels are (default: the cache); levels 0..N are built "
                         "there first where missing")
@@ -394,7 +404,7 @@ def main(argv=None) -> int:
             pickle.dump(measured.kept(), f)
         os.replace(f"{args.save}.tmp", args.save)
     rows = [simulate(measured, plans, args.seeds, w, args.call_ms / 1000, args.task_ms / 1000,
-                     rules, args.head_threads) for w in workers]
+                     rules, args.head_threads, args.latency_ms / 1000) for w in workers]
     one = next((r["seconds"] for r in rows if r["workers"] == 1), None)
     for row in rows:
         row["speedup"] = round(one / row["seconds"], 2) if one else None

@@ -127,6 +127,28 @@ def test_the_model_s_estimate_worked_by_hand():
     assert build_plan.estimate(tasks, 4, 2) == pytest.approx(cpu / 2 + 3 * build_plan.CALL_SECONDS)
 
 
+def test_a_level_is_finished_in_runs_that_end_together():
+    """Level 26 (854,992,152 positions) on 64 workers: sqrt(2 x 855 M / 200,000)
+    = 92 runs would pay, one a worker is 64; each a call's worth (200,000
+    positions finished) smaller than the one before: the first about 855 M /
+    64 + 31.5 x 200,000 = 19.66 M, the last 7.06 M, within a chunk (1 M at
+    most). In order, whole chunks, the whole level. A small level is one run;
+    one worker has runs of about 2^25 positions."""
+    size = _core.egdb_level_size(26)
+    chunks = _core.egdb_chunks(26)
+    runs = build.finish_runs(26, 64)
+    bounds = {start for start, _ in chunks} | {size}
+    assert runs[0][0] == 0 and runs[-1][1] == size
+    assert all(runs[k][1] == runs[k + 1][0] for k in range(len(runs) - 1))
+    assert all(start in bounds and stop in bounds for start, stop in runs)
+    assert len(runs) == 64
+    largest = max(stop - start for start, stop in chunks)
+    assert abs(runs[0][1] - runs[0][0] - 19_659_252) <= largest
+    assert abs(runs[-1][1] - runs[-1][0] - 7_059_252) <= largest
+    assert build.finish_runs(4, 16) == [(0, 1365)]
+    assert len(build.finish_runs(26, 1)) == -(-size // 2 ** 25) == 26
+
+
 def build_by_tasks(n, parallelism, root, capture, folder, seed):
     """Level n built by its tasks in a random order their needs allow, then
     finished in runs: (the level's values, its header, positions searched)."""

@@ -79,3 +79,14 @@ def test_batches_deal_the_ready_work_in_calls_of_its_square_root_worked_by_hand(
     assert wall == pytest.approx(0.0105)
     assert makespan([0.001] * 100, [()] * 100, [1.0] * 100, [1] * 100, 64, 0.0005,
                     0.0) == pytest.approx(0.051)
+
+
+def test_a_chain_saves_the_round_trip_s_latency_worked_by_hand():
+    # B needs A, one worker, the driver 0.5 s a call, 1 s from a call to its
+    # answer beyond the work (half before the worker has it, half after).
+    # Chained: A sent at 0.5, there at 1.0, runs to 2.0; B sent at 1.0, there
+    # at 1.5, runs 2.0 to 3.0, seen at 3.5. Not: A seen at 2.5, B sent at
+    # 3.0, there at 3.5, runs to 4.5, seen at 5.0
+    args = ([1.0, 1.0], [(), (0,)], [2.0, 1.0], [1, 1], 1, 0.5, 0.0, None, 0.0)
+    assert makespan(*args, chains=True, latency=1.0) == pytest.approx(3.5)
+    assert makespan(*args, chains=False, latency=1.0) == pytest.approx(5.0)

@@ -307,10 +307,10 @@ def estimate(tasks: Sequence[Task], n: int, workers: int) -> float:
     """Seconds a plan of level n would take on ``workers``, by the model: the
     larger of its tasks' CPU shared by the workers and its longest chain of
     needs, plus the driver's calls as if each task took one. (Chosen by
-    bench/cluster_sim_build.py: over levels 16..24 on 16, 64 and 256 workers
-    the plans it picks take 1.00 times the simulated time of the best plan
-    for each, where the CPU plus the chain, Graham's bound, picks 1.59 times
-    it: too fine a cut, bound by the driver.)"""
+    bench/cluster_sim_build.py: over levels 16..26 the plans it picks build
+    in 1.00 times the simulated time of each level's best plan on 64
+    workers, 1.01 on 256, 1.11 on 16, where the CPU plus the chain, Graham's
+    bound, picks 1.45 times it: too fine a cut, bound by the driver.)"""
     cost = [task_seconds(task, n) for task in tasks]
     finish = [0.0] * len(tasks)
     for task in tasks:
