@@ -29,7 +29,7 @@ DOCS = ROOT / "docs"
 PAGES = [README] + sorted(DOCS.glob("*.md"))
 # modules that need an optional extra: the library they import first
 NEEDS_EXTRA = {"mancala.env.kalah": "gymnasium", "mancala.env.pettingzoo": "pettingzoo",
-               "mancala.env.openspiel": "pyspiel"}
+               "mancala.env.openspiel": "pyspiel", "mancala.env.frames": "numpy"}
 # what an example needs, by what it imports: a third-party library and its extra,
 # or a part of mancala and the library that part needs
 EXTRA_OF = {"gymnasium": "rl", "pettingzoo": "rl", "numpy": "vector", "pyspiel": "openspiel",

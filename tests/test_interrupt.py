@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from mancala import Board, Engine
+from mancala import Board, Engine, storage
 
 # seconds from SIGINT to exit: what is interrupted runs a minute or more (a solve of Kalah(6,4),
 # a 60 s search, 20 arena games), so an interruption that waited for it would take longer; a
@@ -34,18 +34,24 @@ def cpu_seconds(pid):
             + sum(cpu_seconds(int(child)) for child in children))
 
 
-def interrupt(args, tmp_path, ready, settle=0.3):
+def interrupt(args, tmp_path, ready, settle=0.3, typed=None):
     """Start `python -m mancala args`, wait until it is searching, send SIGINT.
 
     ready: ("stdout" or "stderr", text the command prints as its search
     starts), or ("cpu", seconds of CPU time it has used: past its imports even
     on a loaded machine); then settle more seconds.
+    typed: text written to its standard input, which is then kept open (a
+    person who typed a move and waits); without it, standard input is empty.
     Returns (status, seconds from SIGINT to exit, stdout, stderr).
     """
     env = dict(os.environ, MANCALA_HOME=str(tmp_path / "home"),
                MANCALA_CACHE=str(tmp_path / "cache"), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "mancala", *args], stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "-m", "mancala", *args],
+                            stdin=subprocess.DEVNULL if typed is None else subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    if typed is not None:
+        proc.stdin.write(typed)
+        proc.stdin.flush()
     seen = {"stdout": "", "stderr": ""}
     try:
         how, what = ready
@@ -132,11 +138,22 @@ def test_a_stop_just_after_the_last_arena_game_keeps_the_whole_result(signum, sa
 
 def test_ctrl_c_while_the_ai_thinks_saves_the_game(tmp_path):
     status, took, out, err = interrupt(
-        # South's quick first move is autosaved, then North thinks for a minute
-        ["play", "--south", "ai:easy", "--north", "ai:time=60"], tmp_path, ("cpu", 0.6))
+        # the person's first move (pit 1) is autosaved, then North thinks for a minute
+        ["play", "--south", "human", "--north", "ai:time=60"], tmp_path, ("cpu", 0.6), typed="1\n")
     assert status == 130 and took < EXIT_BOUND, (status, took, err)
     assert "Exception ignored" not in err and "Traceback" not in err, err
     assert "python -m mancala play --resume" in out
+    saves = list((tmp_path / "home" / "autosaves").glob("*.json"))
+    assert len(saves) == 1, saves
+    assert storage.load(saves[0]).moves == [0]       # pit 1, as typed
+
+
+def test_ctrl_c_in_a_game_between_computers_keeps_nothing(tmp_path):
+    status, took, out, err = interrupt(
+        ["play", "--south", "ai:easy", "--north", "ai:time=60"], tmp_path, ("cpu", 0.6))
+    assert status == 130 and took < EXIT_BOUND, (status, took, err)
+    assert "Exception ignored" not in err and "Traceback" not in err, err
+    assert "a game between computers is not saved" in out and "--resume" not in out, out
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -40,7 +40,7 @@ from mancala._version import __version__
 from mancala.board import capture_code
 from mancala.endgame.building import BuildProgress
 from mancala.endgame.files import HEADER
-from mancala.endgame.rows import DEFAULT_BATCH, SLOTS, PositionBatch
+from mancala.endgame.rows import DEFAULT_BATCH, ROW_SLOTS, PositionBatch
 
 FORMAT = "mancala endgame positions"
 FORMAT_VERSION = 1
@@ -50,7 +50,7 @@ COLUMNS: Dict[str, str] = {
     "seeds": "seeds in the pits (the database's level); the stores are empty",
     **{f"slot_{s}": (f"the side to move's pit {s} (from its left); South is to move" if s < 6 else
                      f"the opponent's pit {s - 7} (from its left), slot {s} of the board")
-       for s in SLOTS},
+       for s in ROW_SLOTS},
     "value": "the final margin for the side to move under perfect play (seeds, stores empty)",
     "best_moves": "the best moves as bits: bit p set when pit index p (0..5 from the mover's left) "
                   "keeps the value; 0 when the game is over (a row is empty)",
@@ -128,7 +128,7 @@ def record_batch(pa, made: PositionBatch, shape):
         return pa.Array.from_buffers(kind, rows, [None, pa.py_buffer(data)])
 
     arrays = [pa.repeat(pa.scalar(made.seeds, pa.uint8()), rows)]
-    arrays += [column(pa.uint8(), made.pit(k)) for k in range(len(SLOTS))]
+    arrays += [column(pa.uint8(), made.pit(k)) for k in range(len(ROW_SLOTS))]
     arrays += [column(pa.int8(), made.values), column(pa.uint8(), made.best)]
     return pa.RecordBatch.from_arrays(arrays, schema=shape)
 

@@ -39,9 +39,11 @@ from typing import Iterator, List, Tuple
 from mancala import _core
 from mancala.board import Board, capture_code
 from mancala.errors import EndgameFileError, InvalidLimitError, quote
+from mancala.geometry import NORTH, PITS, SOUTH, pit_slot
 
-PITS = 12                       # a row's pits: the mover's six, then the opponent's
-SLOTS = tuple(range(6)) + tuple(range(7, 13))   # their slots on a board with South to move
+ROW_PITS = 2 * PITS             # a row's pits: the mover's six, then the opponent's
+ROW_SLOTS = tuple(pit_slot(side, pit) for side in (SOUTH, NORTH) for pit in range(PITS))
+"""The slots of a row's pits on a board with South to move."""
 DEFAULT_BATCH = 1 << 20         # rows a batch: 14 MB of them
 MAX_BATCH = 1 << 26
 
@@ -74,7 +76,7 @@ class PositionBatch:
     def row(self, i: int) -> Tuple[List[int], int, int]:
         """Row i as (its twelve pits, its value, its best moves' bits)."""
         rows = len(self)
-        return [self.pits[k * rows + i] for k in range(PITS)], self.values[i], self.best[i]
+        return [self.pits[k * rows + i] for k in range(ROW_PITS)], self.values[i], self.best[i]
 
     def board(self, i: int) -> Board:
         """Row i as a board: South to move, the stores empty."""
@@ -113,7 +115,7 @@ def batches(database, seeds: int, batch: int = DEFAULT_BATCH) -> Iterator[Positi
         size = _core.egdb_level_size(n)
         for first in range(0, size, batch):
             rows = min(batch, size - first)
-            made = PositionBatch(n, first, capture, array("B", bytes(PITS * rows)),
+            made = PositionBatch(n, first, capture, array("B", bytes(ROW_PITS * rows)),
                                  array("b", bytes(rows)), array("B", bytes(rows)))
             wrong = _core.egdb_rows(levels, n, code, first, made.pits, made.values, made.best)
             problem = database.intact()
@@ -131,5 +133,5 @@ def batches(database, seeds: int, batch: int = DEFAULT_BATCH) -> Iterator[Positi
             yield made
 
 
-__all__ = ["PositionBatch", "batches", "check_batch", "best_pits", "PITS", "SLOTS", "DEFAULT_BATCH",
+__all__ = ["PositionBatch", "batches", "check_batch", "best_pits", "ROW_PITS", "ROW_SLOTS", "DEFAULT_BATCH",
            "MAX_BATCH"]

@@ -34,6 +34,7 @@ from mancala.history import GameRecord
 from mancala.geometry import PITS, SIDE_NAMES, SLOTS, PovScore, facing_slot, pit_slot, store_slot
 from mancala.limits import DEFAULT_CAPTURE, DEFAULT_SEEDS, check_seconds, check_seeds, check_whole
 from mancala.players import Player, canonical_spec, make_player
+from mancala.puzzles import teaching
 from mancala.players import level_elo as level_elo_of
 from mancala.scores import Score
 from mancala.levels import elo_range
@@ -110,7 +111,6 @@ MINE = "mine"       #: the puzzles' theme of your own puzzles: your reviewed gam
 def theme_list() -> List[Dict[str, str]]:
     """The puzzles' themes a player may choose (:mod:`mancala.puzzles.teaching`), and your
     own puzzles (:data:`MINE`), for /api/info: ``[{"key", "name"}]``."""
-    from mancala.puzzles import teaching
     return [{"key": key, "name": teaching.THEME_NAMES[key]} for key in teaching.THEMES] + \
         [{"key": MINE, "name": "your own mistakes"}]
 
