@@ -342,4 +342,8 @@ def test_a_cpu_clock_counts_the_search_threads_time_not_the_walls(threads):
             depths[cpu] = engine.search(board, time=0.2, progress=progress).depth
     finally:
         _core.use_cpu_clock(False)
-    assert depths[False] <= 4 < depths[True]    # past the time at once; 0.2 s of CPU still to use
+    assert depths[True] > 4                     # the sleep was not counted: 0.2 s of CPU still to use
+    if threads == 1:
+        # past the time at once (with two, the helper thread searches on while the main
+        # thread's callback sleeps, and its deeper depths may be the answer's: a race)
+        assert depths[False] <= 4
