@@ -269,8 +269,8 @@ def estimator_on(pool, capture):
     from mancala.engine import Engine
     engine = Engine(hash_mb=16, endgame=None, threads=1)
 
-    def estimate(key, depth=ESTIMATE_DEPTH):
-        found = engine.search(board_of(key, capture), depth=depth)
+    def estimate(key, depth=ESTIMATE_DEPTH, nodes=None):
+        found = engine.search(board_of(key, capture), depth=depth, nodes=nodes)
         pool.clock += found.nodes / pool.rate
         pool.estimate_nodes += found.nodes
         return found.score

@@ -9,7 +9,7 @@ import pytest
 from mancala import Board, Engine
 from mancala.cluster.manager import ProofManager
 from mancala.cluster.solve import run_job
-from mancala.cluster.tree import Tree, child_t, key_of
+from mancala.cluster.tree import Tree, board_of, child_t, key_of
 
 
 class ShuffledPool:
@@ -150,3 +150,26 @@ def test_the_tree_selects_around_questions_in_flight():
         assert tree.select(root, t, 100) == []                 # everything needed is in flight
         hedges = tree.select(root, t, 100, speculative=True)
         assert len(hedges) == 6 - needed and not set(hedges) & set(picked)
+
+
+def test_the_first_guess_from_a_deeper_search_costs_at_most_one_job():
+    """Policy.root_depth: MTD(f)'s first guess is a deeper search at the root,
+    stopped at one job's nodes, so a small proof never waits on a search larger
+    than its jobs. Kalah(6,4), jobs of 20,000 nodes: a plain depth-20 search
+    there is about 2 M nodes (counted here by the engine itself)."""
+    from mancala.cluster.manager import estimator
+    from mancala.cluster.policy import Policy
+    board, searched = Board(seeds=4), []
+    plain = estimator(board.capture)
+
+    def estimate(key, depth=8, nodes=None):
+        engine = Engine(hash_mb=16, endgame=None)
+        found = engine.search(board_of(key, "standard"), depth=depth, nodes=nodes)
+        searched.append((depth, found.nodes))
+        assert found.score == plain(key, depth, nodes)      # the manager's own estimator
+        return found.score
+
+    ProofManager(board, ShuffledPool(2, "standard"), job_nodes=20_000, estimate=estimate,
+                 policy=Policy(root_depth=20))
+    assert searched[0][0] == 8 and searched[1][0] == 20
+    assert searched[1][1] <= 20_001 < Engine(hash_mb=16, endgame=None).search(board, depth=20).nodes

@@ -118,8 +118,10 @@ class ProofManager:
         self.tree = Tree(board.capture, estimate or estimator(board.capture))
         node = self.tree.node(self.root)
         node.estimate = self.tree.estimate(self.root)
-        # the first guess of MTD(f): a deeper search at the root (every test it misses costs a tree)
-        guess = self.tree.estimate(self.root, policy.root_depth) if policy.root_depth else node.estimate
+        # the first guess of MTD(f): a deeper search at the root (every test it misses costs a
+        # tree), no longer than one job, so a small proof does not wait on it
+        guess = self.tree.estimate(self.root, policy.root_depth, job_nodes) if policy.root_depth \
+            else node.estimate
         self.guess = tighten(guess, node.parity, up=True)
         self.at_least = None if at_least is None else at_least - self.lead
         self.lo, self.hi = -INF, INF
@@ -438,9 +440,11 @@ class ProofManager:
 
 def estimator(capture: str) -> Callable[..., int]:
     """A short search's score of a position (stores empty: its relative value),
-    ``estimate(key, depth=ESTIMATE_DEPTH)``."""
+    ``estimate(key, depth=ESTIMATE_DEPTH, nodes=None)``: the deepest depth finished
+    within ``nodes`` when given."""
     engine = Engine(hash_mb=16, endgame=None)
-    return lambda key, depth=ESTIMATE_DEPTH: engine.search(board_of(key, capture), depth=depth).score
+    return lambda key, depth=ESTIMATE_DEPTH, nodes=None: \
+        engine.search(board_of(key, capture), depth=depth, nodes=nodes).score
 
 
 __all__ = ["ProofManager", "ProofResult", "Finished", "Job", "Pool", "Policy", "estimator", "WAIT"]

@@ -21,8 +21,10 @@ class Policy:
     speculate: bool = True      # idle workers hedge against predictions (else they wait)
     plan: int = 0               # needed leaves a worker, planned by splitting on estimates before
                                 # the first job (0: the root alone)
-    root_depth: int = 0         # the depth of the search that makes MTD(f)'s first guess (0: the
-                                # estimates' own depth)
+    root_depth: int = 0         # the depth of the search that makes MTD(f)'s first guess, within
+                                # one job's nodes (0: the estimates' own depth); Kalah(6,4)'s depth 8
+                                # says +4, depth 19 the value, +8, yet neither wins at every width
+                                # (docs/cluster.md)
 
 
 __all__ = ["Policy"]
