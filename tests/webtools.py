@@ -9,6 +9,7 @@ conftest's ``serving``.
 import contextlib
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -46,16 +47,21 @@ def chromium(downloads):
                     "(apt-get install chromium chromium-driver)")
     offline = os.environ.get("SE_OFFLINE")
     os.environ["SE_OFFLINE"] = "true"       # Selenium Manager may not download a browser
+    # the profile and chromium's own temporary files (its singleton socket's folder,
+    # left in /tmp when it is stopped) in one folder removed after
+    scratch = tempfile.mkdtemp(prefix="kalah-chromium-")
     try:
         options = webdriver.ChromeOptions()
         options.binary_location = binary
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                         "--disable-gpu", "--window-size=1280,800", "--no-first-run"):
+                         "--disable-gpu", "--window-size=1280,800", "--no-first-run",
+                         f"--user-data-dir={scratch}/profile"):
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
                                                   "download.prompt_for_download": False})
         try:
-            driver = webdriver.Chrome(service=Service(driver_path), options=options)
+            driver = webdriver.Chrome(service=Service(driver_path, env={**os.environ, "TMPDIR": scratch}),
+                                      options=options)
         except WebDriverException as exc:
             pytest.skip(f"chromium did not start: {str(exc).splitlines()[0]}")
         driver.execute_cdp_cmd("Browser.setDownloadBehavior",
@@ -65,6 +71,7 @@ def chromium(downloads):
         finally:
             driver.quit()
     finally:
+        shutil.rmtree(scratch, ignore_errors=True)
         if offline is None:
             del os.environ["SE_OFFLINE"]
         else:
