@@ -6,9 +6,10 @@ finds (a cut, a best move, an exact value) the others read at once, and the
 threads' timing sets them apart: one ahead in a subtree leaves the others its
 results. The odd-numbered helpers start one depth deeper, so they run ahead
 by part of an iteration. (ABDADA's deferral, the exact solve's way of setting
-threads apart, in :mod:`mancala.solving`, is here too, off: with it two
-threads reached a depth 1.85 times as fast as one, without it 1.89-1.91,
-each thread's CPU time, 30 positions, docs/strength.md.)
+threads apart, in :mod:`mancala.solving`, is here too, off. On a quiet machine
+two threads reach a depth 0.99 times as fast as one, 30 positions: the
+helpers' work does not pay yet, docs/strength.md; the 1.85-1.91 measured
+before came from a loaded machine.)
 The first thread keeps the time (its soft limit and time manager);
 the helpers deepen until it ends, until a hard limit (time, every thread's
 nodes together, ``Engine.stop()``, Ctrl-C), or until one of them finishes the
