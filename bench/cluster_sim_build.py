@@ -75,7 +75,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from mancala import _core
 from mancala.cluster.build import (FINISHED, build_task, chunk_runs, finish_run, finish_runs,
@@ -298,6 +298,21 @@ def finishing(n: int, workers: int, rules: Sequence[str]) -> List[Tuple[int, int
     return finish_runs(n, workers) if "batches" in rules else chunk_runs(n, FLIGHT * workers)
 
 
+def unmeasured(measured: Measured, plans: Plans, top: int, workers: Sequence[int],
+               rules: Sequence[str]) -> Optional[str]:
+    """What the build of levels 1..top on each of ``workers`` under ``rules``
+    needs that ``measured`` lacks, in words (None: nothing)."""
+    for w in workers:
+        for n in range(1, top + 1):
+            level_plan = plans(n, w)[0]
+            if any(key(n, task) not in measured.tasks for task in level_plan):
+                return f"level {n}'s tasks as cut for {w} workers"
+            name = digest(n, level_plan)
+            if any((name, *run) not in measured.runs for run in finishing(n, w, rules)):
+                return f"level {n}'s finishing runs for {w} workers under these rules"
+    return None
+
+
 def simulate(measured: Measured, plans: Plans, top: int, workers: int, call: float,
              per_task: float, rules: Sequence[str], head_threads: int = HEAD_THREADS,
              latency: float = LATENCY) -> dict:
@@ -403,6 +418,11 @@ def main(argv=None) -> int:
         with open(f"{args.save}.tmp", "wb") as f:
             pickle.dump(measured.kept(), f)
         os.replace(f"{args.save}.tmp", args.save)
+    if args.load is not None:
+        gap = unmeasured(measured, plans, args.seeds, workers, rules)
+        if gap:
+            p.error(f"{args.load} holds no measurement of {gap}: measure it with --save "
+                    f"{args.load} (only what is missing is measured)")
     rows = [simulate(measured, plans, args.seeds, w, args.call_ms / 1000, args.task_ms / 1000,
                      rules, args.head_threads, args.latency_ms / 1000) for w in workers]
     one = next((r["seconds"] for r in rows if r["workers"] == 1), None)

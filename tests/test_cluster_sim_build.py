@@ -90,3 +90,22 @@ def test_a_chain_saves_the_round_trip_s_latency_worked_by_hand():
     args = ([1.0, 1.0], [(), (0,)], [2.0, 1.0], [1, 1], 1, 0.5, 0.0, None, 0.0)
     assert makespan(*args, chains=True, latency=1.0) == pytest.approx(3.5)
     assert makespan(*args, chains=False, latency=1.0) == pytest.approx(5.0)
+
+
+def test_a_kept_measurement_that_lacks_what_the_rules_need_is_one_line(tmp_path):
+    """--load with rules whose plans or finishing runs were never measured: one
+    line naming what is missing and how to measure it (a KeyError before)."""
+    import subprocess
+    script = Path(__file__).resolve().parent.parent / "bench" / "cluster_sim_build.py"
+    kept = tmp_path / "build.pkl"
+    env = {**__import__("os").environ, "MANCALA_CACHE": str(tmp_path / "cache"),
+           "MANCALA_HOME": str(tmp_path / "home")}
+    made = subprocess.run([sys.executable, str(script), "--seeds", "3", "--workers", "1,4",
+                           "--save", str(kept)], capture_output=True, text=True, env=env, timeout=300)
+    assert made.returncode == 0, made.stderr
+    done = subprocess.run([sys.executable, str(script), "--seeds", "3", "--workers", "1,4",
+                           "--load", str(kept), "--rules", "none"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines()[-1].endswith(
+        f"measure it with --save {kept} (only what is missing is measured)"), done.stderr
