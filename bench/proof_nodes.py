@@ -101,7 +101,8 @@ def show(stats, nodes):
     print(f"cuts after searching {cuts:,}, by the rank of the move that cut: " + ", ".join(
         f"{r + 1}:{share(n, cuts).strip()}" for r, n in enumerate(stats["cut_at"])))
     print(f"  the table's move cut {stats['cut_tt_move']:,}; no table move at {stats['cut_no_tt_move']:,}; "
-          f"nodes under moves tried before the one that cut {stats['cut_waste']:,} ({share(stats['cut_waste'], nodes).strip()})")
+          f"nodes under moves tried before the one that cut {stats['cut_waste']:,} (summed over the cut "
+          f"nodes), {stats['waste_once']:,} counted once ({share(stats['waste_once'], nodes).strip()})")
     print(f"  fail-low nodes with a table move: {stats['all_nodes_tt']:,}")
 
 
@@ -116,12 +117,13 @@ def main(argv=None):
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     db = endgame.load("standard", args.endgame) if args.endgame else None
-    counting = _core.proof_stats() is not None
-    _core.reset_proof_stats()
+    counting = getattr(_core, "proof_stats", lambda: None)() is not None    # older cores have none
+    if counting:
+        _core.reset_proof_stats()
     solves = [solve(name, board, db, args) for name, board in positions(args)]
     total = sum(s["nodes"] for s in solves)
     print(f"all: {total:,} nodes, {len(solves)} solves (endgame {args.endgame}, {args.hash_mb:g} MB)")
-    stats = _core.proof_stats()
+    stats = _core.proof_stats() if counting else None
     if counting:
         show(stats, total)
     else:

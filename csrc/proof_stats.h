@@ -28,7 +28,11 @@
  *                    every child proven too poor (low)
  *   cut_at[r]        nodes cut after searching, by the rank r of the move that cut
  *                    (0: the first searched; the last bucket every rank beyond)
- *   cut_waste        nodes searched under the moves tried before the one that cut
+ *   cut_waste        nodes searched under the moves tried before the one that cut,
+ *                    summed over the cut nodes (a node under several such is counted
+ *                    at each)
+ *   waste_once       the nodes under some move tried before the one that cut, each
+ *                    counted once: what a first move that cuts everywhere would save
  *   cut_tt_move      cuts made by the table's move
  *   cut_no_tt_move   cuts at nodes the table had no move for
  *   all_nodes_tt     fail-low nodes that had a table move (it did not cut)
@@ -60,6 +64,7 @@ typedef struct {
     uint64_t etc[PS_ETC_KINDS];
     uint64_t cut_at[PS_RANKS];
     uint64_t cut_waste;
+    uint64_t waste_once;
     uint64_t cut_tt_move;
     uint64_t cut_no_tt_move;
     uint64_t all_nodes_tt;
@@ -109,12 +114,16 @@ static inline void ps_store(int kind, int old_bound, int new_bound)
 
 static inline void ps_etc(int kind) { ps_stats.etc[kind]++; }
 
+static inline uint64_t ps_waste_now(void) { return ps_stats.waste_once; }
+
 /* A cut after searching: the move of rank (0: first) cut, after waste nodes under
-   the moves before it. */
-static inline void ps_cut(int rank, uint64_t waste)
+   the moves before it; waste_once was w0 when the node's first move began and
+   w_before when the one that cut did (what its waste already counted). */
+static inline void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before)
 {
     ps_stats.cut_at[rank < PS_RANKS ? rank : PS_RANKS - 1]++;
     ps_stats.cut_waste += waste;
+    ps_stats.waste_once += waste - (w_before - w0);
 }
 
 /* A searched node's end: cut (fail high) or not, and what the table said of its move. */
@@ -146,7 +155,11 @@ static inline void ps_searched(int seeds) { (void)seeds; }
 static inline void ps_probe(int kind, int older) { (void)kind; (void)older; }
 static inline void ps_store(int kind, int old_bound, int new_bound) { (void)kind; (void)old_bound; (void)new_bound; }
 static inline void ps_etc(int kind) { (void)kind; }
-static inline void ps_cut(int rank, uint64_t waste) { (void)rank; (void)waste; }
+static inline uint64_t ps_waste_now(void) { return 0; }
+static inline void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before)
+{
+    (void)rank; (void)waste; (void)w0; (void)w_before;
+}
 static inline void ps_node_end(int best, int alpha, int beta, int best_move, int tt_move, int no_move)
 {
     (void)best; (void)alpha; (void)beta; (void)best_move; (void)tt_move; (void)no_move;

@@ -63,12 +63,14 @@ cdef inline int search_children(Search *s, const int *b, Children *c, int depth,
     cdef uint64_t child_key
     cdef int pit, captured, value, best = -INF, alpha0 = alpha
     cdef int n_listed = c.n_moves, i = 0
-    cdef uint64_t nodes0 = s.stats.nodes, nodes_before = nodes0     # for proof_stats.h only
+    cdef uint64_t nodes0 = s.stats.nodes, nodes_before = nodes0     # for proof_stats.h only:
+    cdef uint64_t waste0 = ps_waste_now(), waste_before = waste0    #   nodes and waste so far
     best_move[0] = NO_MOVE
     while i < n_listed:
         pit = c.order[i]
         i += 1
         nodes_before = s.stats.nodes
+        waste_before = ps_waste_now()
         if not s.config.ordering:
             # natural order makes each child only when its turn comes
             memcpy(c.board[pit], b, KALAH_SLOTS * sizeof(int))
@@ -104,7 +106,7 @@ cdef inline int search_children(Search *s, const int *b, Children *c, int depth,
             if best > alpha:
                 alpha = best
             if alpha >= beta and s.config.prune:
-                ps_cut(i - 1, nodes_before - nodes0)
+                ps_cut(i - 1, nodes_before - nodes0, waste0, waste_before)
                 break
         if ply == 0 and s.mode.keep_partial and best > alpha0:
             keep_root(s, pit, best, best_move[0])

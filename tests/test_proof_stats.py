@@ -46,5 +46,6 @@ def test_the_counters_add_up_to_the_nodes():
     # every searched node ends cut, failing low or inside; every other call before the search
     assert ends[6] + ends[7] + ends[8] == searched
     assert sum(stats["cut_at"]) == ends[6]
+    assert stats["waste_once"] <= stats["cut_waste"] and stats["waste_once"] < result.nodes
     _core.reset_proof_stats()
     assert not any(sum(v) if isinstance(v, list) else v for v in _core.proof_stats().values())
