@@ -76,10 +76,13 @@ def show(stats, nodes):
     last = max((i for i, n in enumerate(by_ply) if n), default=0)
     print("by ply:    " + " ".join(f"{i}:{share(n, nodes).strip()}" for i, n in enumerate(by_ply[:last + 1])))
     seeds, searched = stats["visits_by_seeds"], stats["searched_by_seeds"]
-    print("by seeds left (nodes, of them searched below):")
+    waste, late = stats["waste_by_seeds"], stats["late_cuts_by_seeds"]
+    print("by seeds left: nodes, of them searched below; cuts not by the first move there, "
+          "and the nodes under the moves tried before (counted once)")
     for n in range(len(seeds)):
         if seeds[n]:
-            print(f"  {n:3d}  {seeds[n]:>14,} {share(seeds[n], nodes)}  {searched[n]:>13,}")
+            print(f"  {n:3d}  {seeds[n]:>14,} {share(seeds[n], nodes)}  {searched[n]:>13,}  "
+                  f"{late[n]:>11,}  {waste[n]:>13,} {share(waste[n], nodes)}")
     calls = sum(stats["end"])
     print(f"how the {calls:,} calls of negamax (and roots searched) ended:")
     for word, n in zip(END, stats["end"]):

@@ -33,6 +33,8 @@
  *                    at each)
  *   waste_once       the nodes under some move tried before the one that cut, each
  *                    counted once: what a first move that cuts everywhere would save
+ *   waste_by_seeds   waste_once by the seeds left at the cut node it was counted at
+ *   late_cuts_by_seeds  cuts not by the first move, by the seeds left at the node
  *   cut_tt_move      cuts made by the table's move
  *   cut_no_tt_move   cuts at nodes the table had no move for
  *   all_nodes_tt     fail-low nodes that had a table move (it did not cut)
@@ -65,6 +67,8 @@ typedef struct {
     uint64_t cut_at[PS_RANKS];
     uint64_t cut_waste;
     uint64_t waste_once;
+    uint64_t waste_by_seeds[PS_SEEDS];
+    uint64_t late_cuts_by_seeds[PS_SEEDS];
     uint64_t cut_tt_move;
     uint64_t cut_no_tt_move;
     uint64_t all_nodes_tt;
@@ -119,11 +123,13 @@ static inline uint64_t ps_waste_now(void) { return ps_stats.waste_once; }
 /* A cut after searching: the move of rank (0: first) cut, after waste nodes under
    the moves before it; waste_once was w0 when the node's first move began and
    w_before when the one that cut did (what its waste already counted). */
-static inline void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before)
+static inline void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before, int seeds)
 {
     ps_stats.cut_at[rank < PS_RANKS ? rank : PS_RANKS - 1]++;
     ps_stats.cut_waste += waste;
     ps_stats.waste_once += waste - (w_before - w0);
+    ps_stats.waste_by_seeds[seeds] += waste - (w_before - w0);
+    ps_stats.late_cuts_by_seeds[seeds] += rank > 0;
 }
 
 /* A searched node's end: cut (fail high) or not, and what the table said of its move. */
@@ -156,9 +162,9 @@ static inline void ps_probe(int kind, int older) { (void)kind; (void)older; }
 static inline void ps_store(int kind, int old_bound, int new_bound) { (void)kind; (void)old_bound; (void)new_bound; }
 static inline void ps_etc(int kind) { (void)kind; }
 static inline uint64_t ps_waste_now(void) { return 0; }
-static inline void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before)
+static inline void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before, int seeds)
 {
-    (void)rank; (void)waste; (void)w0; (void)w_before;
+    (void)rank; (void)waste; (void)w0; (void)w_before; (void)seeds;
 }
 static inline void ps_node_end(int best, int alpha, int beta, int best_move, int tt_move, int no_move)
 {

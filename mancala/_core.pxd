@@ -87,6 +87,8 @@ cdef extern from "proof_stats.h" nogil:
         uint64_t cut_at[PS_RANKS]
         uint64_t cut_waste
         uint64_t waste_once
+        uint64_t waste_by_seeds[PS_SEEDS]
+        uint64_t late_cuts_by_seeds[PS_SEEDS]
         uint64_t cut_tt_move
         uint64_t cut_no_tt_move
         uint64_t all_nodes_tt
@@ -99,8 +101,9 @@ cdef extern from "proof_stats.h" nogil:
     void ps_searched(int seeds)
     void ps_probe(int kind, int older)
     void ps_etc(int kind)
+    int ps_seeds(const int *b)
     uint64_t ps_waste_now()
-    void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before)
+    void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before, int seeds)
     void ps_node_end(int best, int alpha, int beta, int best_move, int tt_move, int no_move)
 
 

@@ -106,7 +106,7 @@ cdef inline int search_children(Search *s, const int *b, Children *c, int depth,
             if best > alpha:
                 alpha = best
             if alpha >= beta and s.config.prune:
-                ps_cut(i - 1, nodes_before - nodes0, waste0, waste_before)
+                ps_cut(i - 1, nodes_before - nodes0, waste0, waste_before, ps_seeds(b))
                 break
         if ply == 0 and s.mode.keep_partial and best > alpha0:
             keep_root(s, pit, best, best_move[0])
