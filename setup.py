@@ -27,13 +27,17 @@ pip shows a build's output only with ``-v``, so the progress lines (what is
 compiled, and in how long) also go to the terminal itself, ``/dev/tty``, where
 there is one.
 
-Two environment switches:
+Three environment switches:
 
 ``MANCALA_ANNOTATE=1``
     also write ``mancala/_core.html`` (and ``_vector.html``), Cython's annotated source: every yellow
     line still touches the Python C-API (the search must show none).
 ``MANCALA_NATIVE=1``
     add ``-march=native`` for the build machine's CPU (not for wheels you share).
+``MANCALA_STATS=1``
+    count where a search's nodes go (``csrc/proof_stats.h``, ``mancala._core.proof_stats()``;
+    ``bench/proof_nodes.py`` prints them): for measuring only, in a build of its own;
+    without it the counters are empty functions the compiler drops.
 """
 import glob
 import hashlib
@@ -52,6 +56,8 @@ if "clang" not in (sysconfig.get_config_var("CC") or "") and "clang" not in os.e
     flags.append("-fno-ipa-cp-clone")
 if os.environ.get("MANCALA_NATIVE") == "1":
     flags.append("-march=native")
+if os.environ.get("MANCALA_STATS") == "1":
+    flags.append("-DMANCALA_STATS")
 annotate = os.environ.get("MANCALA_ANNOTATE") == "1"
 
 

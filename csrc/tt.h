@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "kalah.h"
+#include "proof_stats.h"
 
 enum { TT_LOWER = 1, TT_UPPER = 2, TT_EXACT = TT_LOWER | TT_UPPER, TT_RESOLVED = 4 };
 enum { TT_DEPTH_END = 255, TT_DEPTH_MAX = 254, TT_NO_MOVE = 255, TT_WAYS = 4 };
@@ -178,19 +179,24 @@ static inline void tt_store(tt_table *t, uint64_t key, int value, int depth, int
     tt_entry *e = &bk->way[0];
     tt_data d;
     int i, rank, work = 0, cheapest = 1 << 30;
+    int kind = PS_STORE_CURRENT, old_bound = 0;     /* what is replaced: proof_stats.h's only */
     for (i = 0; i < TT_WAYS; i++) {
         uint64_t data = bk->way[i].data;
         tt_data old = tt_unpack(data);
         if (!data || (bk->way[i].check ^ data) == key) {
             e = &bk->way[i];
+            kind = data ? PS_STORE_SAME : PS_STORE_EMPTY;
+            old_bound = old.bound;
             break;
         }
         rank = old.work + (old.generation == t->generation ? 256 : 0);
         if (rank < cheapest) {
             cheapest = rank;
             e = &bk->way[i];
+            kind = old.generation == t->generation ? PS_STORE_CURRENT : PS_STORE_OLDER;
         }
     }
+    ps_store(kind, old_bound, bound);
     work = nodes ? 64 - __builtin_clzll(nodes) : 0;
     d.value = (int16_t)value;
     d.depth = (uint8_t)depth;

@@ -44,6 +44,69 @@ cdef extern from "tt.h" nogil:
                   uint64_t nodes)
 
 
+cdef extern from "proof_stats.h" nogil:
+    # where a search's nodes go, for measuring: compiled in only with MANCALA_STATS=1
+    # (setup.py); otherwise every hook is empty and the search the same machine code
+    enum:
+        PS_PLY
+        PS_SEEDS
+        PS_RANKS
+    enum:
+        PS_END_TERMINAL
+        PS_END_DATABASE
+        PS_END_HORIZON
+        PS_END_FUTILITY
+        PS_END_TABLE
+        PS_END_ETC
+        PS_END_KINDS
+    enum:
+        PS_PROBE_MISS
+        PS_PROBE_CUT
+        PS_PROBE_DEPTH
+        PS_PROBE_SIDE
+        PS_PROBE_UNTABLED
+        PS_PROBE_KINDS
+    enum:
+        PS_STORE_KINDS
+    enum:
+        PS_ETC_NONE
+        PS_ETC_HIGH
+        PS_ETC_LOW
+        PS_ETC_KINDS
+    ctypedef struct ps_counts "proof_stats":
+        uint64_t visits_by_ply[PS_PLY]
+        uint64_t visits_by_seeds[PS_SEEDS]
+        uint64_t searched_by_seeds[PS_SEEDS]
+        uint64_t end[PS_END_KINDS]
+        uint64_t probe[PS_PROBE_KINDS]
+        uint64_t probe_older
+        uint64_t cut_older
+        uint64_t store[PS_STORE_KINDS]
+        uint64_t store_flipped
+        uint64_t etc[PS_ETC_KINDS]
+        uint64_t cut_at[PS_RANKS]
+        uint64_t cut_waste
+        uint64_t waste_once
+        uint64_t waste_by_seeds[PS_SEEDS]
+        uint64_t late_cuts_by_seeds[PS_SEEDS]
+        uint64_t cut_tt_move
+        uint64_t cut_no_tt_move
+        uint64_t all_nodes_tt
+    bint ps_enabled()
+    void ps_read(ps_counts *out)
+    void ps_reset()
+    void ps_visit(int ply, int seeds)
+    void ps_visit_board(int ply, const int *b)
+    void ps_end(int kind)
+    void ps_searched(int seeds)
+    void ps_probe(int kind, int older)
+    void ps_etc(int kind)
+    int ps_seeds(const int *b)
+    uint64_t ps_waste_now()
+    void ps_cut(int rank, uint64_t waste, uint64_t w0, uint64_t w_before, int seeds)
+    void ps_node_end(int best, int alpha, int beta, int best_move, int tt_move, int no_move)
+
+
 cdef extern from "egdb.h" nogil:
     enum:
         EGDB_MAX_SEEDS

@@ -1,13 +1,14 @@
 # The alpha-beta search itself: negamax, a short numbered recipe over the
 # pieces of the files before (the clock, the children, the cut-off test).
 
-cdef inline int value_without_search(Search *s, const Children *c, int pit) noexcept nogil:
+cdef inline int value_without_search(Search *s, const Children *c, int pit, int ply) noexcept nogil:
     """The value, from the parent's mover's view, of a child known without a
     call: one in the endgame database, or a leaf (the parent has depth 1).
-    Counts the child as a node, and a leaf's horizon."""
+    Counts the child as a node (at ply), and a leaf's horizon."""
     cdef const int *child = c.board[pit]
     cdef int flags = c.flags[pit], value
     s.stats.nodes += 1
+    ps_visit_board(ply, child)
     if flags & CHILD_IN_DATABASE:
         # its exact value is one byte away
         value = child[KALAH_STORE] - child[KALAH_OPP_STORE] + c.db_value[pit][0]
@@ -62,16 +63,20 @@ cdef inline int search_children(Search *s, const int *b, Children *c, int depth,
     cdef uint64_t child_key
     cdef int pit, captured, value, best = -INF, alpha0 = alpha
     cdef int n_listed = c.n_moves, i = 0
+    cdef uint64_t nodes0 = s.stats.nodes, nodes_before = nodes0     # for proof_stats.h only:
+    cdef uint64_t waste0 = ps_waste_now(), waste_before = waste0    #   nodes and waste so far
     best_move[0] = NO_MOVE
     while i < n_listed:
         pit = c.order[i]
         i += 1
+        nodes_before = s.stats.nodes
+        waste_before = ps_waste_now()
         if not s.config.ordering:
             # natural order makes each child only when its turn comes
             memcpy(c.board[pit], b, KALAH_SLOTS * sizeof(int))
             c.flags[pit] = kalah_play(c.board[pit], pit, s.mode.capture, &captured)
         if c.flags[pit] & CHILD_IN_DATABASE or depth == 1:
-            value = value_without_search(s, c, pit)
+            value = value_without_search(s, c, pit, ply + 1)
         else:
             child_key = c.key[pit]
             busy = NULL
@@ -101,6 +106,7 @@ cdef inline int search_children(Search *s, const int *b, Children *c, int depth,
             if best > alpha:
                 alpha = best
             if alpha >= beta and s.config.prune:
+                ps_cut(i - 1, nodes_before - nodes0, waste0, waste_before, ps_seeds(b))
                 break
         if ply == 0 and s.mode.keep_partial and best > alpha0:
             keep_root(s, pit, best, best_move[0])
@@ -152,17 +158,23 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
     mine = kalah_row_sum(b)
     theirs = kalah_row_sum(b + KALAH_OPP_PIT)
     seeds_left = mine + theirs
+    ps_visit(ply, seeds_left)
     if mine == 0 or theirs == 0:                                        # 2
+        ps_end(PS_END_TERMINAL)
         return diff + mine - theirs
     if seeds_left <= s.config.egdb.max_seeds:
+        ps_end(PS_END_DATABASE)
         return diff + egdb_value(&s.config.egdb, b, seeds_left)        # the game's value
     if depth == 0 or ply >= MAX_PLY:                                    # 3
+        ps_end(PS_END_HORIZON)
         s.stats.horizon += 1
         return evaluate_view(b, s.mode.capture, s.mode.evaluation)
     if s.mode.futility:                                                 # 4
         if diff + seeds_left <= alpha:
+            ps_end(PS_END_FUTILITY)
             return diff + seeds_left
         if diff - seeds_left >= beta:
+            ps_end(PS_END_FUTILITY)
             return diff - seeds_left
 
     stored_depth = depth if depth < TT_DEPTH_END else TT_DEPTH_END       # 5
@@ -181,20 +193,32 @@ cdef int negamax(Search *s, const int *b, int depth, int alpha, int beta, int pl
                         or (e.bound & TT_UPPER and value <= alpha)):
                     if not e.bound & TT_RESOLVED:
                         s.stats.horizon += 1
+                    ps_probe(PS_PROBE_CUT, e.generation != s.config.tt.generation)
+                    ps_end(PS_END_TABLE)
                     return value
+                ps_probe(PS_PROBE_SIDE, e.generation != s.config.tt.generation)
+            else:
+                ps_probe(PS_PROBE_DEPTH, e.generation != s.config.tt.generation)
+        else:
+            ps_probe(PS_PROBE_MISS, 0)
+    else:
+        ps_probe(PS_PROBE_UNTABLED, 0)
 
     if s.config.ordering:                                               # 6
         make_children(s, b, depth, tt_move, &c)
         if table and depth - 1 > TT_MIN_DEPTH:
             value = etc_cutoff(s, &c, depth - 1, alpha, beta)
             if value != NO_CUTOFF:
+                ps_end(PS_END_ETC)
                 return value
     else:
         list_moves(b, &c)
 
+    ps_searched(seeds_left)
     best = search_children(s, b, &c, depth, alpha, beta, ply, &best_move)    # 7
     if s.stop.stopped:
         return 0
+    ps_node_end(best, alpha, beta, best_move, tt_move, NO_MOVE)
     if table:                                                           # 8
         store_node(s, key, diff, stored_depth, best, best_move, alpha, beta, horizon0, nodes0)
     return best
@@ -217,6 +241,7 @@ cdef int search_root(Search *s, const int *b, int depth, int alpha, int beta) no
 
     if stopped_at_visit(s):                                             # 1
         return 0
+    ps_visit(0, mine + theirs)
     stored_depth = depth if depth < TT_DEPTH_END else TT_DEPTH_END       # 5: its move
     table = tabled(s, depth, mine + theirs)
     if table:
@@ -228,9 +253,11 @@ cdef int search_root(Search *s, const int *b, int depth, int alpha, int beta) no
         make_children(s, b, depth, tt_move, &c)
     else:
         list_moves(b, &c)
+    ps_searched(mine + theirs)
     best = search_children(s, b, &c, depth, alpha, beta, 0, &best_move)     # 7
     if s.stop.stopped:
         return 0
+    ps_node_end(best, alpha, beta, best_move, tt_move, NO_MOVE)
     if table:                                                           # 8
         store_node(s, key, b[KALAH_STORE] - b[KALAH_OPP_STORE], stored_depth, best, best_move,
                    alpha, beta, horizon0, nodes0)

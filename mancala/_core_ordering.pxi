@@ -122,6 +122,7 @@ cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta
         if low >= beta:
             if unresolved:
                 s.stats.horizon += 1
+            ps_etc(PS_ETC_HIGH)
             return low
         if high <= alpha:
             hopeless[i] = True
@@ -131,7 +132,9 @@ cdef int etc_cutoff(Search *s, Children *c, int child_depth, int alpha, int beta
     if n_hopeless == n_moves:
         if unresolved:
             s.stats.horizon += 1
+        ps_etc(PS_ETC_LOW)
         return best_hopeless
+    ps_etc(PS_ETC_NONE)
     if n_hopeless:
         memcpy(was, c.order, n_moves * sizeof(int))
         j = 0

@@ -289,3 +289,20 @@ cdef class Searcher:
             pv.append(pit)
             kalah_play(v, pit, board._capture, &captured)
         return pv
+
+
+def proof_stats():
+    """Where the searches since the last reset_proof_stats() spent their nodes
+    (csrc/proof_stats.h says each field): a dict, or None when the core was
+    built without the counters (the default; MANCALA_STATS=1 at build time
+    puts them in). Counted process-wide: exact for one thread searching."""
+    cdef ps_counts st
+    if not ps_enabled():
+        return None
+    ps_read(&st)
+    return st
+
+
+def reset_proof_stats():
+    """Start proof_stats()'s counts again from zero."""
+    ps_reset()
