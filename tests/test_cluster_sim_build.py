@@ -2,6 +2,8 @@
 workers (the driver's own calls, mancala.cluster.build_calls): the wall time,
 the driver's busy time and its calls worked by hand, with chains and batches
 and without."""
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -95,10 +97,9 @@ def test_a_chain_saves_the_round_trip_s_latency_worked_by_hand():
 def test_a_kept_measurement_that_lacks_what_the_rules_need_is_one_line(tmp_path):
     """--load with rules whose plans or finishing runs were never measured: one
     line naming what is missing and how to measure it (a KeyError before)."""
-    import subprocess
     script = Path(__file__).resolve().parent.parent / "bench" / "cluster_sim_build.py"
     kept = tmp_path / "build.pkl"
-    env = {**__import__("os").environ, "MANCALA_CACHE": str(tmp_path / "cache"),
+    env = {**os.environ, "MANCALA_CACHE": str(tmp_path / "cache"),
            "MANCALA_HOME": str(tmp_path / "home")}
     made = subprocess.run([sys.executable, str(script), "--seeds", "3", "--workers", "1,4",
                            "--save", str(kept)], capture_output=True, text=True, env=env, timeout=300)
