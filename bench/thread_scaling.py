@@ -1,7 +1,7 @@
 """Time to depth on one thread and on several: how much a search's threads buy.
 
     python bench/thread_scaling.py [--threads 1 2] [--rounds 3] [--depths 4:21,5:19,6:18]
-                                   [--others 0.1] [--json FILE]
+                                   [--others 0.1] [--without-defer] [--json FILE]
     python bench/thread_scaling.py --make          # the positions, once (bench/data)
 
 The positions (bench/data/thread_positions.txt, 30 of them) come from real
@@ -14,6 +14,9 @@ is kept). A position the search solves before the depth asked is still timed.
 Each round searches every position with ``Engine(threads=T, endgame=None).search
 (board, depth=D)`` for each thread count T, a fresh engine (64 MB table) each
 time, alternating which count goes first; D by seeds per pit (--depths).
+With --without-defer each count above one is measured a second time with
+the threads' deferral off (mancala.parallel.DEFER: plain Lazy SMP, as it was
+before issue 42), in the same alternation.
 
 Two threads on two cores measure what they should in wall time only when
 nothing else runs: the machine's CPU time (/proc/stat) less this process's
@@ -44,6 +47,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
+import mancala.parallel
 from mancala import Board, Engine
 from mancala.openings import opening_suite
 from mancala.positions import Position, load_positions
@@ -128,6 +132,8 @@ def main() -> None:
     p.add_argument("--others", type=float, default=None,
                    help="measure a position only while others use under this many cores "
                         "(default: whatever they use; it is printed)")
+    p.add_argument("--without-defer", action="store_true",
+                   help="also measure each count above one with the deferral off")
     p.add_argument("--positions", type=Path, default=POSITIONS)
     p.add_argument("--json", type=Path, help="also write every measurement here")
     p.add_argument("--make", action="store_true", help="play the games and write the positions")
@@ -136,13 +142,16 @@ def main() -> None:
         make_positions(args.positions)
         return
     positions = load_positions(args.positions)
-    counts = args.threads
+    # a count: (label, threads, deferral)
+    counts = [(str(t), t, True) for t in args.threads]
+    if args.without_defer:
+        counts += [(f"{t} plain", t, False) for t in args.threads if t > 1]
     seconds = {(t, pos.name): 0.0 for t in counts for pos in positions}
     cpu = {(t, pos.name): 0.0 for t in counts for pos in positions}
     nodes = {(t, pos.name): 0 for t in counts for pos in positions}
     rows, others_seen = [], []
     others = Others()
-    print(f"depths {args.depths}; threads {counts}; {len(positions)} positions, {args.rounds} rounds; "
+    print(f"depths {args.depths}; threads {[t[0] for t in counts]}; {len(positions)} positions, {args.rounds} rounds; "
           f"others under {args.others or 'any'} cores", flush=True)
     began = time.perf_counter()
     for round_ in range(args.rounds):
@@ -153,7 +162,8 @@ def main() -> None:
                 others.mark()
                 got = {}
                 for t in order:
-                    engine = Engine(threads=t, endgame=None)
+                    mancala.parallel.DEFER = t[2]
+                    engine = Engine(threads=t[1], endgame=None)
                     ran = time.thread_time()
                     start = time.perf_counter()
                     result = engine.search(pos.board(), depth=args.depths[seeds_of(pos)])
@@ -168,15 +178,16 @@ def main() -> None:
                 seconds[t, pos.name] += spent
                 cpu[t, pos.name] += busiest
                 nodes[t, pos.name] += count
-                rows.append({"round": round_, "position": pos.name, "threads": t, "seconds": spent,
-                             "first_thread_cpu": busiest, "nodes": count, "others": used})
+                rows.append({"round": round_, "position": pos.name, "threads": t[1], "defer": t[2],
+                             "seconds": spent, "first_thread_cpu": busiest, "nodes": count,
+                             "others": used})
         print(f"round {round_ + 1} done ({time.perf_counter() - began:.0f} s)", flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     groups = [(f"{s} seeds", [p for p in positions if seeds_of(p) == s]) for s in SEEDS]
     groups.append(("all", positions))
     base = counts[0]
-    print(f"{'':9} {'threads':>7} | wall: {'seconds':>8} {'M nodes/s':>9} {'speed-up':>8} {'(geo)':>6} "
+    print(f"{'':9} {'threads':>8} | wall: {'seconds':>8} {'M nodes/s':>9} {'speed-up':>8} {'(geo)':>6} "
           f"| first thread's CPU:   {'seconds':>8} {'speed-up':>8} {'(geo)':>6} {'M nodes/s':>9}")
     for label, group in groups:
         if not group:
@@ -191,7 +202,7 @@ def main() -> None:
                 rate = sum(nodes[t, p.name] for p in group) / total / 1e6
                 cells.append((total, rate, ratio, geo))
             (w, wr, wx, wg), (c, cr, cx, cg) = cells
-            print(f"{label:9} {t:7d} |       {w:8.2f} {wr:9.2f} {wx:8.2f} {wg:6.2f} "
+            print(f"{label:9} {t[0]:>8} |       {w:8.2f} {wr:9.2f} {wx:8.2f} {wg:6.2f} "
                   f"|                       {c:8.2f} {cx:8.2f} {cg:6.2f} {cr:9.2f}")
     print(f"others used {sum(others_seen) / len(others_seen):.3f} cores on average while measured "
           f"(at most {max(others_seen):.3f}); load average now {os.getloadavg()[0]:.2f}; "

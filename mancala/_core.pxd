@@ -191,7 +191,6 @@ cdef struct SearchMode:     # how this search runs: set by its call (Searcher._s
     bint shared             # searched on several threads at once: count nodes and depths in config.share
     bint helper             # one of those threads, not the first: the time (soft limits) is not its to keep
     bint defer              # ABDADA: put off till last the subtrees another thread is in (config.busy)
-    int first_depth         # the iterative deepening's first depth (a helper may start deeper)
 
 cdef struct SearchLimits:   # when it stops (begin sets them)
     uint64_t node_limit     # stop after this many nodes of this thread (0: none)

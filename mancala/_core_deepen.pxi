@@ -52,7 +52,7 @@ cdef Outcome deepen(Search *s, const int *b, int max_depth, bint iterative) noex
     out.exact = False
     out.first = False
     out.score = 0
-    depth = min(max(s.mode.first_depth, 1), max_depth) if iterative else max_depth
+    depth = 1 if iterative else max_depth
     while depth <= max_depth:
         horizon0 = s.stats.horizon
         s.root.prev_move = out.move

@@ -185,7 +185,6 @@ cdef class Searcher:
         self.s.mode.helper = shared and helper
         # ABDADA's marks live in the busy table of searchers that share one
         self.s.mode.defer = role.defer and self.s.config.busy != NULL
-        self.s.mode.first_depth = role.first_depth
         if shared and nodes:
             self.s.limits.shared_node_limit = nodes
             # each thread may pass the total by its nodes between two polls

@@ -2,14 +2,14 @@
 
 This is :meth:`mancala.Engine.search`'s work when the engine has threads:
 every thread deepens the same position in the engine's one table, so what one
-finds (a cut, a best move, an exact value) the others read at once, and the
-threads' timing sets them apart: one ahead in a subtree leaves the others its
-results. The odd-numbered helpers start one depth deeper, so they run ahead
-by part of an iteration. (ABDADA's deferral, the exact solve's way of setting
-threads apart, in :mod:`mancala.solving`, is here too, off. On a quiet machine
-two threads reach a depth 0.99 times as fast as one, 30 positions: the
-helpers' work does not pay yet, docs/strength.md; the 1.85-1.91 measured
-before came from a loaded machine.)
+finds (a cut, a best move, an exact value) the others read at once. What sets
+the threads apart is ABDADA's deferral, as in the exact solve
+(:mod:`mancala.solving`): a thread puts off till last a subtree another is in,
+and by the time it comes back the table often knows it. Without it the
+threads walk the same tree in the same order and each does the whole of it:
+on a quiet machine two threads reached a depth 0.99 times as fast as one
+(helpers starting a depth ahead or not, reading deeper entries or not); with
+it, 1.7 times (docs/strength.md, ``bench/thread_scaling.py``).
 The first thread keeps the time (its soft limit and time manager);
 the helpers deepen until it ends, until a hard limit (time, every thread's
 nodes together, ``Engine.stop()``, Ctrl-C), or until one of them finishes the
@@ -27,10 +27,8 @@ from mancala._threads import Workers
 from mancala.board import Board
 from mancala.search_values import Found, SearchRequest, SearchRole
 
-#: threads put off the subtrees another is in (ABDADA; measured slower here, see above)
-DEFER = False
-#: helper i starts its deepening at depth 1 + (i % 2) * HELPER_AHEAD
-HELPER_AHEAD = 1
+#: threads put off the subtrees another is in (ABDADA, see above)
+DEFER = True
 #: a search limited to fewer moves than this runs on one thread: its whole tree
 #: takes about a millisecond, what starting and ending the helpers costs
 MIN_DEPTH = 10
@@ -67,8 +65,7 @@ def search(team: Team, board: Board, request: SearchRequest) -> Found:
         request = replace(request, progress=rising(request.progress))
 
     def work(index: int) -> None:
-        role = SearchRole(shared=True, helper=index > 0, defer=DEFER,
-                          first_depth=1 + (index % 2) * HELPER_AHEAD, started=started)
+        role = SearchRole(shared=True, helper=index > 0, defer=DEFER, started=started)
         try:
             answer = searchers[index].search(board, request, role)
         except BaseException as exc:    # Ctrl-C on the first thread, a progress that raised
@@ -122,4 +119,4 @@ def best_answer(answers: Sequence[Optional[Found]]) -> Found:
     return answers[max(finished, key=rank)]
 
 
-__all__ = ["Team", "search", "best_answer", "DEFER", "HELPER_AHEAD", "MIN_DEPTH"]
+__all__ = ["Team", "search", "best_answer", "DEFER", "MIN_DEPTH"]

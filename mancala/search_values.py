@@ -152,7 +152,6 @@ class SearchRole:
     shared: bool = False    #: its nodes and depths count with its sharers' (the node limit is all of theirs)
     helper: bool = False    #: not the first thread: keeps no time of its own, leaves the table's generation
     defer: bool = False     #: puts off till last the subtrees a sharer is in (ABDADA)
-    first_depth: int = 1    #: where its deepening starts (a helper may start deeper)
     started: float = 0.0    #: the ``clock()`` reading its times count from (0: the call)
 
 
