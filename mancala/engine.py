@@ -81,8 +81,8 @@ class Engine:
     ``threads``: every search runs on this many threads sharing one table
     (:mod:`mancala.parallel`, :mod:`mancala.solving`): ``solve``'s null-window
     searches, and ``search`` (and so ``analyse``) under any limit, each
-    thread reading what the others store (Lazy SMP; the solve's threads put
-    off the subtrees another is searching, ABDADA). With more than one,
+    thread reading what the others store and putting off the subtrees
+    another is searching (Lazy SMP with ABDADA's deferral). With more than one,
     node counts, and under a time limit the depth and move, vary from run to
     run; a depth-limited search's score and an exact value never do
     (``reproducible=True`` keeps ``search`` on one thread).

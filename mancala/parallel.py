@@ -9,7 +9,7 @@ and by the time it comes back the table often knows it. Without it the
 threads walk the same tree in the same order and each does the whole of it:
 on a quiet machine two threads reached a depth 0.99 times as fast as one
 (helpers starting a depth ahead or not, reading deeper entries or not); with
-it, 1.7 times (docs/strength.md, ``bench/thread_scaling.py``).
+it, 1.64 times (docs/strength.md, ``bench/thread_scaling.py``).
 The first thread keeps the time (its soft limit and time manager);
 the helpers deepen until it ends, until a hard limit (time, every thread's
 nodes together, ``Engine.stop()``, Ctrl-C), or until one of them finishes the
