@@ -151,7 +151,8 @@ def main() -> None:
     nodes = {(t, pos.name): 0 for t in counts for pos in positions}
     rows, others_seen = [], []
     others = Others()
-    print(f"depths {args.depths}; threads {[t[0] for t in counts]}; {len(positions)} positions, {args.rounds} rounds; "
+    labels = ", ".join(t[0] for t in counts)
+    print(f"depths {args.depths}; threads {labels}; {len(positions)} positions, {args.rounds} rounds; "
           f"others under {args.others or 'any'} cores", flush=True)
     began = time.perf_counter()
     for round_ in range(args.rounds):
