@@ -45,7 +45,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import mancala.parallel
 from mancala import Board, Engine
@@ -78,6 +78,13 @@ def make_positions(path: Path) -> None:
             lines.append(Position(name, tuple(board.pits), board.to_move, "standard").line())
             print(lines[-1], flush=True)
     path.write_text("\n".join(lines) + "\n")
+
+
+class Count(NamedTuple):
+    """A thread count as measured: its label, the threads, whether they defer."""
+    label: str
+    threads: int
+    defer: bool
 
 
 def parse_depths(text: str) -> dict:
@@ -142,16 +149,15 @@ def main() -> None:
         make_positions(args.positions)
         return
     positions = load_positions(args.positions)
-    # a count: (label, threads, deferral)
-    counts = [(str(t), t, True) for t in args.threads]
+    counts = [Count(str(t), t, True) for t in args.threads]
     if args.without_defer:
-        counts += [(f"{t} plain", t, False) for t in args.threads if t > 1]
+        counts += [Count(f"{t} plain", t, False) for t in args.threads if t > 1]
     seconds = {(t, pos.name): 0.0 for t in counts for pos in positions}
     cpu = {(t, pos.name): 0.0 for t in counts for pos in positions}
     nodes = {(t, pos.name): 0 for t in counts for pos in positions}
     rows, others_seen = [], []
     others = Others()
-    labels = ", ".join(t[0] for t in counts)
+    labels = ", ".join(t.label for t in counts)
     print(f"depths {args.depths}; threads {labels}; {len(positions)} positions, {args.rounds} rounds; "
           f"others under {args.others or 'any'} cores", flush=True)
     began = time.perf_counter()
@@ -163,8 +169,8 @@ def main() -> None:
                 others.mark()
                 got = {}
                 for t in order:
-                    mancala.parallel.DEFER = t[2]
-                    engine = Engine(threads=t[1], endgame=None)
+                    mancala.parallel.DEFER = t.defer
+                    engine = Engine(threads=t.threads, endgame=None)
                     ran = time.thread_time()
                     start = time.perf_counter()
                     result = engine.search(pos.board(), depth=args.depths[seeds_of(pos)])
@@ -179,7 +185,7 @@ def main() -> None:
                 seconds[t, pos.name] += spent
                 cpu[t, pos.name] += busiest
                 nodes[t, pos.name] += count
-                rows.append({"round": round_, "position": pos.name, "threads": t[1], "defer": t[2],
+                rows.append({"round": round_, "position": pos.name, "threads": t.threads, "defer": t.defer,
                              "seconds": spent, "first_thread_cpu": busiest, "nodes": count,
                              "others": used})
         print(f"round {round_ + 1} done ({time.perf_counter() - began:.0f} s)", flush=True)
@@ -203,7 +209,7 @@ def main() -> None:
                 rate = sum(nodes[t, p.name] for p in group) / total / 1e6
                 cells.append((total, rate, ratio, geo))
             (w, wr, wx, wg), (c, cr, cx, cg) = cells
-            print(f"{label:9} {t[0]:>8} |       {w:8.2f} {wr:9.2f} {wx:8.2f} {wg:6.2f} "
+            print(f"{label:9} {t.label:>8} |       {w:8.2f} {wr:9.2f} {wx:8.2f} {wg:6.2f} "
                   f"|                       {c:8.2f} {cx:8.2f} {cg:6.2f} {cr:9.2f}")
     print(f"others used {sum(others_seen) / len(others_seen):.3f} cores on average while measured "
           f"(at most {max(others_seen):.3f}); load average now {os.getloadavg()[0]:.2f}; "
